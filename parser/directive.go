@@ -1,0 +1,520 @@
+package parser
+
+import (
+	"strings"
+)
+
+// Class says what gopari does with a directive.
+type Class uint8
+
+const (
+	ClassUnknown Class = iota
+	ClassParallel
+	ClassFor // for, for simd
+	ClassSimd
+	ClassSections
+	ClassSection
+	ClassSingle
+	ClassScope
+	ClassMaster // master, masked
+	ClassCritical
+	ClassAtomic
+	ClassFlush
+	ClassBarrier
+	ClassTaskwait
+	ClassTaskyield
+	ClassTask
+	ClassTaskgroup
+	ClassTaskloop // taskloop, taskloop simd
+	ClassOrdered
+	ClassLoop
+	ClassCancel
+	ClassCancellationPoint
+	ClassCombined    // split into leaves and instrumented leaf by leaf
+	ClassOffload     // target, teams, distribute and friends: passed through
+	ClassDeclarative // threadprivate, declare *, requires, allocate, ...
+	ClassPassthrough // standalone directives without events: depobj, scan, ...
+	ClassDeclTargetBegin
+	ClassDeclTargetEnd
+	ClassUserBegin // pomp inst begin(name)
+	ClassUserEnd   // pomp inst end(name), altend(name)
+	ClassUserInit  // pomp inst init
+	ClassUserOnOff // pomp inst on / off
+)
+
+// StmtKind says what must follow a directive.
+type StmtKind uint8
+
+const (
+	StmtNone  StmtKind = iota // standalone or declarative
+	StmtBlock                 // a structured block
+	StmtLoop                  // a loop nest
+)
+
+type dirInfo struct {
+	class  Class
+	stmt   StmtKind
+	leaves []string // for combined constructs: the directives it splits into
+}
+
+// directives lists every C/C++ directive of OpenMP 5.2 that gopari knows,
+// keyed by its words joined with single blanks.
+var directives = map[string]dirInfo{
+	"parallel":           {ClassParallel, StmtBlock, nil},
+	"for":                {ClassFor, StmtLoop, nil},
+	"for simd":           {ClassFor, StmtLoop, nil},
+	"simd":               {ClassSimd, StmtLoop, nil},
+	"sections":           {ClassSections, StmtBlock, nil},
+	"section":            {ClassSection, StmtNone, nil},
+	"single":             {ClassSingle, StmtBlock, nil},
+	"scope":              {ClassScope, StmtBlock, nil},
+	"master":             {ClassMaster, StmtBlock, nil},
+	"masked":             {ClassMaster, StmtBlock, nil},
+	"critical":           {ClassCritical, StmtBlock, nil},
+	"atomic":             {ClassAtomic, StmtBlock, nil},
+	"flush":              {ClassFlush, StmtNone, nil},
+	"barrier":            {ClassBarrier, StmtNone, nil},
+	"taskwait":           {ClassTaskwait, StmtNone, nil},
+	"taskyield":          {ClassTaskyield, StmtNone, nil},
+	"task":               {ClassTask, StmtBlock, nil},
+	"taskgroup":          {ClassTaskgroup, StmtBlock, nil},
+	"taskloop":           {ClassTaskloop, StmtLoop, nil},
+	"taskloop simd":      {ClassTaskloop, StmtLoop, nil},
+	"ordered":            {ClassOrdered, StmtBlock, nil}, // standalone with depend/doacross
+	"loop":               {ClassLoop, StmtLoop, nil},
+	"cancel":             {ClassCancel, StmtNone, nil},
+	"cancellation point": {ClassCancellationPoint, StmtNone, nil},
+
+	"parallel for":                  {ClassCombined, StmtLoop, []string{"parallel", "for"}},
+	"parallel for simd":             {ClassCombined, StmtLoop, []string{"parallel", "for simd"}},
+	"parallel sections":             {ClassCombined, StmtBlock, []string{"parallel", "sections"}},
+	"parallel master":               {ClassCombined, StmtBlock, []string{"parallel", "master"}},
+	"parallel masked":               {ClassCombined, StmtBlock, []string{"parallel", "masked"}},
+	"parallel loop":                 {ClassCombined, StmtLoop, []string{"parallel", "loop"}},
+	"parallel master taskloop":      {ClassCombined, StmtLoop, []string{"parallel", "master", "taskloop"}},
+	"parallel master taskloop simd": {ClassCombined, StmtLoop, []string{"parallel", "master", "taskloop simd"}},
+	"parallel masked taskloop":      {ClassCombined, StmtLoop, []string{"parallel", "masked", "taskloop"}},
+	"parallel masked taskloop simd": {ClassCombined, StmtLoop, []string{"parallel", "masked", "taskloop simd"}},
+	"master taskloop":               {ClassCombined, StmtLoop, []string{"master", "taskloop"}},
+	"master taskloop simd":          {ClassCombined, StmtLoop, []string{"master", "taskloop simd"}},
+	"masked taskloop":               {ClassCombined, StmtLoop, []string{"masked", "taskloop"}},
+	"masked taskloop simd":          {ClassCombined, StmtLoop, []string{"masked", "taskloop simd"}},
+
+	"target":                                    {ClassOffload, StmtBlock, nil},
+	"target data":                               {ClassOffload, StmtBlock, nil},
+	"target enter data":                         {ClassOffload, StmtNone, nil},
+	"target exit data":                          {ClassOffload, StmtNone, nil},
+	"target update":                             {ClassOffload, StmtNone, nil},
+	"target parallel":                           {ClassOffload, StmtBlock, nil},
+	"target parallel for":                       {ClassOffload, StmtLoop, nil},
+	"target parallel for simd":                  {ClassOffload, StmtLoop, nil},
+	"target parallel loop":                      {ClassOffload, StmtLoop, nil},
+	"target simd":                               {ClassOffload, StmtLoop, nil},
+	"target teams":                              {ClassOffload, StmtBlock, nil},
+	"target teams distribute":                   {ClassOffload, StmtLoop, nil},
+	"target teams distribute simd":              {ClassOffload, StmtLoop, nil},
+	"target teams distribute parallel for":      {ClassOffload, StmtLoop, nil},
+	"target teams distribute parallel for simd": {ClassOffload, StmtLoop, nil},
+	"target teams loop":                         {ClassOffload, StmtLoop, nil},
+	"teams":                                     {ClassOffload, StmtBlock, nil},
+	"teams distribute":                          {ClassOffload, StmtLoop, nil},
+	"teams distribute simd":                     {ClassOffload, StmtLoop, nil},
+	"teams distribute parallel for":             {ClassOffload, StmtLoop, nil},
+	"teams distribute parallel for simd":        {ClassOffload, StmtLoop, nil},
+	"teams loop":                                {ClassOffload, StmtLoop, nil},
+	"distribute":                                {ClassOffload, StmtLoop, nil},
+	"distribute simd":                           {ClassOffload, StmtLoop, nil},
+	"distribute parallel for":                   {ClassOffload, StmtLoop, nil},
+	"distribute parallel for simd":              {ClassOffload, StmtLoop, nil},
+	"interop":                                   {ClassOffload, StmtNone, nil},
+	"dispatch":                                  {ClassOffload, StmtBlock, nil},
+
+	"threadprivate":         {ClassDeclarative, StmtNone, nil},
+	"declare reduction":     {ClassDeclarative, StmtNone, nil},
+	"declare simd":          {ClassDeclarative, StmtNone, nil},
+	"declare variant":       {ClassDeclarative, StmtNone, nil},
+	"begin declare variant": {ClassDeclarative, StmtNone, nil},
+	"end declare variant":   {ClassDeclarative, StmtNone, nil},
+	"declare mapper":        {ClassDeclarative, StmtNone, nil},
+	"declare target":        {ClassDeclTargetBegin, StmtNone, nil},
+	"begin declare target":  {ClassDeclTargetBegin, StmtNone, nil},
+	"end declare target":    {ClassDeclTargetEnd, StmtNone, nil},
+	"requires":              {ClassDeclarative, StmtNone, nil},
+	"allocate":              {ClassDeclarative, StmtNone, nil},
+	"assumes":               {ClassDeclarative, StmtNone, nil},
+	"begin assumes":         {ClassDeclarative, StmtNone, nil},
+	"end assumes":           {ClassDeclarative, StmtNone, nil},
+
+	"depobj":        {ClassPassthrough, StmtNone, nil},
+	"scan":          {ClassPassthrough, StmtNone, nil},
+	"error":         {ClassPassthrough, StmtNone, nil},
+	"nothing":       {ClassPassthrough, StmtNone, nil},
+	"metadirective": {ClassPassthrough, StmtNone, nil},
+	"assume":        {ClassPassthrough, StmtBlock, nil},
+	"tile":          {ClassPassthrough, StmtLoop, nil},
+	"unroll":        {ClassPassthrough, StmtLoop, nil},
+}
+
+// pompDirectives are OPARI's user-region directives, "#pragma pomp inst …".
+var pompDirectives = map[string]dirInfo{
+	"inst begin":  {ClassUserBegin, StmtNone, nil},
+	"inst end":    {ClassUserEnd, StmtNone, nil},
+	"inst altend": {ClassUserEnd, StmtNone, nil},
+	"inst init":   {ClassUserInit, StmtNone, nil},
+	"inst on":     {ClassUserOnOff, StmtNone, nil},
+	"inst off":    {ClassUserOnOff, StmtNone, nil},
+}
+
+// maxWords is the number of words in the longest directive name.
+const maxWords = 6
+
+// Form is how a directive is written in the source.
+type Form uint8
+
+const (
+	FormHash      Form = iota // #pragma omp ...
+	FormOperator              // _Pragma("omp ...")
+	FormAttribute             // [[omp::directive(...)]]
+)
+
+// A Clause is one clause as written, with blanks normalized.
+type Clause struct {
+	Name    string
+	Args    string // inside the parentheses, trimmed
+	HasArgs bool
+	Off     int // offset of the clause name in the source
+}
+
+// String renders the clause as it would appear in a directive.
+func (c Clause) String() string {
+	if !c.HasArgs {
+		return c.Name
+	}
+	return c.Name + "(" + c.Args + ")"
+}
+
+// A Directive is one parsed #pragma omp, _Pragma("omp ...") or
+// #pragma pomp directive.
+type Directive struct {
+	Pomp    bool   // #pragma pomp rather than omp
+	Name    string // canonical name, words joined by single blanks
+	Arg     string // parenthesized argument after the name: critical(name), flush(list)
+	HasArg  bool
+	Clauses []Clause
+	Form    Form
+	Pos     int // first byte: '#', '_Pragma' or '[['
+	End     int // offset after the last byte
+	NameOff int // offset of the directive name in the source
+	Tok     int // index of its first token (Preproc, or the _Pragma identifier)
+	LastTok int // index of its last token
+	class   Class
+	stmt    StmtKind
+	Leaves  []string
+}
+
+// Class returns what gopari does with the directive.
+func (d *Directive) Class() Class { return d.class }
+
+// Stmt returns what must follow the directive.
+func (d *Directive) Stmt() StmtKind { return d.stmt }
+
+// Clause returns the first clause named name, if any.
+func (d *Directive) Clause(name string) (Clause, bool) {
+	for _, c := range d.Clauses {
+		if c.Name == name {
+			return c, true
+		}
+	}
+	return Clause{}, false
+}
+
+// Has reports whether the directive has a clause named name.
+func (d *Directive) Has(name string) bool {
+	_, ok := d.Clause(name)
+	return ok
+}
+
+// ClauseText renders the clauses, blank-separated.
+func (d *Directive) ClauseText() string {
+	var b strings.Builder
+	for i, c := range d.Clauses {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteString(c.String())
+	}
+	return b.String()
+}
+
+// text is normalized directive text with, for every byte, its source offset.
+type text struct {
+	s   []byte
+	off []int
+}
+
+func (t *text) add(c byte, off int) {
+	t.s = append(t.s, c)
+	t.off = append(t.off, off)
+}
+
+func (t *text) blank(off int) {
+	if len(t.s) > 0 && t.s[len(t.s)-1] != ' ' {
+		t.add(' ', off)
+	}
+}
+
+// normalizePP renders the source bytes src[from:to] of a preprocessing
+// line: comments and backslash-newlines removed, blanks collapsed, string
+// literals kept as written.
+func normalizePP(src []byte, from, to int) *text {
+	return normalize(src[from:to], func(i int) int { return from + i })
+}
+
+// normalizeOperator renders the string literal of _Pragma(lit) at
+// src[from:to] the same way, after destringizing it.
+func normalizeOperator(src []byte, from, to int) (*text, bool) {
+	lit := src[from:to]
+	k := 0
+	for k < len(lit) && lit[k] != '"' {
+		if lit[k] == 'R' {
+			return nil, false // a raw string is not allowed in _Pragma
+		}
+		k++
+	}
+	if k >= len(lit) || len(lit)-k < 2 || lit[len(lit)-1] != '"' {
+		return nil, false
+	}
+	body := make([]byte, 0, len(lit))
+	offs := make([]int, 0, len(lit))
+	for i := k + 1; i < len(lit)-1; i++ {
+		if lit[i] == '\\' && i+1 < len(lit)-1 && (lit[i+1] == '"' || lit[i+1] == '\\') {
+			i++
+		}
+		body = append(body, lit[i])
+		offs = append(offs, from+i)
+	}
+	return normalize(body, func(i int) int {
+		if i < len(offs) {
+			return offs[i]
+		}
+		return to
+	}), true
+}
+
+// normalize removes comments and backslash-newlines from in and collapses
+// blanks; off maps an index of in to its source offset.
+func normalize(in []byte, off func(int) int) *text {
+	to := len(in)
+	src := in
+	t := &text{s: make([]byte, 0, to), off: make([]int, 0, to)}
+	for i := 0; i < to; {
+		c := src[i]
+		switch {
+		case c == '\\' && i+1 < to && (src[i+1] == '\n' || src[i+1] == '\r' || src[i+1] == ' ' || src[i+1] == '\t'):
+			j := i + 1
+			for j < to && (src[j] == ' ' || src[j] == '\t') {
+				j++
+			}
+			if j < to && src[j] == '\r' {
+				j++
+			}
+			if j < to && src[j] == '\n' {
+				i = j + 1
+				continue
+			}
+			t.add(c, off(i))
+			i++
+		case c == '/' && i+1 < to && src[i+1] == '*':
+			j := i + 2
+			for j+1 < to && !(src[j] == '*' && src[j+1] == '/') {
+				j++
+			}
+			t.blank(off(i))
+			i = j + 2
+		case c == '/' && i+1 < to && src[i+1] == '/':
+			i = to
+		case c == '"' || c == '\'':
+			j := i + 1
+			for j < to && src[j] != c {
+				if src[j] == '\\' {
+					j++
+				}
+				j++
+			}
+			if j < to {
+				j++
+			}
+			for k := i; k < j && k < to; k++ {
+				t.add(src[k], off(k))
+			}
+			i = j
+		case c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f':
+			t.blank(off(i))
+			i++
+		default:
+			t.add(c, off(i))
+			i++
+		}
+	}
+	for len(t.s) > 0 && t.s[len(t.s)-1] == ' ' {
+		t.s = t.s[:len(t.s)-1]
+		t.off = t.off[:len(t.off)-1]
+	}
+	return t
+}
+
+func isIdentByte(c byte) bool { return class[c]&cIdent != 0 }
+
+// parseDirective parses normalized pragma text t, whose first word is
+// "pragma" (for #pragma) or the pragma namespace (for _Pragma). It returns
+// nil when the pragma is not an omp or pomp pragma.
+func parseDirective(t *text, diag *DiagnosticList, f *File) *Directive {
+	s := t.s
+	i := 0
+	word := func() string {
+		for i < len(s) && s[i] == ' ' {
+			i++
+		}
+		j := i
+		for j < len(s) && isIdentByte(s[j]) {
+			j++
+		}
+		w := string(s[i:j])
+		i = j
+		return w
+	}
+	w := word()
+	if w == "pragma" {
+		w = word()
+	}
+	d := &Directive{}
+	table := directives
+	switch w {
+	case "omp":
+	case "pomp":
+		d.Pomp = true
+		table = pompDirectives
+	default:
+		return nil
+	}
+	// Longest match over up to maxWords words.
+	var words []string
+	var ends []int
+	var offs []int
+	for len(words) < maxWords {
+		save := i
+		for i < len(s) && s[i] == ' ' {
+			i++
+		}
+		start := i
+		w := word()
+		if w == "" {
+			i = save
+			break
+		}
+		words = append(words, w)
+		ends = append(ends, i)
+		offs = append(offs, start)
+	}
+	n := 0
+	for k := len(words); k > 0; k-- {
+		if info, ok := table[strings.Join(words[:k], " ")]; ok {
+			n = k
+			d.class, d.stmt, d.Leaves = info.class, info.stmt, info.leaves
+			break
+		}
+	}
+	if n == 0 {
+		if len(words) > 0 {
+			d.Name = words[0]
+			d.NameOff = t.off[offs[0]]
+		}
+		d.class = ClassUnknown
+		return d
+	}
+	d.Name = strings.Join(words[:n], " ")
+	d.NameOff = t.off[offs[0]]
+	i = ends[n-1]
+	// A parenthesized argument directly after the name.
+	j := i
+	for j < len(s) && s[j] == ' ' {
+		j++
+	}
+	if j < len(s) && s[j] == '(' {
+		k, ok := matchParen(s, j)
+		if !ok {
+			*diag = append(*diag, &Diagnostic{Pos: f.Position(t.off[j]), Msg: "unbalanced '(' in directive '" + d.Name + "'"})
+			return d
+		}
+		d.Arg = strings.TrimSpace(string(s[j+1 : k]))
+		d.HasArg = true
+		i = k + 1
+	}
+	d.Clauses = parseClauses(t, i, d, diag, f)
+	return d
+}
+
+// matchParen returns the index of the ')' matching the '(' at i.
+func matchParen(s []byte, i int) (int, bool) {
+	depth := 0
+	for j := i; j < len(s); j++ {
+		switch s[j] {
+		case '(':
+			depth++
+		case ')':
+			depth--
+			if depth == 0 {
+				return j, true
+			}
+		case '"', '\'':
+			q := s[j]
+			for j++; j < len(s) && s[j] != q; j++ {
+				if s[j] == '\\' {
+					j++
+				}
+			}
+		}
+	}
+	return 0, false
+}
+
+func parseClauses(t *text, i int, d *Directive, diag *DiagnosticList, f *File) []Clause {
+	s := t.s
+	var out []Clause
+	for {
+		for i < len(s) && (s[i] == ' ' || s[i] == ',') {
+			i++
+		}
+		if i >= len(s) {
+			return out
+		}
+		start := i
+		for i < len(s) && isIdentByte(s[i]) {
+			i++
+		}
+		if i == start {
+			*diag = append(*diag, &Diagnostic{Pos: f.Position(t.off[start]), Msg: "unexpected '" + string(s[start]) + "' in clauses of '" + d.Name + "'"})
+			return out
+		}
+		c := Clause{Name: string(s[start:i]), Off: t.off[start]}
+		j := i
+		for j < len(s) && s[j] == ' ' {
+			j++
+		}
+		if j < len(s) && s[j] == '(' {
+			k, ok := matchParen(s, j)
+			if !ok {
+				*diag = append(*diag, &Diagnostic{Pos: f.Position(t.off[j]), Msg: "unbalanced '(' in clause '" + c.Name + "'"})
+				return out
+			}
+			c.Args = strings.TrimSpace(string(s[j+1 : k]))
+			c.HasArgs = true
+			i = k + 1
+		}
+		if j < len(s) && s[j] == ')' {
+			*diag = append(*diag, &Diagnostic{Pos: f.Position(t.off[j]), Msg: "unbalanced ')' in clauses of '" + d.Name + "'"})
+			return out
+		}
+		out = append(out, c)
+	}
+}

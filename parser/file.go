@@ -1,0 +1,134 @@
+package parser
+
+import (
+	"bytes"
+	"sort"
+)
+
+// A File is one source file: its bytes, its line table and the #line
+// directives (or GCC line markers) that change its presumed positions.
+type File struct {
+	Name string // as the user gave it
+	Src  []byte
+
+	lines   []int    // offset of the first byte of every physical line
+	markers []marker // sorted by offset
+}
+
+// A marker is a #line directive or a GCC line marker: from the start of the
+// physical line after Off, lines count from Line in file Name.
+type marker struct {
+	Off    int // first byte of the line the marker applies to
+	Line   int
+	Name   string
+	System bool // GCC flag 3: a system header
+}
+
+// NewFile makes a File and its line table.
+func NewFile(name string, src []byte) *File {
+	f := &File{Name: name, Src: src}
+	n := bytes.Count(src, []byte{'\n'})
+	f.lines = make([]int, 1, n+1)
+	for i := 0; ; {
+		j := bytes.IndexByte(src[i:], '\n')
+		if j < 0 {
+			break
+		}
+		i += j + 1
+		f.lines = append(f.lines, i)
+	}
+	return f
+}
+
+// LineCount is the number of physical lines (a final line without a
+// newline counts).
+func (f *File) LineCount() int {
+	n := len(f.lines)
+	if n > 0 && f.lines[n-1] == len(f.Src) {
+		n--
+	}
+	return n
+}
+
+// Line returns the 1-based physical line of offset off.
+func (f *File) Line(off int) int {
+	return sort.Search(len(f.lines), func(i int) bool { return f.lines[i] > off })
+}
+
+// LineStart returns the offset of the first byte of physical line line.
+func (f *File) LineStart(line int) int {
+	if line < 1 {
+		return 0
+	}
+	if line > len(f.lines) {
+		return len(f.Src)
+	}
+	return f.lines[line-1]
+}
+
+// LineEnd returns the offset of the newline that ends the physical line
+// holding off, or len(Src).
+func (f *File) LineEnd(off int) int {
+	l := f.Line(off)
+	if l < len(f.lines) {
+		return f.lines[l] - 1
+	}
+	return len(f.Src)
+}
+
+// addMarker records a #line directive or line marker whose own line ends at
+// the newline at offset nl.
+func (f *File) addMarker(nl int, line int, name string, system bool) {
+	if name == "" {
+		name = f.Name
+		if len(f.markers) > 0 {
+			name = f.markers[len(f.markers)-1].Name
+		}
+	}
+	f.markers = append(f.markers, marker{Off: nl + 1, Line: line, Name: name, System: system})
+}
+
+// Position returns the presumed position of offset off.
+func (f *File) Position(off int) Position {
+	l := f.Line(off)
+	col := off - f.lines[l-1] + 1
+	p := Position{Filename: f.Name, Line: l, Col: col, Offset: off}
+	if m := f.markerAt(off); m != nil {
+		p.Filename = m.Name
+		p.Line = m.Line + (l - f.Line(m.Off))
+	}
+	return p
+}
+
+// PhysPosition returns the physical position of off in this file.
+func (f *File) PhysPosition(off int) Position {
+	l := f.Line(off)
+	return Position{Filename: f.Name, Line: l, Col: off - f.lines[l-1] + 1, Offset: off}
+}
+
+func (f *File) markerAt(off int) *marker {
+	i := sort.Search(len(f.markers), func(i int) bool { return f.markers[i].Off > off })
+	if i == 0 {
+		return nil
+	}
+	return &f.markers[i-1]
+}
+
+// InSystemHeader reports whether off lies in text that GCC line markers
+// attribute to a system header.
+func (f *File) InSystemHeader(off int) bool {
+	m := f.markerAt(off)
+	return m != nil && m.System
+}
+
+// PresumedName returns the file name in effect at off.
+func (f *File) PresumedName(off int) string {
+	if m := f.markerAt(off); m != nil {
+		return m.Name
+	}
+	return f.Name
+}
+
+// HasMarkers reports whether the file contains #line directives or line
+// markers.
+func (f *File) HasMarkers() bool { return len(f.markers) > 0 }

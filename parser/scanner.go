@@ -1,0 +1,867 @@
+package parser
+
+import (
+	"bytes"
+	"fmt"
+	"strconv"
+)
+
+// Kind is the kind of a Token.
+type Kind uint8
+
+const (
+	EOF     Kind = iota
+	Ident        // identifier or keyword
+	Number       // preprocessing number, with digit separators
+	String       // string literal, any prefix, raw strings included
+	Char         // character literal
+	Punct        // punctuator; Token.Sub holds its code
+	Preproc      // a whole preprocessing directive line; Token.Sub holds its kind
+	Skipped      // text in a branch that can never be compiled (#if 0)
+	Other        // a stray character
+)
+
+// Punctuator codes in Token.Sub. Single-character punctuators use their
+// byte; digraphs are mapped to the bytes they stand for.
+const (
+	PColon2 = 'Q' // ::
+	PMulti  = 'M' // any other multi-character punctuator
+)
+
+// Preprocessing directive kinds in Token.Sub.
+const (
+	PPOther = iota
+	PPNull
+	PPIf
+	PPIfdef
+	PPIfndef
+	PPElif
+	PPElse
+	PPEndif
+	PPPragma
+	PPDefine
+	PPLine
+	PPInclude
+)
+
+// DeadBranch is set in Token.Sub of an #if, #elif or #else line whose
+// branch can never be compiled (#if 0); the branch is one Skipped token.
+const DeadBranch = 0x80
+
+// PP returns the directive kind of a Preproc token.
+func (t Token) PP() int { return int(t.Sub &^ DeadBranch) }
+
+// A Token is a span of the source. Comments and white space are not
+// tokens; the text between tokens is kept by offsets.
+type Token struct {
+	Kind Kind
+	Sub  uint8
+	Pos  int32
+	End  int32
+}
+
+// Options select language rules for scanning.
+type Options struct {
+	CPlusPlus bool
+}
+
+type scanner struct {
+	f    *File
+	src  []byte
+	toks []Token
+	diag *DiagnosticList
+	opts Options
+
+	lineStart bool   // only white space and comments since the last newline
+	conds     []bool // open #if groups: whether a branch was surely taken
+	fatal     bool
+}
+
+const (
+	cSpace = 1 << iota
+	cIdent
+	cDigit
+	cNL
+)
+
+var class [256]uint8
+
+func init() {
+	for c := 'a'; c <= 'z'; c++ {
+		class[c] = cIdent
+	}
+	for c := 'A'; c <= 'Z'; c++ {
+		class[c] = cIdent
+	}
+	for c := '0'; c <= '9'; c++ {
+		class[c] = cIdent | cDigit
+	}
+	class['_'] = cIdent
+	class['$'] = cIdent
+	for c := 0x80; c < 0x100; c++ {
+		class[c] = cIdent
+	}
+	class[' '] = cSpace
+	class['\t'] = cSpace
+	class['\v'] = cSpace
+	class['\f'] = cSpace
+	class['\r'] = cSpace
+	class['\n'] = cSpace | cNL
+}
+
+// Scan splits f into tokens. Lexical errors (unterminated comments and
+// literals) are added to diag.
+func Scan(f *File, opts Options, diag *DiagnosticList) []Token {
+	s := &scanner{f: f, src: f.Src, diag: diag, opts: opts, lineStart: true}
+	s.toks = make([]Token, 0, len(s.src)/5+16)
+	if i := bytes.IndexByte(s.src, 0); i >= 0 {
+		s.errorf(i, "file contains a NUL byte; refusing a binary file")
+		return nil
+	}
+	s.run()
+	return s.toks
+}
+
+func (s *scanner) errorf(off int, format string, args ...any) {
+	*s.diag = append(*s.diag, &Diagnostic{Pos: s.f.Position(off), Msg: fmt.Sprintf(format, args...)})
+}
+
+func (s *scanner) emit(k Kind, sub uint8, pos, end int) {
+	s.toks = append(s.toks, Token{Kind: k, Sub: sub, Pos: int32(pos), End: int32(end)})
+	s.lineStart = false
+}
+
+// splice reports the length of a backslash-newline at i (the backslash may
+// be followed by blanks before the newline), or 0.
+func (s *scanner) splice(i int) int {
+	src := s.src
+	if i >= len(src) || src[i] != '\\' {
+		return 0
+	}
+	j := i + 1
+	for j < len(src) && (src[j] == ' ' || src[j] == '\t') {
+		j++
+	}
+	if j < len(src) && src[j] == '\r' {
+		j++
+	}
+	if j < len(src) && src[j] == '\n' {
+		return j + 1 - i
+	}
+	return 0
+}
+
+// at returns the byte at logical position i (skipping splices) and the
+// physical index where it lies, or 0, len(src).
+func (s *scanner) at(i int) (byte, int) {
+	for i < len(s.src) {
+		if s.src[i] == '\\' {
+			if n := s.splice(i); n > 0 {
+				i += n
+				continue
+			}
+		}
+		return s.src[i], i
+	}
+	return 0, len(s.src)
+}
+
+func (s *scanner) run() {
+	src := s.src
+	n := len(src)
+	i := 0
+	if n >= 3 && src[0] == 0xEF && src[1] == 0xBB && src[2] == 0xBF {
+		i = 3 // UTF-8 byte order mark
+	}
+	for i < n && !s.fatal {
+		c := src[i]
+		cl := class[c]
+		switch {
+		case cl&cSpace != 0:
+			if c == '\n' {
+				s.lineStart = true
+			}
+			i++
+		case cl&cDigit != 0:
+			i = s.number(i)
+		case cl&cIdent != 0:
+			i = s.ident(i)
+		default:
+			i = s.punct(i, c)
+		}
+	}
+}
+
+func (s *scanner) ident(i int) int {
+	src := s.src
+	start := i
+	for {
+		for i < len(src) && class[src[i]]&cIdent != 0 {
+			i++
+		}
+		if i < len(src) && src[i] == '\\' {
+			if k := s.splice(i); k > 0 {
+				if c, j := s.at(i + k); j < len(src) && class[c]&cIdent != 0 {
+					i = j
+					continue
+				}
+			}
+		}
+		break
+	}
+	if i < len(src) && (src[i] == '"' || src[i] == '\'') {
+		if raw, ok := literalPrefix(src[start:i]); ok {
+			if src[i] == '\'' {
+				if raw {
+					s.emit(Ident, 0, start, i)
+					return i
+				}
+				return s.quoted(start, i, '\'', Char)
+			}
+			if raw {
+				return s.raw(start, i)
+			}
+			return s.quoted(start, i, '"', String)
+		}
+	}
+	s.emit(Ident, 0, start, i)
+	return i
+}
+
+// literalPrefix reports whether p is an encoding prefix of a string or
+// character literal, and whether it makes a raw string.
+func literalPrefix(p []byte) (raw, ok bool) {
+	switch string(p) {
+	case "L", "u", "U", "u8":
+		return false, true
+	case "R", "LR", "uR", "UR", "u8R":
+		return true, true
+	}
+	return false, false
+}
+
+func (s *scanner) number(i int) int {
+	src := s.src
+	start := i
+	for i < len(src) {
+		c := src[i]
+		switch {
+		case class[c]&cIdent != 0 || c == '.':
+			if (c == 'e' || c == 'E' || c == 'p' || c == 'P') && i+1 < len(src) && (src[i+1] == '+' || src[i+1] == '-') {
+				i += 2
+				continue
+			}
+			i++
+		case c == '\'' && i+1 < len(src) && class[src[i+1]]&cIdent != 0:
+			i += 2 // digit separator
+		case c == '\\':
+			k := s.splice(i)
+			if k == 0 {
+				goto done
+			}
+			if c2, j := s.at(i + k); j < len(src) && (class[c2]&cIdent != 0 || c2 == '.') {
+				i = j
+				continue
+			}
+			goto done
+		default:
+			goto done
+		}
+	}
+done:
+	s.emit(Number, 0, start, i)
+	return i
+}
+
+// quoted scans a string or character literal whose opening quote is at q.
+func (s *scanner) quoted(start, q int, quote byte, k Kind) int {
+	src := s.src
+	i := q + 1
+	for i < len(src) {
+		c := src[i]
+		switch c {
+		case quote:
+			s.emit(k, 0, start, i+1)
+			return i + 1
+		case '\\':
+			if n := s.splice(i); n > 0 {
+				i += n
+				continue
+			}
+			i += 2
+			continue
+		case '\n':
+			goto bad
+		}
+		i++
+	}
+bad:
+	what := "string literal"
+	if k == Char {
+		what = "character constant"
+	}
+	s.errorf(start, "unterminated %s", what)
+	if i > len(src) {
+		i = len(src)
+	}
+	s.emit(k, 0, start, i)
+	return i
+}
+
+// raw scans a C++ raw string R"delim( ... )delim" whose quote is at q.
+func (s *scanner) raw(start, q int) int {
+	src := s.src
+	open := bytes.IndexByte(src[q+1:], '(')
+	if open < 0 || open > 16 || bytes.ContainsAny(src[q+1:q+1+open], " \t\n\\)\"") {
+		s.errorf(start, "invalid raw string delimiter")
+		s.fatal = true
+		return len(src)
+	}
+	delim := src[q+1 : q+1+open]
+	body := q + 1 + open + 1
+	close := make([]byte, 0, len(delim)+2)
+	close = append(close, ')')
+	close = append(close, delim...)
+	close = append(close, '"')
+	j := bytes.Index(src[body:], close)
+	if j < 0 {
+		s.errorf(start, "unterminated raw string literal")
+		s.fatal = true
+		return len(src)
+	}
+	end := body + j + len(close)
+	s.emit(String, 0, start, end)
+	return end
+}
+
+// blockComment skips a /* */ comment opening at i and returns the offset
+// after it.
+func (s *scanner) blockComment(i int) int {
+	src := s.src
+	j := i + 2
+	for {
+		k := bytes.IndexByte(src[j:], '/')
+		if k < 0 {
+			s.errorf(i, "unterminated comment")
+			s.fatal = true
+			return len(src)
+		}
+		j += k
+		if j > i+2 && src[j-1] == '*' {
+			return j + 1
+		}
+		// '*', backslash-newline, '/' also closes a comment.
+		if src[j-1] == '\n' {
+			b := j - 2
+			if b >= 0 && src[b] == '\r' {
+				b--
+			}
+			for b >= 0 && (src[b] == ' ' || src[b] == '\t') {
+				b--
+			}
+			if b > i+2 && src[b] == '\\' && src[b-1] == '*' {
+				return j + 1
+			}
+		}
+		j++
+	}
+}
+
+// lineComment skips a // comment opening at i and returns the offset of
+// the newline that ends it.
+func (s *scanner) lineComment(i int) int {
+	src := s.src
+	j := i + 2
+	for {
+		k := bytes.IndexByte(src[j:], '\n')
+		if k < 0 {
+			return len(src)
+		}
+		j += k
+		b := j - 1
+		if b >= 0 && src[b] == '\r' {
+			b--
+		}
+		for b > i && (src[b] == ' ' || src[b] == '\t') {
+			b--
+		}
+		if b > i+1 && src[b] == '\\' {
+			j++
+			continue
+		}
+		return j
+	}
+}
+
+func (s *scanner) punct(i int, c byte) int {
+	src := s.src
+	switch c {
+	case '/':
+		c2, j := s.at(i + 1)
+		if c2 == '*' {
+			if j != i+1 {
+				return s.blockCommentFrom(i, j)
+			}
+			return s.blockComment(i)
+		}
+		if c2 == '/' {
+			return s.lineComment(j - 1)
+		}
+	case '"':
+		return s.quoted(i, i, '"', String)
+	case '\'':
+		return s.quoted(i, i, '\'', Char)
+	case '#':
+		if s.lineStart {
+			return s.directive(i, i+1)
+		}
+	case '%':
+		if c2, j := s.at(i + 1); c2 == ':' && s.lineStart {
+			return s.directive(i, j+1)
+		}
+	case '\\':
+		if k := s.splice(i); k > 0 {
+			return i + k
+		}
+		s.emit(Other, 0, i, i+1)
+		return i + 1
+	case '.':
+		if i+1 < len(src) && class[src[i+1]]&cDigit != 0 {
+			return s.number(i)
+		}
+	case '@', '`':
+		s.emit(Other, 0, i, i+1)
+		return i + 1
+	}
+	return s.operator(i, c)
+}
+
+// blockCommentFrom handles the rare /\<newline>* comment opener.
+func (s *scanner) blockCommentFrom(i, star int) int {
+	return s.blockComment(star - 1)
+}
+
+// operator scans a punctuator at i, longest match first.
+func (s *scanner) operator(i int, c byte) int {
+	src := s.src
+	next := func(k int) byte {
+		if i+k < len(src) {
+			return src[i+k]
+		}
+		return 0
+	}
+	switch c {
+	case '{', '}', '(', ')', '[', ']', ';', ',', '?', '~':
+		s.emit(Punct, c, i, i+1)
+		return i + 1
+	case ':':
+		if next(1) == ':' {
+			s.emit(Punct, PColon2, i, i+2)
+			return i + 2
+		}
+		if next(1) == '>' {
+			s.emit(Punct, ']', i, i+2)
+			return i + 2
+		}
+		s.emit(Punct, ':', i, i+1)
+		return i + 1
+	case '<':
+		if next(1) == '%' {
+			s.emit(Punct, '{', i, i+2)
+			return i + 2
+		}
+		if next(1) == ':' {
+			// C++11: <:: is < followed by :: unless the next is : or >.
+			if !(s.opts.CPlusPlus && next(2) == ':' && next(3) != ':' && next(3) != '>') {
+				s.emit(Punct, '[', i, i+2)
+				return i + 2
+			}
+		}
+	case '%':
+		if next(1) == '>' {
+			s.emit(Punct, '}', i, i+2)
+			return i + 2
+		}
+	}
+	// Other operators: take the longest of the usual multi-character forms.
+	n := 1
+	switch c {
+	case '-':
+		if next(1) == '>' {
+			n = 2
+			if next(2) == '*' {
+				n = 3
+			}
+		} else if next(1) == '-' || next(1) == '=' {
+			n = 2
+		}
+	case '+', '&', '|':
+		if next(1) == c || next(1) == '=' {
+			n = 2
+		}
+	case '<', '>':
+		if next(1) == c {
+			n = 2
+			if next(2) == '=' {
+				n = 3
+			}
+		} else if next(1) == '=' {
+			n = 2
+			if c == '<' && next(2) == '>' {
+				n = 3
+			}
+		}
+	case '*', '/', '%', '^', '!', '=':
+		if next(1) == '=' {
+			n = 2
+		}
+	case '.':
+		if next(1) == '.' && next(2) == '.' {
+			n = 3
+		} else if next(1) == '*' {
+			n = 2
+		}
+	case '#':
+		if next(1) == '#' {
+			n = 2
+		}
+	}
+	sub := c
+	if n > 1 {
+		sub = PMulti
+	}
+	s.emit(Punct, sub, i, i+n)
+	return i + n
+}
+
+// directive scans a preprocessing directive whose '#' is at hash; name is
+// the offset after the '#'. The token spans up to (not including) the
+// newline that ends the logical line.
+func (s *scanner) directive(hash, name int) int {
+	end, words := s.directiveEnd(name, false)
+	kind := ppKind(words.name)
+	s.emit(Preproc, uint8(kind), hash, end)
+	s.lineStart = true
+	switch kind {
+	case PPIf, PPIfdef, PPIfndef:
+		s.conds = append(s.conds, false)
+		if kind == PPIf {
+			switch constCond(words.rest) {
+			case 0:
+				return s.skipBranch(end)
+			case 1:
+				s.conds[len(s.conds)-1] = true
+			}
+		}
+	case PPElif:
+		if len(s.conds) > 0 {
+			if s.conds[len(s.conds)-1] {
+				return s.skipBranch(end)
+			}
+			switch constCond(words.rest) {
+			case 0:
+				return s.skipBranch(end)
+			case 1:
+				s.conds[len(s.conds)-1] = true
+			}
+		}
+	case PPElse:
+		if len(s.conds) > 0 && s.conds[len(s.conds)-1] {
+			return s.skipBranch(end)
+		}
+	case PPEndif:
+		if len(s.conds) > 0 {
+			s.conds = s.conds[:len(s.conds)-1]
+		}
+	case PPLine:
+		s.lineDirective(hash, end, words)
+	}
+	return end
+}
+
+// constCond classifies an #if condition: 0 for a literal false, 1 for a
+// literal true, -1 for anything the preprocessor must decide.
+func constCond(cond string) int {
+	switch cond {
+	case "0", "(0)", "false":
+		return 0
+	case "1", "(1)", "true":
+		return 1
+	}
+	return -1
+}
+
+func ppKind(name string) int {
+	switch name {
+	case "":
+		return PPNull
+	case "if":
+		return PPIf
+	case "ifdef":
+		return PPIfdef
+	case "ifndef":
+		return PPIfndef
+	case "elif", "elifdef", "elifndef":
+		return PPElif
+	case "else":
+		return PPElse
+	case "endif":
+		return PPEndif
+	case "pragma":
+		return PPPragma
+	case "define":
+		return PPDefine
+	case "line":
+		return PPLine
+	case "include", "include_next", "import":
+		return PPInclude
+	}
+	if name[0] >= '0' && name[0] <= '9' {
+		return PPLine // GCC line marker: # 12 "file" flags
+	}
+	return PPOther
+}
+
+// ppWords holds the directive name and the rest of the line with comments
+// and splices removed and blanks collapsed.
+type ppWords struct {
+	name string
+	rest string
+}
+
+// directiveEnd finds the newline ending the directive starting at i, and
+// the directive's name and normalized remainder. Literals are scanned
+// leniently, as the preprocessor does in directives.
+func (s *scanner) directiveEnd(i int, skipping bool) (int, ppWords) {
+	src := s.src
+	var buf []byte
+	blank := true
+	for i < len(src) {
+		c := src[i]
+		switch {
+		case c == '\n':
+			goto done
+		case c == '\\':
+			if k := s.splice(i); k > 0 {
+				i += k
+				continue
+			}
+		case c == '/' && i+1 < len(src) && src[i+1] == '*':
+			e := s.blockComment(i)
+			if s.fatal {
+				return len(src), ppWords{}
+			}
+			i = e
+			if !blank {
+				buf = append(buf, ' ')
+				blank = true
+			}
+			continue
+		case c == '/' && i+1 < len(src) && src[i+1] == '/':
+			i = s.lineComment(i)
+			goto done
+		case c == '"' || c == '\'':
+			j := i + 1
+			for j < len(src) && src[j] != c && src[j] != '\n' {
+				if src[j] == '\\' && j+1 < len(src) && src[j+1] != '\n' {
+					j++
+				}
+				j++
+			}
+			if j < len(src) && src[j] == c {
+				j++
+			}
+			buf = append(buf, src[i:j]...)
+			blank = false
+			i = j
+			continue
+		case class[c]&cSpace != 0:
+			if !blank {
+				buf = append(buf, ' ')
+				blank = true
+			}
+			i++
+			continue
+		}
+		buf = append(buf, c)
+		blank = false
+		i++
+	}
+done:
+	if skipping {
+		return i, ppWords{}
+	}
+	text := bytes.TrimSpace(buf)
+	// GCC line marker or #line: keep the digits as the name.
+	k := 0
+	for k < len(text) && class[text[k]]&cIdent != 0 {
+		k++
+	}
+	return i, ppWords{name: string(text[:k]), rest: string(bytes.TrimSpace(text[k:]))}
+}
+
+// skipBranch skips a branch that can never be compiled, starting after the
+// directive that opened it, up to the #elif, #else or #endif that ends it.
+// Literals are scanned leniently and only comments and directives count.
+func (s *scanner) skipBranch(i int) int {
+	s.toks[len(s.toks)-1].Sub |= DeadBranch
+	src := s.src
+	start := i
+	depth := 0
+	bol := false
+	for i < len(src) {
+		c := src[i]
+		switch {
+		case c == '\n':
+			bol = true
+			i++
+			continue
+		case class[c]&cSpace != 0:
+			i++
+			continue
+		case c == '/' && i+1 < len(src) && src[i+1] == '*':
+			i = s.blockComment(i)
+			if s.fatal {
+				return len(src)
+			}
+			continue
+		case c == '/' && i+1 < len(src) && src[i+1] == '/':
+			i = s.lineComment(i)
+			continue
+		case c == '#' && bol:
+			end, w := s.directiveEnd(i+1, false)
+			switch ppKind(w.name) {
+			case PPIf, PPIfdef, PPIfndef:
+				depth++
+			case PPEndif:
+				if depth == 0 {
+					return s.endSkip(start, i)
+				}
+				depth--
+			case PPElif, PPElse:
+				if depth == 0 {
+					return s.endSkip(start, i)
+				}
+			}
+			i = end
+			continue
+		case c == '"' || c == '\'':
+			j := i + 1
+			for j < len(src) && src[j] != c && src[j] != '\n' {
+				if src[j] == '\\' && j+1 < len(src) {
+					j++
+				}
+				j++
+			}
+			if j < len(src) && src[j] == c {
+				j++
+			}
+			i = j
+			bol = false
+			continue
+		}
+		bol = false
+		i++
+	}
+	s.errorf(start, "unterminated conditional directive")
+	s.fatal = true
+	return len(src)
+}
+
+func (s *scanner) endSkip(start, hash int) int {
+	if hash > start {
+		s.emit(Skipped, 0, start, hash)
+	}
+	s.lineStart = true
+	return hash
+}
+
+// lineDirective records #line N "file" and GCC line markers # N "file" f.
+func (s *scanner) lineDirective(hash, end int, w ppWords) {
+	num, rest := w.name, w.rest
+	if num == "line" {
+		k := 0
+		for k < len(rest) && rest[k] >= '0' && rest[k] <= '9' {
+			k++
+		}
+		num, rest = rest[:k], rest[k:]
+	}
+	line, err := strconv.Atoi(num)
+	if err != nil {
+		return // a macro-expanded #line: leave it to the compiler
+	}
+	rest = trimBlank(rest)
+	name := ""
+	system := false
+	if len(rest) > 0 && rest[0] == '"' {
+		j := 1
+		for j < len(rest) && rest[j] != '"' {
+			if rest[j] == '\\' {
+				j++
+			}
+			j++
+		}
+		if j < len(rest) {
+			name = unquoteC(rest[1:j])
+			for _, flag := range splitBlank(rest[j+1:]) {
+				if flag == "3" {
+					system = true
+				}
+			}
+		}
+	}
+	nl := end
+	s.f.addMarker(nl, line, name, system)
+}
+
+func trimBlank(s string) string {
+	for len(s) > 0 && (s[0] == ' ' || s[0] == '\t') {
+		s = s[1:]
+	}
+	for len(s) > 0 && (s[len(s)-1] == ' ' || s[len(s)-1] == '\t') {
+		s = s[:len(s)-1]
+	}
+	return s
+}
+
+func splitBlank(s string) []string {
+	var out []string
+	for {
+		s = trimBlank(s)
+		if s == "" {
+			return out
+		}
+		k := 0
+		for k < len(s) && s[k] != ' ' && s[k] != '\t' {
+			k++
+		}
+		out = append(out, s[:k])
+		s = s[k:]
+	}
+}
+
+// unquoteC undoes the escapes GCC writes in line-marker file names.
+func unquoteC(s string) string {
+	if !bytes.ContainsRune([]byte(s), '\\') {
+		return s
+	}
+	var b []byte
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c == '\\' && i+1 < len(s) {
+			i++
+			c = s[i]
+			if c >= '0' && c <= '7' {
+				v := 0
+				for k := 0; k < 3 && i < len(s) && s[i] >= '0' && s[i] <= '7'; k++ {
+					v = v*8 + int(s[i]-'0')
+					i++
+				}
+				i--
+				c = byte(v)
+			}
+		}
+		b = append(b, c)
+	}
+	return string(b)
+}
