@@ -29,8 +29,9 @@ type walkState struct {
 	include int
 }
 
-func (p *parser) newWalker() *walker {
-	return &walker{p: p, leftEnd: -1, include: -1}
+// reset prepares the walker for a new walk.
+func (w *walker) reset() {
+	w.stack, w.left, w.leftEnd, w.include, w.failed = w.stack[:0], nil, -1, -1, false
 }
 
 func (w *walker) save() walkState {
@@ -116,7 +117,7 @@ func (w *walker) stmtStart(j int) int {
 		if j >= len(w.p.toks) {
 			return j
 		}
-		if d := w.p.dirs[j]; d != nil {
+		if d := w.p.dir(j); d != nil {
 			if d.Pomp || d.class == ClassUnknown {
 				j = d.LastTok + 1 // treated as a prefix of the statement
 				continue
@@ -131,17 +132,34 @@ func (w *walker) stmtStart(j int) int {
 	}
 }
 
+// need names what requires a statement, for messages: a directive, or a
+// keyword such as 'for'.
+type need struct {
+	d  *Directive
+	kw string
+}
+
+func (n need) String() string {
+	if n.d != nil {
+		return "'#pragma omp " + n.d.Name + "'"
+	}
+	if n.kw == "label" {
+		return "a label"
+	}
+	return "'" + n.kw + "'"
+}
+
 // stmt returns the index of the last token of the statement starting at
 // j, or -1 after reporting an error. what names the construct that needs
 // the statement, for messages.
-func (w *walker) stmt(j int, what string) int {
+func (w *walker) stmt(j int, what need) int {
 	p := w.p
 	toks := p.toks
 	if j >= len(toks) {
 		return w.errorf(len(toks), "expected a statement after %s, found end of file", what)
 	}
 	t := toks[j]
-	if d := p.dirs[j]; d != nil {
+	if d := p.dir(j); d != nil {
 		return w.construct(d, what)
 	}
 	switch t.Kind {
@@ -169,20 +187,22 @@ func (w *walker) stmt(j int, what string) int {
 	return w.exprStmt(j)
 }
 
-func (w *walker) identStmt(j int, what string) int {
+func (w *walker) identStmt(j int, what need) int {
 	p := w.p
 	toks := p.toks
-	switch p.word(j) {
+	word := p.tokBytes(j)
+	switch string(word) {
 	case "for", "while", "switch":
+		kw := keywordFor[string(word)]
 		k := w.skip(j + 1)
 		if !p.isPunct(k, '(') {
-			return w.errorf(k, "expected '(' after '%s'", p.word(j))
+			return w.errorf(k, "expected '(' after '%s'", kw)
 		}
 		e := w.match(k)
 		if e < 0 {
 			return -1
 		}
-		return w.stmt(w.stmtStart(e+1), "'"+p.word(j)+"'")
+		return w.stmt(w.stmtStart(e+1), need{kw: kw})
 	case "if":
 		k := w.skip(j + 1)
 		if p.isIdent(k, "constexpr") {
@@ -203,19 +223,19 @@ func (w *walker) identStmt(j int, what string) int {
 				return -1
 			}
 		}
-		last := w.stmt(w.stmtStart(e+1), "'if'")
+		last := w.stmt(w.stmtStart(e+1), need{kw: "if"})
 		if last < 0 {
 			return -1
 		}
 		st := w.save()
 		k = w.skip(last + 1)
 		if p.isIdent(k, "else") {
-			return w.stmt(w.stmtStart(k+1), "'else'")
+			return w.stmt(w.stmtStart(k+1), need{kw: "else"})
 		}
 		w.restore(st)
 		return last
 	case "do":
-		last := w.stmt(w.stmtStart(j+1), "'do'")
+		last := w.stmt(w.stmtStart(j+1), need{kw: "do"})
 		if last < 0 {
 			return -1
 		}
@@ -268,7 +288,7 @@ func (w *walker) identStmt(j int, what string) int {
 		for k := w.skip(j + 1); k < len(toks); k = w.skip(k + 1) {
 			switch {
 			case p.isPunct(k, ':'):
-				return w.stmt(w.stmtStart(k+1), "a label")
+				return w.stmt(w.stmtStart(k+1), need{kw: "label"})
 			case p.isPunct(k, '(') || p.isPunct(k, '['):
 				if k = w.match(k); k < 0 {
 					return -1
@@ -280,7 +300,7 @@ func (w *walker) identStmt(j int, what string) int {
 		return w.errorf(len(toks), "expected ':' after 'case'")
 	case "default":
 		if k := w.skip(j + 1); p.isPunct(k, ':') {
-			return w.stmt(w.stmtStart(k+1), "a label")
+			return w.stmt(w.stmtStart(k+1), need{kw: "label"})
 		}
 	case "__attribute__", "__declspec":
 		k := w.skip(j + 1)
@@ -294,10 +314,10 @@ func (w *walker) identStmt(j int, what string) int {
 	case "else":
 		return w.errorf(j, "'else' without a previous 'if'")
 	default:
-		if !isKeyword(p.word(j)) {
+		if !keywords[string(word)] {
 			st := w.save()
 			if k := w.skip(j + 1); p.isPunct(k, ':') {
-				return w.stmt(w.stmtStart(k+1), "a label")
+				return w.stmt(w.stmtStart(k+1), need{kw: "label"})
 			}
 			w.restore(st)
 		}
@@ -307,12 +327,12 @@ func (w *walker) identStmt(j int, what string) int {
 
 // construct returns the last token of directive d and its structured
 // block, if it has one.
-func (w *walker) construct(d *Directive, what string) int {
+func (w *walker) construct(d *Directive, what need) int {
 	switch d.stmt {
 	case StmtNone:
 		return w.errorf(d.Tok, "'#pragma omp %s' cannot be the statement after %s", d.Name, what)
 	}
-	return w.stmt(w.stmtStart(d.LastTok+1), "'#pragma omp "+d.Name+"'")
+	return w.stmt(w.stmtStart(d.LastTok+1), need{d: d})
 }
 
 // exprStmt scans an expression statement or declaration to its ';'.
@@ -337,7 +357,7 @@ func (w *walker) exprStmt(j int) int {
 			continue
 		}
 		if t.Kind == Preproc && k > j {
-			if d := p.dirs[k]; d != nil && !d.Pomp {
+			if d := p.dir(k); d != nil && !d.Pomp {
 				return w.errorf(k, "expected ';' before '#pragma omp %s'", d.Name)
 			}
 		}
@@ -406,4 +426,5 @@ var keywords = map[string]bool{
 	"true": true, "false": true, "asm": true, "__asm__": true, "__extension__": true,
 }
 
-func isKeyword(s string) bool { return keywords[s] }
+// keywordFor holds the loop keywords as strings, for messages.
+var keywordFor = map[string]string{"for": "for", "while": "while", "switch": "switch"}

@@ -11,10 +11,9 @@ type group struct {
 func (p *parser) buildGroups() {
 	p.groups = make(map[int]*group)
 	var stack []*group
-	for i, t := range p.toks {
-		if t.Kind != Preproc {
-			continue
-		}
+	for _, i32 := range p.pp {
+		i := int(i32)
+		t := p.toks[i]
 		switch t.PP() {
 		case PPIf, PPIfdef, PPIfndef:
 			g := &group{branches: []int{i}, end: -1}

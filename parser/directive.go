@@ -57,6 +57,18 @@ type dirInfo struct {
 	leaves []string // for combined constructs: the directives it splits into
 }
 
+// names maps every directive name to itself, so that a parsed directive
+// can use the table's string instead of allocating one.
+var names = map[string]string{}
+
+func init() {
+	for _, t := range []map[string]dirInfo{directives, pompDirectives} {
+		for k := range t {
+			names[k] = k
+		}
+	}
+}
+
 // directives lists every C/C++ directive of OpenMP 5.2 that gopari knows,
 // keyed by its words joined with single blanks.
 var directives = map[string]dirInfo{
@@ -246,33 +258,69 @@ func (d *Directive) ClauseText() string {
 	return b.String()
 }
 
-// text is normalized directive text with, for every byte, its source offset.
+// text is normalized directive text. Byte i of s comes from source offset
+// off[i], or base+i when off is nil (text that needed no normalizing).
 type text struct {
-	s   []byte
-	off []int
+	s    []byte // the text: a slice of the source, or buf
+	buf  []byte // owned storage for normalized text
+	offs []int
+	base int
+	own  bool // s is buf and offs is in use
+}
+
+func (t *text) off(i int) int {
+	if !t.own {
+		return t.base + i
+	}
+	return t.offs[i]
 }
 
 func (t *text) add(c byte, off int) {
-	t.s = append(t.s, c)
-	t.off = append(t.off, off)
+	t.buf = append(t.buf, c)
+	t.offs = append(t.offs, off)
 }
 
 func (t *text) blank(off int) {
-	if len(t.s) > 0 && t.s[len(t.s)-1] != ' ' {
+	if len(t.buf) > 0 && t.buf[len(t.buf)-1] != ' ' {
 		t.add(' ', off)
 	}
 }
 
 // normalizePP renders the source bytes src[from:to] of a preprocessing
-// line: comments and backslash-newlines removed, blanks collapsed, string
-// literals kept as written.
-func normalizePP(src []byte, from, to int) *text {
-	return normalize(src[from:to], func(i int) int { return from + i })
+// line into t: comments and backslash-newlines removed, blanks collapsed,
+// string literals kept as written.
+func normalizePP(t *text, src []byte, from, to int) *text {
+	if plainText(src[from:to]) {
+		t.s, t.base, t.own = src[from:to], from, false
+		return t
+	}
+	return normalize(t, src[from:to], func(i int) int { return from + i })
+}
+
+// plainText reports whether b is already normalized: no comments,
+// backslashes, quotes or runs of blanks, and no blank at either end.
+func plainText(b []byte) bool {
+	if len(b) == 0 || b[0] == ' ' || b[len(b)-1] == ' ' {
+		return false
+	}
+	prev := byte(0)
+	for _, c := range b {
+		switch c {
+		case '/', '\\', '"', '\'', '\t', '\r', '\n', '\v', '\f':
+			return false
+		case ' ':
+			if prev == ' ' {
+				return false
+			}
+		}
+		prev = c
+	}
+	return true
 }
 
 // normalizeOperator renders the string literal of _Pragma(lit) at
 // src[from:to] the same way, after destringizing it.
-func normalizeOperator(src []byte, from, to int) (*text, bool) {
+func normalizeOperator(t *text, src []byte, from, to int) (*text, bool) {
 	lit := src[from:to]
 	k := 0
 	for k < len(lit) && lit[k] != '"' {
@@ -293,7 +341,7 @@ func normalizeOperator(src []byte, from, to int) (*text, bool) {
 		body = append(body, lit[i])
 		offs = append(offs, from+i)
 	}
-	return normalize(body, func(i int) int {
+	return normalize(t, body, func(i int) int {
 		if i < len(offs) {
 			return offs[i]
 		}
@@ -303,10 +351,10 @@ func normalizeOperator(src []byte, from, to int) (*text, bool) {
 
 // normalize removes comments and backslash-newlines from in and collapses
 // blanks; off maps an index of in to its source offset.
-func normalize(in []byte, off func(int) int) *text {
+func normalize(t *text, in []byte, off func(int) int) *text {
 	to := len(in)
 	src := in
-	t := &text{s: make([]byte, 0, to), off: make([]int, 0, to)}
+	t.buf, t.offs, t.own = t.buf[:0], t.offs[:0], true
 	for i := 0; i < to; {
 		c := src[i]
 		switch {
@@ -356,10 +404,11 @@ func normalize(in []byte, off func(int) int) *text {
 			i++
 		}
 	}
-	for len(t.s) > 0 && t.s[len(t.s)-1] == ' ' {
-		t.s = t.s[:len(t.s)-1]
-		t.off = t.off[:len(t.off)-1]
+	for len(t.buf) > 0 && t.buf[len(t.buf)-1] == ' ' {
+		t.buf = t.buf[:len(t.buf)-1]
+		t.offs = t.offs[:len(t.offs)-1]
 	}
+	t.s = t.buf
 	return t
 }
 
@@ -398,43 +447,45 @@ func parseDirective(t *text, diag *DiagnosticList, f *File) *Directive {
 		return nil
 	}
 	// Longest match over up to maxWords words.
-	var words []string
-	var ends []int
-	var offs []int
-	for len(words) < maxWords {
+	var endsA, offsA [maxWords]int
+	ends, offs := endsA[:0], offsA[:0]
+	for len(ends) < maxWords {
 		save := i
 		for i < len(s) && s[i] == ' ' {
 			i++
 		}
 		start := i
-		w := word()
-		if w == "" {
+		for i < len(s) && isIdentByte(s[i]) {
+			i++
+		}
+		if i == start {
 			i = save
 			break
 		}
-		words = append(words, w)
 		ends = append(ends, i)
 		offs = append(offs, start)
 	}
+	words := ends
 	n := 0
 	for k := len(words); k > 0; k-- {
-		if info, ok := table[strings.Join(words[:k], " ")]; ok {
+		// The words are contiguous in s, separated by single blanks.
+		if info, ok := table[string(s[offs[0]:ends[k-1]])]; ok {
 			n = k
-			d.class, d.stmt, d.Leaves = info.class, info.stmt, info.leaves
+			d.class, d.stmt, d.Leaves, d.Name = info.class, info.stmt, info.leaves, names[string(s[offs[0]:ends[k-1]])]
 			break
 		}
 	}
 	if n == 0 {
 		if len(words) > 0 {
-			d.Name = words[0]
-			d.NameOff = t.off[offs[0]]
+			d.Name = string(s[offs[0]:ends[0]])
+			d.NameOff = t.off(offs[0])
 		}
 		d.class = ClassUnknown
 		return d
 	}
-	d.Name = strings.Join(words[:n], " ")
-	d.NameOff = t.off[offs[0]]
+	d.NameOff = t.off(offs[0])
 	i = ends[n-1]
+	str := string(s) // clause names and arguments are substrings of it
 	// A parenthesized argument directly after the name.
 	j := i
 	for j < len(s) && s[j] == ' ' {
@@ -443,14 +494,14 @@ func parseDirective(t *text, diag *DiagnosticList, f *File) *Directive {
 	if j < len(s) && s[j] == '(' {
 		k, ok := matchParen(s, j)
 		if !ok {
-			*diag = append(*diag, &Diagnostic{Pos: f.Position(t.off[j]), Msg: "unbalanced '(' in directive '" + d.Name + "'"})
+			*diag = append(*diag, &Diagnostic{Pos: f.Position(t.off(j)), Msg: "unbalanced '(' in directive '" + d.Name + "'"})
 			return d
 		}
-		d.Arg = strings.TrimSpace(string(s[j+1 : k]))
+		d.Arg = strings.TrimSpace(str[j+1 : k])
 		d.HasArg = true
 		i = k + 1
 	}
-	d.Clauses = parseClauses(t, i, d, diag, f)
+	d.Clauses = parseClauses(t, str, i, d, diag, f)
 	return d
 }
 
@@ -478,7 +529,7 @@ func matchParen(s []byte, i int) (int, bool) {
 	return 0, false
 }
 
-func parseClauses(t *text, i int, d *Directive, diag *DiagnosticList, f *File) []Clause {
+func parseClauses(t *text, str string, i int, d *Directive, diag *DiagnosticList, f *File) []Clause {
 	s := t.s
 	var out []Clause
 	for {
@@ -493,10 +544,10 @@ func parseClauses(t *text, i int, d *Directive, diag *DiagnosticList, f *File) [
 			i++
 		}
 		if i == start {
-			*diag = append(*diag, &Diagnostic{Pos: f.Position(t.off[start]), Msg: "unexpected '" + string(s[start]) + "' in clauses of '" + d.Name + "'"})
+			*diag = append(*diag, &Diagnostic{Pos: f.Position(t.off(start)), Msg: "unexpected '" + string(s[start]) + "' in clauses of '" + d.Name + "'"})
 			return out
 		}
-		c := Clause{Name: string(s[start:i]), Off: t.off[start]}
+		c := Clause{Name: str[start:i], Off: t.off(start)}
 		j := i
 		for j < len(s) && s[j] == ' ' {
 			j++
@@ -504,15 +555,15 @@ func parseClauses(t *text, i int, d *Directive, diag *DiagnosticList, f *File) [
 		if j < len(s) && s[j] == '(' {
 			k, ok := matchParen(s, j)
 			if !ok {
-				*diag = append(*diag, &Diagnostic{Pos: f.Position(t.off[j]), Msg: "unbalanced '(' in clause '" + c.Name + "'"})
+				*diag = append(*diag, &Diagnostic{Pos: f.Position(t.off(j)), Msg: "unbalanced '(' in clause '" + c.Name + "'"})
 				return out
 			}
-			c.Args = strings.TrimSpace(string(s[j+1 : k]))
+			c.Args = strings.TrimSpace(str[j+1 : k])
 			c.HasArgs = true
 			i = k + 1
 		}
 		if j < len(s) && s[j] == ')' {
-			*diag = append(*diag, &Diagnostic{Pos: f.Position(t.off[j]), Msg: "unbalanced ')' in clauses of '" + d.Name + "'"})
+			*diag = append(*diag, &Diagnostic{Pos: f.Position(t.off(j)), Msg: "unbalanced ')' in clauses of '" + d.Name + "'"})
 			return out
 		}
 		out = append(out, c)

@@ -6,6 +6,7 @@ package parser
 import (
 	"bytes"
 	"fmt"
+	"sort"
 	"strings"
 )
 
@@ -94,15 +95,20 @@ type parser struct {
 	cfg    Config
 	diags  *DiagnosticList
 	groups map[int]*group
-	dirs   map[int]*Directive
-	list   []*Directive
+	list   []*Directive // sorted by Tok
+	w      walker
+	pp     []int32 // indices of Preproc tokens
+	ids    []int32 // indices of identifiers that may be _Pragma or lock routines
+	txt    text    // scratch for normalizing directives
 }
 
 // Parse scans and parses f.
 func Parse(f *File, cfg Config) *Result {
 	r := &Result{File: f}
-	p := &parser{f: f, src: f.Src, cfg: cfg, diags: &r.Diags, dirs: make(map[int]*Directive)}
-	p.toks = Scan(f, Options{CPlusPlus: cfg.CPlusPlus}, p.diags)
+	p := &parser{f: f, src: f.Src, cfg: cfg, diags: &r.Diags}
+	p.w.p = p
+	sc := scan(f, Options{CPlusPlus: cfg.CPlusPlus}, p.diags)
+	p.toks, p.pp, p.ids = sc.toks, sc.pp, sc.ids
 	r.Toks = p.toks
 	if r.Diags.HasErrors() {
 		r.Diags.Sort()
@@ -214,10 +220,18 @@ func (p *parser) pragmaEnd(j int) int {
 // definitions, which it cannot instrument.
 func (p *parser) findDirectives() []int {
 	var macro []int
-	for i, t := range p.toks {
+	pp, ids := p.pp, p.ids
+	for len(pp) > 0 || len(ids) > 0 {
+		var i int
+		if len(ids) == 0 || len(pp) > 0 && pp[0] < ids[0] {
+			i, pp = int(pp[0]), pp[1:]
+		} else {
+			i, ids = int(ids[0]), ids[1:]
+		}
+		t := p.toks[i]
 		switch {
 		case t.Kind == Preproc && t.PP() == PPPragma:
-			txt := normalizePP(p.src, int(t.Pos)+1, int(t.End))
+			txt := normalizePP(&p.txt, p.src, int(t.Pos)+1, int(t.End))
 			if d := parseDirective(txt, p.diags, p.f); d != nil {
 				d.Form, d.Pos, d.End, d.Tok, d.LastTok = FormHash, int(t.Pos), int(t.End), i, i
 				p.add(d)
@@ -227,12 +241,12 @@ func (p *parser) findDirectives() []int {
 			if k := bytes.Index(line, []byte("_Pragma")); k >= 0 && bytes.Contains(line[k:], []byte("omp")) {
 				macro = append(macro, int(t.Pos)+k)
 			}
-		case t.Kind == Ident && t.End-t.Pos == 7 && p.isOperator(i):
+		case t.Kind == Ident && p.isOperator(i):
 			str, end, ok := p.operatorParts(i)
 			if !ok {
 				continue
 			}
-			txt, ok := normalizeOperator(p.src, int(p.toks[str].Pos), int(p.toks[str].End))
+			txt, ok := normalizeOperator(&p.txt, p.src, int(p.toks[str].Pos), int(p.toks[str].End))
 			if !ok {
 				continue
 			}
@@ -263,8 +277,25 @@ func (p *parser) add(d *Directive) {
 		}
 		p.warnf(d.NameOff, "unknown %s directive '%s' passed through unchanged", what, name)
 	}
-	p.dirs[d.Tok] = d
+	p.toks[d.Tok].Sub |= IsDirective
 	p.list = append(p.list, d)
+}
+
+// dir returns the directive whose first token is j, or nil.
+func (p *parser) dir(j int) *Directive {
+	if j >= len(p.toks) {
+		return nil
+	}
+	t := p.toks[j]
+	if t.Sub&IsDirective == 0 || t.Kind != Preproc && t.Kind != Ident {
+		return nil
+	}
+	l := p.list
+	i := sort.Search(len(l), func(i int) bool { return l[i].Tok >= j })
+	if i < len(l) && l[i].Tok == j {
+		return l[i]
+	}
+	return nil
 }
 
 // constructs computes the structured block of every directive and how the
@@ -318,11 +349,11 @@ func lastLeaf(d *Directive) string {
 // around it. It reports false after an error.
 func (p *parser) block(c *Construct) bool {
 	d := c.Dir
-	w := p.newWalker()
-	what := "'#pragma omp " + d.Name + "'"
+	w := &p.w
+	w.reset()
 	s := w.stmtStart(d.LastTok + 1)
 	if w.include >= 0 && w.include < s {
-		p.errorf(p.offset(w.include), "the statement after %s comes from an #include that gopari cannot see", what)
+		p.errorf(p.offset(w.include), "the statement after '#pragma omp %s' comes from an #include that gopari cannot see", d.Name)
 		return false
 	}
 	if w.left != nil {
@@ -330,12 +361,12 @@ func (p *parser) block(c *Construct) bool {
 		c.Reopen = w.leftEnd
 	}
 	left := w.left
-	last := w.stmt(s, what)
+	last := w.stmt(s, need{d: d})
 	if last < 0 {
 		return false
 	}
 	if w.left != left {
-		p.errorf(d.Pos, "the block of %s ends after the #endif of the conditional group holding the directive", what)
+		p.errorf(d.Pos, "the block of '#pragma omp %s' ends after the #endif of the conditional group holding the directive", d.Name)
 		return false
 	}
 	if len(w.stack) > 0 {
@@ -403,7 +434,7 @@ func (c *Construct) forbidsCalls() bool {
 // alternatives rejects directives in different branches of one conditional
 // that apply to the same statement.
 func (p *parser) alternatives(cs []*Construct) {
-	seen := make(map[int]*Construct)
+	seen := make(map[int]*Construct, len(cs))
 	for _, c := range cs {
 		if c.First < 0 {
 			continue
@@ -436,19 +467,19 @@ func (p *parser) sections(c *Construct) {
 			}
 			code = true
 		case Preproc:
-			if d := p.dirs[k]; d != nil && d.class == ClassSection && depth == 0 {
+			if d := p.dir(k); d != nil && d.class == ClassSection && depth == 0 {
 				if len(c.Sections) == 0 {
 					c.ImplicitFirst = code
 				}
 				c.Sections = append(c.Sections, k)
 				continue
 			}
-			if d := p.dirs[k]; d != nil {
+			if d := p.dir(k); d != nil {
 				code = true
 			}
 		case Skipped:
 		default:
-			if d := p.dirs[k]; d != nil && d.class == ClassSection && depth == 0 {
+			if d := p.dir(k); d != nil && d.class == ClassSection && depth == 0 {
 				if len(c.Sections) == 0 {
 					c.ImplicitFirst = code
 				}
@@ -538,10 +569,9 @@ var callPrefix = map[string]bool{
 // a lock routine, not declared here and not a member name.
 func (p *parser) lockCalls(cs []*Construct) []LockCall {
 	var out []LockCall
-	for i, t := range p.toks {
-		if t.Kind != Ident || t.End-t.Pos < 12 || p.src[t.Pos] != 'o' || p.src[t.Pos+1] != 'm' || p.src[t.Pos+2] != 'p' || p.src[t.Pos+3] != '_' {
-			continue
-		}
+	for _, i32 := range p.ids {
+		i := int(i32)
+		t := p.toks[i]
 		name := p.word(i)
 		if !lockNames[name] {
 			continue

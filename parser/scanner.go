@@ -48,8 +48,12 @@ const (
 // branch can never be compiled (#if 0); the branch is one Skipped token.
 const DeadBranch = 0x80
 
+// IsDirective is set in Token.Sub of a Preproc or Ident (_Pragma) token
+// that starts an OpenMP or POMP directive the parser kept.
+const IsDirective = 0x40
+
 // PP returns the directive kind of a Preproc token.
-func (t Token) PP() int { return int(t.Sub &^ DeadBranch) }
+func (t Token) PP() int { return int(t.Sub & 0x3f) }
 
 // A Token is a span of the source. Comments and white space are not
 // tokens; the text between tokens is kept by offsets.
@@ -72,9 +76,14 @@ type scanner struct {
 	diag *DiagnosticList
 	opts Options
 
-	lineStart bool   // only white space and comments since the last newline
-	conds     []bool // open #if groups: whether a branch was surely taken
-	fatal     bool
+	lastNL int    // offset of the last newline outside comments and directives
+	conds  []bool // open #if groups: whether a branch was surely taken
+	fatal  bool
+	txt    text
+
+	// Indices of the tokens later passes look at: every Preproc token,
+	// and identifiers that may be _Pragma or an OpenMP lock routine.
+	pp, ids []int32
 }
 
 const (
@@ -112,14 +121,18 @@ func init() {
 // Scan splits f into tokens. Lexical errors (unterminated comments and
 // literals) are added to diag.
 func Scan(f *File, opts Options, diag *DiagnosticList) []Token {
-	s := &scanner{f: f, src: f.Src, diag: diag, opts: opts, lineStart: true}
-	s.toks = make([]Token, 0, len(s.src)/5+16)
+	return scan(f, opts, diag).toks
+}
+
+func scan(f *File, opts Options, diag *DiagnosticList) *scanner {
+	s := &scanner{f: f, src: f.Src, diag: diag, opts: opts}
 	if i := bytes.IndexByte(s.src, 0); i >= 0 {
 		s.errorf(i, "file contains a NUL byte; refusing a binary file")
-		return nil
+		return s
 	}
+	s.toks = make([]Token, 0, len(s.src)/6+16)
 	s.run()
-	return s.toks
+	return s
 }
 
 func (s *scanner) errorf(off int, format string, args ...any) {
@@ -128,7 +141,6 @@ func (s *scanner) errorf(off int, format string, args ...any) {
 
 func (s *scanner) emit(k Kind, sub uint8, pos, end int) {
 	s.toks = append(s.toks, Token{Kind: k, Sub: sub, Pos: int32(pos), End: int32(end)})
-	s.lineStart = false
 }
 
 // splice reports the length of a backslash-newline at i (the backslash may
@@ -166,6 +178,37 @@ func (s *scanner) at(i int) (byte, int) {
 	return 0, len(s.src)
 }
 
+// Actions of the scanner's main loop, by first byte.
+const (
+	aOther = iota // the slow path: comments, literals, directives, operators
+	aBlank
+	aNewline
+	aIdent
+	aDigit
+	aPunct // a punctuator that is always one byte
+)
+
+var action [256]uint8
+
+func init() {
+	for c := 0; c < 256; c++ {
+		switch {
+		case class[c]&cDigit != 0:
+			action[c] = aDigit
+		case class[c]&cIdent != 0:
+			action[c] = aIdent
+		}
+	}
+	for _, c := range " \t\v\f\r" {
+		action[c] = aBlank
+	}
+	action['\n'] = aNewline
+	for _, c := range "{}()[];,?~" {
+		action[c] = aPunct
+	}
+	// Literal prefixes start like identifiers; ident handles them.
+}
+
 func (s *scanner) run() {
 	src := s.src
 	n := len(src)
@@ -173,28 +216,49 @@ func (s *scanner) run() {
 	if n >= 3 && src[0] == 0xEF && src[1] == 0xBB && src[2] == 0xBF {
 		i = 3 // UTF-8 byte order mark
 	}
-	for i < n && !s.fatal {
+	s.lastNL = i - 1
+	for i < n {
 		c := src[i]
-		cl := class[c]
-		switch {
-		case cl&cSpace != 0:
-			if c == '\n' {
-				s.lineStart = true
-			}
+		switch action[c] {
+		case aBlank:
 			i++
-		case cl&cDigit != 0:
-			i = s.number(i)
-		case cl&cIdent != 0:
+			for i < n && action[src[i]] == aBlank {
+				i++
+			}
+		case aNewline:
+			s.lastNL = i
+			i++
+		case aIdent:
 			i = s.ident(i)
+		case aDigit:
+			i = s.number(i)
+		case aPunct:
+			s.toks = append(s.toks, Token{Kind: Punct, Sub: c, Pos: int32(i), End: int32(i + 1)})
+			i++
 		default:
 			i = s.punct(i, c)
+			if s.fatal {
+				return
+			}
 		}
 	}
+}
+
+// atLineStart reports whether only blanks and comments precede offset i
+// on its line.
+func (s *scanner) atLineStart(i int) bool {
+	if len(s.toks) == 0 {
+		return true
+	}
+	last := s.toks[len(s.toks)-1]
+	// A skipped branch always ends where a directive line begins.
+	return int(last.End) <= s.lastNL || last.Kind == Skipped && int(last.End) == i
 }
 
 func (s *scanner) ident(i int) int {
 	src := s.src
 	start := i
+	spliced := false
 	for {
 		for i < len(src) && class[src[i]]&cIdent != 0 {
 			i++
@@ -203,6 +267,7 @@ func (s *scanner) ident(i int) int {
 			if k := s.splice(i); k > 0 {
 				if c, j := s.at(i + k); j < len(src) && class[c]&cIdent != 0 {
 					i = j
+					spliced = true
 					continue
 				}
 			}
@@ -225,6 +290,9 @@ func (s *scanner) ident(i int) int {
 		}
 	}
 	s.emit(Ident, 0, start, i)
+	if n := i - start; spliced || n == 7 && src[start] == '_' || n >= 12 && src[start] == 'o' && src[start+1] == 'm' && src[start+2] == 'p' && src[start+3] == '_' {
+		s.ids = append(s.ids, int32(len(s.toks)-1))
+	}
 	return i
 }
 
@@ -412,11 +480,11 @@ func (s *scanner) punct(i int, c byte) int {
 	case '\'':
 		return s.quoted(i, i, '\'', Char)
 	case '#':
-		if s.lineStart {
+		if s.atLineStart(i) {
 			return s.directive(i, i+1)
 		}
 	case '%':
-		if c2, j := s.at(i + 1); c2 == ':' && s.lineStart {
+		if c2, j := s.at(i + 1); c2 == ':' && s.atLineStart(i) {
 			return s.directive(i, j+1)
 		}
 	case '\\':
@@ -538,15 +606,18 @@ func (s *scanner) operator(i int, c byte) int {
 // the offset after the '#'. The token spans up to (not including) the
 // newline that ends the logical line.
 func (s *scanner) directive(hash, name int) int {
-	end, words := s.directiveEnd(name, false)
-	kind := ppKind(words.name)
+	end, nameStart, nameEnd := s.directiveEnd(name)
+	if s.fatal {
+		return len(s.src)
+	}
+	kind := ppKind(string(s.src[nameStart:nameEnd]))
+	s.pp = append(s.pp, int32(len(s.toks)))
 	s.emit(Preproc, uint8(kind), hash, end)
-	s.lineStart = true
 	switch kind {
 	case PPIf, PPIfdef, PPIfndef:
 		s.conds = append(s.conds, false)
 		if kind == PPIf {
-			switch constCond(words.rest) {
+			switch constCond(s.rest(nameEnd, end)) {
 			case 0:
 				return s.skipBranch(end)
 			case 1:
@@ -558,11 +629,13 @@ func (s *scanner) directive(hash, name int) int {
 			if s.conds[len(s.conds)-1] {
 				return s.skipBranch(end)
 			}
-			switch constCond(words.rest) {
-			case 0:
-				return s.skipBranch(end)
-			case 1:
-				s.conds[len(s.conds)-1] = true
+			if nameEnd-nameStart == len("elif") { // not #elifdef or #elifndef
+				switch constCond(s.rest(nameEnd, end)) {
+				case 0:
+					return s.skipBranch(end)
+				case 1:
+					s.conds[len(s.conds)-1] = true
+				}
 			}
 		}
 	case PPElse:
@@ -574,9 +647,14 @@ func (s *scanner) directive(hash, name int) int {
 			s.conds = s.conds[:len(s.conds)-1]
 		}
 	case PPLine:
-		s.lineDirective(hash, end, words)
+		s.lineDirective(string(s.src[nameStart:nameEnd]), s.rest(nameEnd, end), end)
 	}
 	return end
+}
+
+// rest returns the normalized text of a directive after its name.
+func (s *scanner) rest(from, to int) string {
+	return string(normalizePP(&s.txt, s.src, from, to).s)
 }
 
 // constCond classifies an #if condition: 0 for a literal false, 1 for a
@@ -622,44 +700,70 @@ func ppKind(name string) int {
 	return PPOther
 }
 
-// ppWords holds the directive name and the rest of the line with comments
-// and splices removed and blanks collapsed.
-type ppWords struct {
-	name string
-	rest string
-}
+// dirSpecial marks bytes that need the careful scan of a directive line.
+var dirSpecial = [256]bool{'/': true, '"': true, '\'': true, '\\': true}
 
-// directiveEnd finds the newline ending the directive starting at i, and
-// the directive's name and normalized remainder. Literals are scanned
-// leniently, as the preprocessor does in directives.
-func (s *scanner) directiveEnd(i int, skipping bool) (int, ppWords) {
+// directiveEnd finds the newline ending the directive whose text starts at
+// i (after the '#'), and the span of the directive's name. Comments may
+// continue the line; literals are scanned leniently, as the preprocessor
+// does in directives.
+func (s *scanner) directiveEnd(i int) (end, nameStart, nameEnd int) {
 	src := s.src
-	var buf []byte
-	blank := true
+	// The name, after blanks and comments.
+	for i < len(src) {
+		c := src[i]
+		if c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f' {
+			i++
+		} else if c == '/' && i+1 < len(src) && src[i+1] == '*' {
+			i = s.blockComment(i)
+			if s.fatal {
+				return len(src), i, i
+			}
+		} else if k := s.splice(i); k > 0 {
+			i += k
+		} else {
+			break
+		}
+	}
+	nameStart = i
+	for i < len(src) && class[src[i]]&cIdent != 0 {
+		i++
+	}
+	nameEnd = i
+	// The end of the line: fast when nothing on it can hide a newline.
+	nl := bytes.IndexByte(src[i:], '\n')
+	lineEnd := len(src)
+	if nl >= 0 {
+		lineEnd = i + nl
+	}
+	plain := true
+	for _, c := range src[i:lineEnd] {
+		if dirSpecial[c] {
+			plain = false
+			break
+		}
+	}
+	if plain {
+		return lineEnd, nameStart, nameEnd
+	}
 	for i < len(src) {
 		c := src[i]
 		switch {
 		case c == '\n':
-			goto done
+			return i, nameStart, nameEnd
 		case c == '\\':
 			if k := s.splice(i); k > 0 {
 				i += k
 				continue
 			}
 		case c == '/' && i+1 < len(src) && src[i+1] == '*':
-			e := s.blockComment(i)
+			i = s.blockComment(i)
 			if s.fatal {
-				return len(src), ppWords{}
-			}
-			i = e
-			if !blank {
-				buf = append(buf, ' ')
-				blank = true
+				return len(src), nameStart, nameEnd
 			}
 			continue
 		case c == '/' && i+1 < len(src) && src[i+1] == '/':
-			i = s.lineComment(i)
-			goto done
+			return s.lineComment(i), nameStart, nameEnd
 		case c == '"' || c == '\'':
 			j := i + 1
 			for j < len(src) && src[j] != c && src[j] != '\n' {
@@ -671,33 +775,12 @@ func (s *scanner) directiveEnd(i int, skipping bool) (int, ppWords) {
 			if j < len(src) && src[j] == c {
 				j++
 			}
-			buf = append(buf, src[i:j]...)
-			blank = false
 			i = j
 			continue
-		case class[c]&cSpace != 0:
-			if !blank {
-				buf = append(buf, ' ')
-				blank = true
-			}
-			i++
-			continue
 		}
-		buf = append(buf, c)
-		blank = false
 		i++
 	}
-done:
-	if skipping {
-		return i, ppWords{}
-	}
-	text := bytes.TrimSpace(buf)
-	// GCC line marker or #line: keep the digits as the name.
-	k := 0
-	for k < len(text) && class[text[k]]&cIdent != 0 {
-		k++
-	}
-	return i, ppWords{name: string(text[:k]), rest: string(bytes.TrimSpace(text[k:]))}
+	return len(src), nameStart, nameEnd
 }
 
 // skipBranch skips a branch that can never be compiled, starting after the
@@ -729,8 +812,11 @@ func (s *scanner) skipBranch(i int) int {
 			i = s.lineComment(i)
 			continue
 		case c == '#' && bol:
-			end, w := s.directiveEnd(i+1, false)
-			switch ppKind(w.name) {
+			end, ns, ne := s.directiveEnd(i + 1)
+			if s.fatal {
+				return len(src)
+			}
+			switch ppKind(string(src[ns:ne])) {
 			case PPIf, PPIfdef, PPIfndef:
 				depth++
 			case PPEndif:
@@ -772,13 +858,11 @@ func (s *scanner) endSkip(start, hash int) int {
 	if hash > start {
 		s.emit(Skipped, 0, start, hash)
 	}
-	s.lineStart = true
 	return hash
 }
 
 // lineDirective records #line N "file" and GCC line markers # N "file" f.
-func (s *scanner) lineDirective(hash, end int, w ppWords) {
-	num, rest := w.name, w.rest
+func (s *scanner) lineDirective(num, rest string, end int) {
 	if num == "line" {
 		k := 0
 		for k < len(rest) && rest[k] >= '0' && rest[k] <= '9' {

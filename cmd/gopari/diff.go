@@ -1,0 +1,82 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/urfave/cli/v2"
+)
+
+func diffCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "diff",
+		Usage:     "instrument in memory and compare with golden files",
+		ArgsUsage: "FILE...",
+		Description: `Instruments each FILE in memory and prints a unified diff against its
+golden file, DIR/FILE (the layout "gopari instrument --out-dir DIR" writes).
+Exit status: 0 when all match, 1 when one differs, is missing or has errors,
+2 on usage errors. --update rewrites the golden files instead.`,
+		Flags: append(instrumentFlags(),
+			&cli.StringFlag{Name: "golden", Value: "golden", Usage: "`DIR` holding the golden files"},
+			&cli.BoolFlag{Name: "update", Usage: "write the golden files instead of comparing"},
+		),
+		Action: runDiff,
+	}
+}
+
+func runDiff(c *cli.Context) error {
+	s, err := parseSettings(c)
+	if err != nil {
+		return err
+	}
+	files := c.Args().Slice()
+	if len(files) == 0 {
+		return usageErr("diff: no input files")
+	}
+	if contains(files, "-") {
+		return usageErr("diff: standard input has no golden file")
+	}
+	dir := c.String("golden")
+	stdout, stderr := c.App.Writer, c.App.ErrWriter
+	bad := false
+	for _, file := range files {
+		golden, err := outPath(dir, file)
+		if err != nil {
+			fmt.Fprintf(stderr, "gopari: %v\n", err)
+			bad = true
+			continue
+		}
+		res := s.instrument(file, c.App.Reader, stderr)
+		if res == nil {
+			bad = true
+			continue
+		}
+		got := res.Bytes()
+		if c.Bool("update") {
+			if err := os.MkdirAll(filepath.Dir(golden), 0o777); err == nil {
+				err = writeFileAtomic(golden, got)
+			}
+			if err != nil {
+				fmt.Fprintf(stderr, "gopari: %v\n", err)
+				bad = true
+			}
+			continue
+		}
+		want, err := os.ReadFile(golden)
+		if err != nil {
+			fmt.Fprintf(stderr, "gopari: %s: no golden file: %v (use --update to create it)\n", file, err)
+			bad = true
+			continue
+		}
+		if !bytes.Equal(want, got) {
+			fmt.Fprint(stdout, unified(filepath.ToSlash(golden), filepath.ToSlash(file)+" (instrumented)", want, got))
+			bad = true
+		}
+	}
+	if bad {
+		return failed
+	}
+	return nil
+}

@@ -1,0 +1,31 @@
+package rewrite
+
+import (
+	"bytes"
+	"io"
+	"testing"
+
+	generate "gopari/internal/gen"
+	"gopari/parser"
+)
+
+func benchmarkInstrument(b *testing.B, lines int) {
+	src := generate.Dense(lines)
+	n := bytes.Count(src, []byte{'\n'})
+	b.SetBytes(int64(len(src)))
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		res, diags := Source("dense.c", src, parser.Config{}, Options{})
+		if res == nil {
+			b.Fatal(diags)
+		}
+		res.WriteTo(io.Discard)
+	}
+	b.ReportMetric(float64(n)*float64(b.N)/b.Elapsed().Seconds(), "lines/s")
+}
+
+// BenchmarkInstrument200k and BenchmarkInstrument1M measure throughput on
+// a dense file (one directive per 8 lines); the ratio of the two shows
+// whether time grows linearly.
+func BenchmarkInstrument200k(b *testing.B) { benchmarkInstrument(b, 200_000) }
+func BenchmarkInstrument1M(b *testing.B)   { benchmarkInstrument(b, 1_000_000) }

@@ -1,0 +1,381 @@
+package rewrite
+
+import (
+	"strings"
+
+	"gopari/parser"
+)
+
+// A leaf is one directive of a split combined construct.
+type leaf struct {
+	name    string
+	clauses []parser.Clause
+}
+
+func set(words string) map[string]bool {
+	m := make(map[string]bool)
+	for _, w := range strings.Fields(words) {
+		m[w] = true
+	}
+	return m
+}
+
+const simdClauses = " private lastprivate linear reduction collapse safelen simdlen aligned nontemporal if order"
+
+// leafClauses lists the clauses each leaf accepts (OpenMP 5.2, GCC 12).
+var leafClauses = map[string]map[string]bool{
+	"parallel":      set("if num_threads default private firstprivate shared copyin reduction proc_bind allocate"),
+	"for":           set("private firstprivate lastprivate linear reduction schedule collapse ordered nowait allocate order"),
+	"for simd":      set("private firstprivate lastprivate linear reduction schedule collapse ordered nowait allocate order" + simdClauses),
+	"sections":      set("private firstprivate lastprivate reduction nowait allocate"),
+	"master":        set(""),
+	"masked":        set("filter"),
+	"loop":          set("bind collapse order private lastprivate reduction"),
+	"taskloop":      set("if shared private firstprivate lastprivate reduction in_reduction default grainsize num_tasks collapse final priority untied mergeable nogroup allocate"),
+	"taskloop simd": set("if shared private firstprivate lastprivate reduction in_reduction default grainsize num_tasks collapse final priority untied mergeable nogroup allocate" + simdClauses),
+}
+
+// privatizing clauses, for placing allocate.
+var privatizing = set("private firstprivate lastprivate reduction linear in_reduction")
+
+// splitCombined distributes the clauses of a combined directive over its
+// leaves as OpenMP 5.2, section 17.2, prescribes. Where a data-sharing
+// clause moves to an inner leaf of a parallel construct, the list item is
+// made shared on the parallel leaf, so that the split code means the same
+// and still compiles under default(none).
+func splitCombined(d *parser.Directive) ([]leaf, []string) {
+	names := d.Leaves
+	out := make([]leaf, len(names))
+	for i, n := range names {
+		out[i].name = n
+	}
+	par := -1
+	for i, n := range names {
+		if n == "parallel" {
+			par = i
+		}
+	}
+	accepts := func(i int, clause string) bool { return leafClauses[names[i]][clause] }
+	innermost := func(clause string) int {
+		for i := len(names) - 1; i >= 0; i-- {
+			if accepts(i, clause) {
+				return i
+			}
+		}
+		return -1
+	}
+	firstAccepting := func(clause string) int {
+		for i := range names {
+			if accepts(i, clause) {
+				return i
+			}
+		}
+		return -1
+	}
+	var warnings []string
+	var shared []string
+	add := func(i int, c parser.Clause) { out[i].clauses = append(out[i].clauses, c) }
+	share := func(items []string) {
+		if par < 0 {
+			return
+		}
+		shared = append(shared, items...)
+	}
+	var allocates []parser.Clause
+	for _, c := range d.Clauses {
+		switch c.Name {
+		case "if":
+			mod, _ := ifModifier(c.Args)
+			placed := false
+			for i := range names {
+				if !accepts(i, "if") {
+					continue
+				}
+				if mod == "" || leafHasWord(names[i], mod) {
+					add(i, c)
+					placed = true
+				}
+			}
+			if !placed {
+				add(len(names)-1, c)
+			}
+		case "firstprivate":
+			t := -1
+			for i, n := range names {
+				if (n == "for" || n == "for simd" || n == "sections") && t < 0 {
+					t = i
+				}
+			}
+			if t < 0 {
+				for i, n := range names {
+					if strings.HasPrefix(n, "taskloop") {
+						t = i
+					}
+				}
+			}
+			if t < 0 {
+				t = par
+			}
+			if t < 0 {
+				t = innermost(c.Name)
+			}
+			add(t, c)
+			if t != par {
+				share(listItems(c.Args, ""))
+			}
+		case "lastprivate":
+			for i := range names {
+				if accepts(i, c.Name) {
+					add(i, c)
+				}
+			}
+			share(listItems(c.Args, "lastprivate"))
+		case "reduction":
+			inner := false
+			for i := range names {
+				if i != par && accepts(i, c.Name) {
+					add(i, c)
+					inner = true
+				}
+			}
+			if inner {
+				share(listItems(c.Args, "reduction"))
+			} else if par >= 0 {
+				add(par, c)
+			}
+		case "linear":
+			t := innermost(c.Name)
+			if t < 0 {
+				t = len(names) - 1
+			}
+			add(t, c)
+			share(listItems(c.Args, "linear"))
+		case "private":
+			t := innermost(c.Name)
+			if t < 0 {
+				t = len(names) - 1
+			}
+			add(t, c)
+		case "shared", "default", "order":
+			placed := false
+			for i := range names {
+				if accepts(i, c.Name) {
+					add(i, c)
+					placed = true
+				}
+			}
+			if !placed {
+				add(len(names)-1, c)
+			}
+		case "allocate":
+			allocates = append(allocates, c)
+		default:
+			t := firstAccepting(c.Name)
+			if t < 0 {
+				t = len(names) - 1
+				warnings = append(warnings, "clause '"+c.Name+"' is not accepted by any leaf of '"+d.Name+"'; it is kept on '"+names[t]+"'")
+			}
+			add(t, c)
+		}
+	}
+	for _, c := range allocates {
+		placeAllocate(out, c)
+	}
+	if par >= 0 && len(shared) > 0 {
+		have := make(map[string]bool)
+		for _, c := range out[par].clauses {
+			switch c.Name {
+			case "shared", "private", "firstprivate", "reduction", "copyin":
+				for _, it := range listItems(c.Args, c.Name) {
+					have[it] = true
+				}
+			}
+		}
+		var list []string
+		for _, it := range shared {
+			if !have[it] && it != "" {
+				have[it] = true
+				list = append(list, it)
+			}
+		}
+		if len(list) > 0 {
+			out[par].clauses = append(out[par].clauses, parser.Clause{Name: "shared", Args: strings.Join(list, ", "), HasArgs: true})
+		}
+	}
+	return out, warnings
+}
+
+func leafHasWord(leafName, word string) bool {
+	for _, w := range strings.Fields(leafName) {
+		if w == word {
+			return true
+		}
+	}
+	return false
+}
+
+// ifModifier splits "parallel: expr" into its directive-name modifier and
+// the expression.
+func ifModifier(args string) (string, string) {
+	i := topLevelColon(args)
+	if i < 0 {
+		return "", args
+	}
+	mod := strings.TrimSpace(args[:i])
+	for _, c := range mod {
+		if !(c == '_' || c == ' ' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9') {
+			return "", args
+		}
+	}
+	if mod == "" {
+		return "", args
+	}
+	return strings.Fields(mod)[len(strings.Fields(mod))-1], strings.TrimSpace(args[i+1:])
+}
+
+// topLevelColon returns the index of the last ':' outside brackets that
+// is not part of '::', or -1.
+func topLevelColon(s string) int {
+	depth := 0
+	at := -1
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '(', '[', '{':
+			depth++
+		case ')', ']', '}':
+			depth--
+		case ':':
+			if depth != 0 {
+				continue
+			}
+			if i+1 < len(s) && s[i+1] == ':' {
+				i++
+				continue
+			}
+			if i > 0 && s[i-1] == ':' {
+				continue
+			}
+			at = i
+		}
+	}
+	return at
+}
+
+// splitTop splits s at top-level commas.
+func splitTop(s string) []string {
+	var out []string
+	depth, start := 0, 0
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '(', '[', '{':
+			depth++
+		case ')', ']', '}':
+			depth--
+		case ',':
+			if depth == 0 {
+				out = append(out, strings.TrimSpace(s[start:i]))
+				start = i + 1
+			}
+		}
+	}
+	if t := strings.TrimSpace(s[start:]); t != "" {
+		out = append(out, t)
+	}
+	return out
+}
+
+// listItems returns the base variable names of a clause's list: the list
+// follows the last top-level colon for clauses with a modifier or
+// identifier (reduction, lastprivate(conditional:), allocate), precedes it
+// for linear, and array sections name their base variable.
+func listItems(args, clause string) []string {
+	list := args
+	switch clause {
+	case "reduction", "lastprivate", "allocate", "in_reduction":
+		if i := topLevelColon(args); i >= 0 {
+			list = args[i+1:]
+		}
+	case "linear":
+		if i := topLevelColon(args); i >= 0 {
+			list = args[:i]
+		}
+		list = strings.TrimSpace(list)
+		for _, m := range []string{"val", "ref", "uval"} {
+			if strings.HasPrefix(list, m+"(") && strings.HasSuffix(list, ")") {
+				list = list[len(m)+1 : len(list)-1]
+			}
+		}
+	}
+	var out []string
+	for _, it := range splitTop(list) {
+		out = append(out, baseName(it))
+	}
+	return out
+}
+
+// baseName returns the variable an item names: "a[0:n]" -> "a".
+func baseName(item string) string {
+	item = strings.TrimSpace(item)
+	i := 0
+	for i < len(item) && (item[i] == '*' || item[i] == '(' || item[i] == ' ') {
+		i++
+	}
+	j := i
+	for j < len(item) && (item[j] == '_' || item[j] == '$' || item[j] >= 'a' && item[j] <= 'z' || item[j] >= 'A' && item[j] <= 'Z' || item[j] >= '0' && item[j] <= '9' || item[j] >= 0x80) {
+		j++
+	}
+	if j == i {
+		return item
+	}
+	return item[i:j]
+}
+
+// placeAllocate puts an allocate clause on every leaf that privatizes one
+// of its list items, splitting the list where leaves differ.
+func placeAllocate(out []leaf, c parser.Clause) {
+	prefix := ""
+	list := c.Args
+	if i := topLevelColon(c.Args); i >= 0 {
+		prefix = strings.TrimSpace(c.Args[:i]) + ": "
+		list = c.Args[i+1:]
+	}
+	perLeaf := make([][]string, len(out))
+	for _, it := range splitTop(list) {
+		placed := false
+		for i, l := range out {
+			if leafClauses[l.name]["allocate"] && privatizes(l, baseName(it)) {
+				perLeaf[i] = append(perLeaf[i], it)
+				placed = true
+			}
+		}
+		if !placed {
+			for i := len(out) - 1; i >= 0; i-- {
+				if leafClauses[out[i].name]["allocate"] {
+					perLeaf[i] = append(perLeaf[i], it)
+					break
+				}
+			}
+		}
+	}
+	for i, items := range perLeaf {
+		if len(items) > 0 {
+			out[i].clauses = append(out[i].clauses, parser.Clause{Name: "allocate", Args: prefix + strings.Join(items, ", "), HasArgs: true})
+		}
+	}
+}
+
+// privatizes reports whether leaf l has a data-sharing clause that makes a
+// private copy of variable v.
+func privatizes(l leaf, v string) bool {
+	for _, c := range l.clauses {
+		if !privatizing[c.Name] {
+			continue
+		}
+		for _, x := range listItems(c.Args, c.Name) {
+			if x == v {
+				return true
+			}
+		}
+	}
+	return false
+}
