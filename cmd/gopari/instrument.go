@@ -10,6 +10,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"gopari/internal/verify"
 	"gopari/parser"
 	"gopari/rewrite"
 )
@@ -162,7 +163,7 @@ func runInstrument(c *cli.Context) error {
 		return usageErr("instrument: --out-dir cannot place standard input; use -o")
 	}
 	if c.Bool("verify") {
-		if err := ensureVerifier(); err != nil {
+		if err := verify.Setup(); err != nil {
 			return &exitError{code: 2, msg: err.Error()}
 		}
 	}
@@ -175,7 +176,7 @@ func runInstrument(c *cli.Context) error {
 			continue
 		}
 		if c.Bool("verify") && !s.config(file).CPlusPlus {
-			if errs := verifyC(s.recordName(file), res.Bytes()); len(errs) > 0 {
+			if errs := verify.C(s.recordName(file), res.Bytes()); len(errs) > 0 {
 				for _, e := range errs {
 					fmt.Fprintln(stderr, e)
 				}

@@ -10,6 +10,8 @@ import (
 	"runtime/debug"
 
 	"github.com/urfave/cli/v2"
+
+	"gopari/internal/verify"
 )
 
 // version is the gopari release; it appears in profiles, not in
@@ -62,7 +64,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stderr, "gopari: unknown command %q; see 'gopari help'\n", name)
 		},
 	}
-	defer removeVerifier()
+	defer verify.Cleanup()
 	err := app.Run(permute(args, app.Commands))
 	if err == nil {
 		return 0

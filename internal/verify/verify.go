@@ -1,4 +1,6 @@
-package main
+// Package verify parses instrumented C with modernc.org/cc/v4, an
+// independent C front end, against the real pomp.h.
+package verify
 
 import (
 	"fmt"
@@ -13,15 +15,16 @@ import (
 )
 
 var verifier struct {
+	mu   sync.Mutex // cc.Parse is not known to be safe for concurrent use
 	once sync.Once
 	cfg  *cc.Config
 	dir  string
 	err  error
 }
 
-// ensureVerifier asks the host C compiler for its configuration once, and
-// places pomp.h where the verifier finds it.
-func ensureVerifier() error {
+// Setup asks the host C compiler for its configuration once, and places
+// pomp.h where the verifier finds it.
+func Setup() error {
 	verifier.once.Do(func() {
 		cfg, err := cc.NewConfig("", "", "-fopenmp")
 		if err != nil {
@@ -44,12 +47,14 @@ func ensureVerifier() error {
 	return verifier.err
 }
 
-// verifyC parses an instrumented C file with modernc.org/cc/v4 and returns
-// its complaints.
-func verifyC(name string, src []byte) []string {
-	if ensureVerifier() != nil {
+// C parses an instrumented C file with modernc.org/cc/v4 and returns its
+// complaints.
+func C(name string, src []byte) []string {
+	if Setup() != nil {
 		return []string{verifier.err.Error()}
 	}
+	verifier.mu.Lock()
+	defer verifier.mu.Unlock()
 	cfg := *verifier.cfg
 	srcs := []cc.Source{
 		{Name: "<predefined>", Value: cfg.Predefined},
@@ -66,8 +71,8 @@ func verifyC(name string, src []byte) []string {
 	return nil
 }
 
-// removeVerifier deletes the temporary pomp.h.
-func removeVerifier() {
+// Cleanup deletes the temporary pomp.h.
+func Cleanup() {
 	if verifier.dir != "" {
 		os.RemoveAll(verifier.dir)
 	}

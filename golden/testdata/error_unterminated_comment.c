@@ -1,0 +1,4 @@
+int f(void)
+{
+  return 0; /* ERROR "unterminated comment" */ /* this comment never ends
+}
