@@ -1,23 +1,36 @@
 # gopari — build, test and benchmark.
 #
-#   make            build bin/gopari (and, with the runtime, build/lib/libpomp.a)
+#   make            build bin/gopari, build/lib/libpomp.a and build/include/pomp.h
 #   make test       vet, format check and every test
 #   make bench-instrument   instrumenter throughput on dense 200k- and 1M-line files
 
 GO      ?= go
 BIN     := bin
+BUILD   := build
 GOBUILD := $(GO) build -trimpath
 
 GO_SOURCES := $(shell find cmd parser rewrite internal pomprt -name '*.go' -not -path '*/testdata/*') go.mod go.sum pomprt/include/pomp.h
+RT_SOURCES := $(wildcard pomprt/*.go pomprt/*.c pomprt/*.h) pomprt/include/pomp.h internal/profile/profile.go
 
 .PHONY: all build test vet fmt-check bench-instrument clean
 
 all: build
 
-build: $(BIN)/gopari
+build: $(BIN)/gopari $(BUILD)/lib/libpomp.a $(BUILD)/include/pomp.h
 
 $(BIN)/gopari: $(GO_SOURCES)
 	$(GOBUILD) -o $@ ./cmd/gopari
+
+# The runtime: a Go C archive. Link instrumented programs with
+#   cc -fopenmp prog.c build/lib/libpomp.a -lpthread
+$(BUILD)/lib/libpomp.a: $(RT_SOURCES)
+	@mkdir -p $(@D)
+	$(GOBUILD) -buildmode=c-archive -o $@ ./pomprt
+	@rm -f $(BUILD)/lib/libpomp.h # cgo's header is internal; pomp.h is the interface
+
+$(BUILD)/include/pomp.h: pomprt/include/pomp.h
+	@mkdir -p $(@D)
+	cp $< $@
 
 vet:
 	$(GO) vet ./...

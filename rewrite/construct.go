@@ -408,9 +408,12 @@ func (g *gen) leaf(c *parser.Construct, s spec) (parts, int) {
 	}
 	switch s.class {
 	case parser.ClassParallel:
-		p.pre = g.part(func() { g.w("{", save); g.call("POMP_Parallel_fork", rg, "pomp_old_task") })
-		p.pragma = prag("firstprivate(pomp_old_task)")
-		body("POMP_Parallel_begin", "POMP_Parallel_end", "pomp_old_task")
+		p.pre = g.part(func() {
+			g.w("{", save, "POMP_Task_info pomp_team =")
+			g.call("POMP_Parallel_fork", rg, "pomp_old_task")
+		})
+		p.pragma = prag("firstprivate(pomp_old_task, pomp_team)")
+		body("POMP_Parallel_begin", "POMP_Parallel_end", "pomp_old_task", "pomp_team")
 		p.post = g.part(func() { g.call("POMP_Parallel_join", rg, "pomp_old_task"); g.w(restore, "}") })
 	case parser.ClassFor:
 		worksharing("POMP_For_enter", "POMP_For_exit")

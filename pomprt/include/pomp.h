@@ -32,9 +32,9 @@
  * EVENT ORDER PER CONSTRUCT. r is the construct's region; BODY is the
  * user's structured block. "save" and "restore" are the two lines above.
  *
- *   parallel       save; Parallel_fork(r, old);
- *                  #pragma omp parallel ... firstprivate(pomp_old_task)
- *                  { Parallel_begin(r, old); BODY Parallel_end(r); }
+ *   parallel       save; team = Parallel_fork(r, old);
+ *                  #pragma omp parallel ... firstprivate(pomp_old_task, pomp_team)
+ *                  { Parallel_begin(r, old, team); BODY Parallel_end(r); }
  *                  Parallel_join(r, old); restore
  *                  (the implicit barrier at the end of the region lies
  *                  between Parallel_end and Parallel_join; gopari adds no
@@ -246,8 +246,11 @@ POMP_INLINE POMP_Task_handle POMP_New_task_id(void)
 /* ---------------------------------------------------------------------
  * Parallel regions. Out of line: they cost microseconds anyway.
  */
-void POMP_Parallel_fork(POMP_Region *r, POMP_Task_handle encountering);
-void POMP_Parallel_begin(POMP_Region *r, POMP_Task_handle encountering);
+/* Parallel_fork returns an opaque team context that every implicit task
+ * receives through firstprivate(pomp_team): it names the encountering
+ * thread's place in the team tree, so nested teams get exact paths. */
+POMP_Task_info POMP_Parallel_fork(POMP_Region *r, POMP_Task_handle encountering);
+void POMP_Parallel_begin(POMP_Region *r, POMP_Task_handle encountering, POMP_Task_info team);
 void POMP_Parallel_end(POMP_Region *r);
 void POMP_Parallel_join(POMP_Region *r, POMP_Task_handle encountering);
 

@@ -1,0 +1,237 @@
+package main
+
+/*
+#include "rt.h"
+*/
+import "C"
+
+import (
+	"sort"
+	"time"
+	"unsafe"
+
+	"gopari/internal/profile"
+)
+
+// kindNames are the JSON names of the POMP region kinds.
+var kindNames = map[int]string{
+	C.POMP_PARALLEL: "parallel", C.POMP_FOR: "for", C.POMP_SECTIONS: "sections",
+	C.POMP_SINGLE: "single", C.POMP_SCOPE: "scope", C.POMP_MASTER: "master",
+	C.POMP_CRITICAL: "critical", C.POMP_ATOMIC: "atomic", C.POMP_FLUSH: "flush",
+	C.POMP_BARRIER: "barrier", C.POMP_TASKWAIT: "taskwait", C.POMP_TASKYIELD: "taskyield",
+	C.POMP_TASK: "task", C.POMP_TASKGROUP: "taskgroup", C.POMP_TASKLOOP: "taskloop",
+	C.POMP_ORDERED: "ordered", C.POMP_SIMD: "simd", C.POMP_LOOP: "loop",
+	C.POMP_CANCEL: "cancel", C.POMP_CANCELLATION_POINT: "cancellation point",
+	C.POMP_USER: "user", C.POMP_LOCK: "lock",
+}
+
+var flagNames = []string{"nowait", "barrier", "implicit_barrier", "combined", "untied", "tied",
+	"cleanup", "if", "final", "mergeable", "depend"}
+
+// clock converts ticks to nanoseconds.
+type clock struct {
+	nsPerTick float64
+	name      string
+}
+
+// calibrate measures the tick rate over the whole run; a run shorter than
+// 20 ms waits for the rest, so that the rate is accurate.
+func calibrate() clock {
+	if C.pomp_g.use_tsc == 0 {
+		return clock{1, "monotonic"}
+	}
+	t0, n0 := uint64(C.pomp_g.tick0), uint64(C.pomp_g.ns0)
+	if d := time.Duration(uint64(C.pomp_ns()) - n0); d < 20*time.Millisecond {
+		time.Sleep(20*time.Millisecond - d)
+	}
+	t1, n1 := uint64(C.pomp_now()), uint64(C.pomp_ns())
+	if t1 <= t0 || n1 <= n0 {
+		return clock{1, "tsc"}
+	}
+	return clock{float64(n1-n0) / float64(t1-t0), "tsc"}
+}
+
+func (c clock) ns(ticks C.uint64_t) uint64 { return uint64(float64(ticks)*c.nsPerTick + 0.5) }
+
+// collect reads the runtime's C state into a profile. The program's other
+// threads may still run; what they change meanwhile is not seen.
+func collect() *profile.Profile {
+	ck := calibrate()
+	p := &profile.Profile{
+		Format:  profile.Format,
+		Version: profile.Version,
+		Clock:   ck.name,
+		WallNs:  uint64(C.pomp_ns()) - uint64(C.pomp_g.ns0),
+	}
+	C.pthread_mutex_lock(&C.pomp_g.mu)
+	defer C.pthread_mutex_unlock(&C.pomp_g.mu)
+
+	n := int(C.pomp_g.nregions)
+	regions := unsafe.Slice(C.pomp_g.regions, n+1)
+	for id := 1; id <= n; id++ {
+		r := regions[id]
+		reg := profile.Region{
+			ID:        id,
+			Kind:      kindNames[int(r.kind)],
+			Name:      C.GoString(r.name),
+			File:      C.GoString(r.file),
+			BeginLine: int(r.begin_line),
+			EndLine:   int(r.end_line),
+			Clauses:   C.GoString(r.clauses),
+		}
+		if r.sub_name != nil {
+			reg.SubName = C.GoString(r.sub_name)
+		}
+		for i, f := range flagNames {
+			if r.flags&(1<<i) != 0 {
+				reg.Flags = append(reg.Flags, f)
+			}
+		}
+		p.Regions = append(p.Regions, reg)
+	}
+
+	locs := unsafe.Slice(C.pomp_g.locs, int(C.pomp_g.nlocs))
+	paths := make([]string, len(locs))
+	var pathOf func(i int) string
+	pathOf = func(i int) string {
+		if paths[i] != "" {
+			return paths[i]
+		}
+		l := locs[i]
+		if l.level == 0 {
+			paths[i] = itoa(int(l.num))
+		} else {
+			paths[i] = pathOf(int(l.parent)) + "." + itoa(int(l.num))
+		}
+		return paths[i]
+	}
+	for i, l := range locs {
+		p.Threads = append(p.Threads, profile.Thread{
+			Index:         i,
+			Path:          pathOf(i),
+			Level:         int(l.level),
+			OSThread:      int(l.os_thread),
+			ImplicitTasks: uint64(l.implicit_tasks),
+		})
+	}
+
+	tasks := make(map[int]*profile.TaskStats)
+	edges := make(map[[2]int]uint64)
+	for li, l := range locs {
+		stats := unsafe.Slice(l.stat, int(l.nstat))
+		for id := 1; id <= n && id < len(stats); id++ {
+			s := &stats[id]
+			if !used(s) {
+				continue
+			}
+			e := profile.Stat{Region: id, Thread: li}
+			e.Construct = phase(ck, s.ph[C.PH_CONSTRUCT])
+			e.Body = phase(ck, s.ph[C.PH_BODY])
+			e.Barrier = phase(ck, s.ph[C.PH_BARRIER])
+			e.Wait = phase(ck, s.ph[C.PH_WAIT])
+			if s.lock_acquired > 0 {
+				e.LockAcquired = uint64(s.lock_acquired)
+				e.LockWaitNs = ck.ns(s.lock_wait)
+			}
+			if s.created > 0 || s.executed > 0 {
+				e.TasksCreated, e.TasksExecuted, e.Suspensions = uint64(s.created), uint64(s.executed), uint64(s.suspensions)
+				t := tasks[id]
+				if t == nil {
+					t = &profile.TaskStats{Region: id}
+					tasks[id] = t
+				}
+				addTask(ck, t, s)
+				for k := 0; k < int(s.nedges); k++ {
+					edges[[2]int{int(s.edges[k].parent), id}] += uint64(s.edges[k].count)
+				}
+				if s.other_parents > 0 {
+					edges[[2]int{-1, id}] += uint64(s.other_parents)
+				}
+			} else if s.suspensions > 0 {
+				e.Suspensions = uint64(s.suspensions)
+			}
+			p.Stats = append(p.Stats, e)
+		}
+	}
+	for _, t := range tasks {
+		p.Tasks = append(p.Tasks, *t)
+	}
+	sort.Slice(p.Tasks, func(i, j int) bool { return p.Tasks[i].Region < p.Tasks[j].Region })
+	for k, c := range edges {
+		p.Tree.Edges = append(p.Tree.Edges, profile.Edge{Parent: k[0], Child: k[1], Count: c})
+	}
+	sort.Slice(p.Tree.Edges, func(i, j int) bool {
+		a, b := p.Tree.Edges[i], p.Tree.Edges[j]
+		if a.Parent != b.Parent {
+			return a.Parent < b.Parent
+		}
+		return a.Child < b.Child
+	})
+	for _, t := range p.Tasks {
+		if t.MaxDepth > p.Tree.MaxDepth {
+			p.Tree.MaxDepth = t.MaxDepth
+		}
+	}
+	for t := C.pomp_g.threads; t != nil; t = t.next {
+		p.OSThreads++
+		p.UnmatchedEvents += uint64(t.unmatched)
+	}
+	return p
+}
+
+func used(s *C.pomp_stat) bool {
+	for i := 0; i < C.PH_COUNT; i++ {
+		if s.ph[i].visits > 0 {
+			return true
+		}
+	}
+	return s.created > 0 || s.executed > 0 || s.lock_acquired > 0 || s.suspensions > 0
+}
+
+func phase(ck clock, ph C.pomp_phase) *profile.Phase {
+	if ph.visits == 0 {
+		return nil
+	}
+	return &profile.Phase{Visits: uint64(ph.visits), InclNs: ck.ns(ph.incl), ExclNs: ck.ns(ph.excl)}
+}
+
+func addTask(ck clock, t *profile.TaskStats, s *C.pomp_stat) {
+	t.Created += uint64(s.created)
+	t.Executed += uint64(s.executed)
+	t.Undeferred += uint64(s.undeferred)
+	t.Suspensions += uint64(s.suspensions)
+	if s.create_timed > 0 {
+		t.Create.Merge(uint64(s.create_timed), ck.ns(s.create_sum), ck.ns(s.create_min), ck.ns(s.create_max))
+	}
+	if s.executed > 0 && s.exec_min != C.UINT64_MAX {
+		t.Exec.Merge(uint64(s.executed), ck.ns(s.exec_sum), ck.ns(s.exec_min), ck.ns(s.exec_max))
+	}
+	if int(s.max_depth) > t.MaxDepth {
+		t.MaxDepth = int(s.max_depth)
+	}
+}
+
+func itoa(i int) string {
+	if i == 0 {
+		return "0"
+	}
+	var b [20]byte
+	n := len(b)
+	for i > 0 {
+		n--
+		b[n] = byte('0' + i%10)
+		i /= 10
+	}
+	return string(b[n:])
+}
+
+// recordedIDs returns the task IDs kept in POMP_MODE_RECORD.
+func recordedIDs() [][]uint64 {
+	var out [][]uint64
+	for t := C.pomp_g.threads; t != nil; t = t.next {
+		if t.nids > 0 {
+			out = append(out, unsafe.Slice((*uint64)(unsafe.Pointer(t.ids)), int(t.nids)))
+		}
+	}
+	return out
+}

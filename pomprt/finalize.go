@@ -1,0 +1,163 @@
+package main
+
+/*
+#include "rt.h"
+*/
+import "C"
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"gopari/internal/profile"
+)
+
+// finalize writes the profile of this run. It runs once, from exit().
+// Failures are reported on stderr; they never change the program's exit
+// status.
+func finalize() {
+	mode := map[int]string{C.POMP_MODE_OFF: "off", C.POMP_MODE_IDS: "ids", C.POMP_MODE_PROFILE: "profile", C.POMP_MODE_RECORD: "ids"}[int(C.pomp_mode)]
+	if mode == "off" || C.pomp_g.nregions == 0 {
+		return // not instrumented: leave no trace
+	}
+	p := collect()
+	p.Mode = mode
+	p.Exit = "exit"
+	p.PID = os.Getpid()
+	p.Program, p.Args = commandLine()
+	dir, err := makeExperimentDir(p.Program)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "gopari: no profile written: %v\n", err)
+		return
+	}
+	if err := writeJSON(filepath.Join(dir, "profile.json"), p); err != nil {
+		fmt.Fprintf(os.Stderr, "gopari: no profile written: %v\n", err)
+		return
+	}
+	if int(C.pomp_mode) == C.POMP_MODE_RECORD {
+		if err := writeIDs(filepath.Join(dir, "ids.bin")); err != nil {
+			fmt.Fprintf(os.Stderr, "gopari: task IDs not written: %v\n", err)
+		}
+	}
+	if v := os.Getenv("GOPARI_SUMMARY"); v != "" && v != "0" {
+		summary(p, dir)
+	}
+}
+
+// commandLine returns the program name and its arguments.
+func commandLine() (string, []string) {
+	b, err := os.ReadFile("/proc/self/cmdline")
+	if err != nil || len(b) == 0 {
+		return "program", nil
+	}
+	parts := strings.Split(strings.TrimSuffix(string(b), "\x00"), "\x00")
+	return parts[0], parts[1:]
+}
+
+// makeExperimentDir creates the directory for this run's files. It never
+// reuses an existing path, whether a directory, a file or a symbolic
+// link: a taken name gets a numbered sibling instead, and stderr says so.
+func makeExperimentDir(program string) (string, error) {
+	base := os.Getenv("GOPARI_EXPERIMENT_DIRECTORY")
+	explicit := base != ""
+	if !explicit {
+		name := filepath.Base(program)
+		name = strings.Map(func(r rune) rune {
+			if r == '/' || r == 0 || r < ' ' {
+				return '_'
+			}
+			return r
+		}, name)
+		base = fmt.Sprintf("gopari-%s-%s-%d", name, time.Now().Format("20060102-150405"), os.Getpid())
+	}
+	dir := base
+	for i := 1; ; i++ {
+		err := os.Mkdir(dir, 0o777)
+		if err == nil {
+			break
+		}
+		if !errors.Is(err, fs.ErrExist) {
+			return "", err
+		}
+		if i == 100 {
+			return "", fmt.Errorf("%s and 99 numbered alternatives exist", base)
+		}
+		dir = base + "." + strconv.Itoa(i)
+	}
+	if explicit && dir != base {
+		fmt.Fprintf(os.Stderr, "gopari: %s exists and is kept; this run's profile goes to %s\n", base, dir)
+	}
+	return dir, nil
+}
+
+// writeJSON writes v to a new file; it refuses to replace anything.
+func writeJSON(path string, v any) error {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o666)
+	if err != nil {
+		return err
+	}
+	w := bufio.NewWriter(f)
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", " ")
+	if err := enc.Encode(v); err != nil {
+		f.Close()
+		os.Remove(path)
+		return err
+	}
+	if err := w.Flush(); err != nil {
+		f.Close()
+		os.Remove(path)
+		return err
+	}
+	return f.Close()
+}
+
+// writeIDs writes every recorded task ID as a little-endian uint64.
+func writeIDs(path string) error {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o666)
+	if err != nil {
+		return err
+	}
+	w := bufio.NewWriterSize(f, 1<<20)
+	var b [8]byte
+	for _, ids := range recordedIDs() {
+		for _, id := range ids {
+			binary.LittleEndian.PutUint64(b[:], id)
+			w.Write(b[:])
+		}
+	}
+	if err := w.Flush(); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
+
+// summary prints a few lines about the run to stderr.
+func summary(p *profile.Profile, dir string) {
+	var b bytes.Buffer
+	fmt.Fprintf(&b, "gopari: %s: %d regions, %d threads (%d OS threads), %.3f s; profile in %s\n",
+		filepath.Base(p.Program), len(p.Regions), len(p.Threads), p.OSThreads, float64(p.WallNs)/1e9, dir)
+	var created, executed uint64
+	for _, t := range p.Tasks {
+		created += t.Created
+		executed += t.Executed
+	}
+	if created > 0 {
+		fmt.Fprintf(&b, "gopari: %d tasks created, %d executed, creation depth up to %d\n", created, executed, p.Tree.MaxDepth)
+	}
+	if p.UnmatchedEvents > 0 {
+		fmt.Fprintf(&b, "gopari: %d unmatched events (cancellation or exit inside a region)\n", p.UnmatchedEvents)
+	}
+	os.Stderr.Write(b.Bytes())
+}

@@ -1,0 +1,127 @@
+/*
+ * locks.c — the OpenMP lock routines, wrapped: each wrapper calls the
+ * routine and records, per call site, how often a lock was acquired and
+ * how long acquiring it waited.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include "rt.h"
+
+/* Weak, so that libpomp links into programs without OpenMP. */
+extern void omp_init_lock(void *) __attribute__((weak));
+extern void omp_init_lock_with_hint(void *, int) __attribute__((weak));
+extern void omp_destroy_lock(void *) __attribute__((weak));
+extern void omp_set_lock(void *) __attribute__((weak));
+extern void omp_unset_lock(void *) __attribute__((weak));
+extern int omp_test_lock(void *) __attribute__((weak));
+extern void omp_init_nest_lock(void *) __attribute__((weak));
+extern void omp_init_nest_lock_with_hint(void *, int) __attribute__((weak));
+extern void omp_destroy_nest_lock(void *) __attribute__((weak));
+extern void omp_set_nest_lock(void *) __attribute__((weak));
+extern void omp_unset_nest_lock(void *) __attribute__((weak));
+extern int omp_test_nest_lock(void *) __attribute__((weak));
+
+static void missing(const char *fn)
+{
+	fprintf(stderr, "gopari: %s called, but the program is not linked with an OpenMP runtime\n", fn);
+	abort();
+}
+
+#define CALLV(fn, ...)                  \
+	do {                            \
+		if (fn)                 \
+			fn(__VA_ARGS__); \
+		else                    \
+			missing(#fn);   \
+	} while (0)
+#define CALL(fn, ...) (fn ? fn(__VA_ARGS__) : (missing(#fn), 0))
+
+/* visit counts a call of a lock routine at its call site. */
+static void visit(POMP_Region *r)
+{
+	if (pomp_mode < POMP_MODE_PROFILE)
+		return;
+	pomp_stat_at(pomp_self(), r->id)->ph[PH_CONSTRUCT].visits++;
+}
+
+/* acquired records an acquisition that waited wait ticks. */
+static void acquired(POMP_Region *r, uint64_t wait)
+{
+	pomp_stat *s = pomp_stat_at(pomp_self(), r->id);
+	s->ph[PH_CONSTRUCT].visits++;
+	s->ph[PH_CONSTRUCT].incl += wait;
+	s->ph[PH_CONSTRUCT].excl += wait;
+	s->lock_acquired++;
+	s->lock_wait += wait;
+}
+
+void POMP_Init_lock(POMP_Region *r, void *l) { visit(r); CALLV(omp_init_lock, l); }
+/* GCC's libgomp declares the _with_hint routines but does not define
+ * them; a hint may be ignored, so the plain routine stands in. */
+void POMP_Init_lock_with_hint(POMP_Region *r, void *l, int h)
+{
+	visit(r);
+	if (omp_init_lock_with_hint)
+		omp_init_lock_with_hint(l, h);
+	else
+		CALLV(omp_init_lock, l);
+}
+void POMP_Destroy_lock(POMP_Region *r, void *l) { visit(r); CALLV(omp_destroy_lock, l); }
+void POMP_Unset_lock(POMP_Region *r, void *l) { visit(r); CALLV(omp_unset_lock, l); }
+void POMP_Init_nest_lock(POMP_Region *r, void *l) { visit(r); CALLV(omp_init_nest_lock, l); }
+void POMP_Init_nest_lock_with_hint(POMP_Region *r, void *l, int h)
+{
+	visit(r);
+	if (omp_init_nest_lock_with_hint)
+		omp_init_nest_lock_with_hint(l, h);
+	else
+		CALLV(omp_init_nest_lock, l);
+}
+void POMP_Destroy_nest_lock(POMP_Region *r, void *l) { visit(r); CALLV(omp_destroy_nest_lock, l); }
+void POMP_Unset_nest_lock(POMP_Region *r, void *l) { visit(r); CALLV(omp_unset_nest_lock, l); }
+
+void POMP_Set_lock(POMP_Region *r, void *l)
+{
+	if (pomp_mode < POMP_MODE_PROFILE) {
+		CALLV(omp_set_lock, l);
+		return;
+	}
+	uint64_t t0 = pomp_now();
+	CALLV(omp_set_lock, l);
+	acquired(r, pomp_now() - t0);
+}
+
+void POMP_Set_nest_lock(POMP_Region *r, void *l)
+{
+	if (pomp_mode < POMP_MODE_PROFILE) {
+		CALLV(omp_set_nest_lock, l);
+		return;
+	}
+	uint64_t t0 = pomp_now();
+	CALLV(omp_set_nest_lock, l);
+	acquired(r, pomp_now() - t0);
+}
+
+int POMP_Test_lock(POMP_Region *r, void *l)
+{
+	int ok = CALL(omp_test_lock, l);
+	if (pomp_mode >= POMP_MODE_PROFILE) {
+		if (ok)
+			acquired(r, 0);
+		else
+			visit(r);
+	}
+	return ok;
+}
+
+int POMP_Test_nest_lock(POMP_Region *r, void *l)
+{
+	int n = CALL(omp_test_nest_lock, l);
+	if (pomp_mode >= POMP_MODE_PROFILE) {
+		if (n)
+			acquired(r, 0);
+		else
+			visit(r);
+	}
+	return n;
+}
