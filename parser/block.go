@@ -316,8 +316,22 @@ func (w *walker) identStmt(j int, what need) int {
 	default:
 		if !keywords[string(word)] {
 			st := w.save()
-			if k := w.skip(j + 1); p.isPunct(k, ':') {
+			k := w.skip(j + 1)
+			if p.isPunct(k, ':') {
 				return w.stmt(w.stmtStart(k+1), need{kw: "label"})
+			}
+			if p.isPunct(k, '(') {
+				// NAME(args) followed by a block or a word can only be a
+				// macro that expands to a statement header, such as
+				// FOR_EACH(i, n) { ... }: the statement is the macro and
+				// the statement after it.
+				e := w.match(k)
+				if e < 0 {
+					return -1
+				}
+				if b := w.skip(e + 1); p.isPunct(b, '{') || b < len(toks) && toks[b].Kind == Ident && !p.isIdent(b, "else") {
+					return w.stmt(w.stmtStart(b), what)
+				}
 			}
 			w.restore(st)
 		}
@@ -350,7 +364,7 @@ func (w *walker) exprStmt(j int) int {
 					return -1
 				}
 			case ')', ']':
-				return w.errorf(k, "unbalanced '%c'", t.Sub)
+				return w.errorf(k, "unbalanced '%c': no '%c' opens it in this statement", t.Sub, opener(t.Sub))
 			case '}':
 				return w.errorf(k, "expected ';' before '}'")
 			}
@@ -392,6 +406,13 @@ func (w *walker) match(j int) int {
 	}
 	open := stack[len(stack)-1]
 	return w.errorf(open, "unbalanced '%c': no matching '%c' before end of file", toks[open].Sub, closer(toks[open].Sub))
+}
+
+func opener(c uint8) uint8 {
+	if c == ')' {
+		return '('
+	}
+	return '['
 }
 
 func closer(c uint8) uint8 {

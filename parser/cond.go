@@ -39,7 +39,7 @@ func (p *parser) buildGroups() {
 		}
 	}
 	for _, g := range stack {
-		p.errorf(int(p.toks[g.branches[0]].Pos), "unterminated conditional directive")
+		p.errorf(int(p.toks[g.branches[0]].Pos), "unterminated conditional directive: no #endif before end of file")
 	}
 	for _, g := range p.groups {
 		g.take = -1

@@ -381,7 +381,7 @@ func normalize(t *text, in []byte, off func(int) int) *text {
 			i = j + 2
 		case c == '/' && i+1 < to && src[i+1] == '/':
 			i = to
-		case c == '"' || c == '\'':
+		case c == '"' || c == '\'' && !digitSep(src, i):
 			j := i + 1
 			for j < to && src[j] != c {
 				if src[j] == '\\' {
@@ -477,7 +477,11 @@ func parseDirective(t *text, diag *DiagnosticList, f *File) *Directive {
 	}
 	if n == 0 {
 		if len(words) > 0 {
-			d.Name = string(s[offs[0]:ends[0]])
+			last := 0
+			if d.Pomp && len(words) > 1 {
+				last = 1 // "inst" alone says nothing
+			}
+			d.Name = string(s[offs[0]:ends[last]])
 			d.NameOff = t.off(offs[0])
 		}
 		d.class = ClassUnknown
@@ -518,6 +522,9 @@ func matchParen(s []byte, i int) (int, bool) {
 				return j, true
 			}
 		case '"', '\'':
+			if digitSep(s, j) {
+				continue
+			}
 			q := s[j]
 			for j++; j < len(s) && s[j] != q; j++ {
 				if s[j] == '\\' {

@@ -97,9 +97,10 @@ type parser struct {
 	groups map[int]*group
 	list   []*Directive // sorted by Tok
 	w      walker
-	pp     []int32 // indices of Preproc tokens
-	ids    []int32 // indices of identifiers that may be _Pragma or lock routines
-	txt    text    // scratch for normalizing directives
+	pp     []int32  // indices of Preproc tokens
+	ids    []int32  // indices of identifiers that may be _Pragma or lock routines
+	txt    text     // scratch for normalizing directives
+	device [][2]int // source ranges of declare target blocks
 }
 
 // Parse scans and parses f.
@@ -136,10 +137,15 @@ func (p *parser) notef(off int, format string, args ...any) {
 	*p.diags = append(*p.diags, &Diagnostic{Pos: p.f.Position(off), Severity: Note, Msg: fmt.Sprintf(format, args...)})
 }
 
-// offset returns the source offset of token j, or the end of the file.
+// offset returns the source offset of token j. Past the last token it
+// returns the end of the last token, so that a message about the end of
+// the file points at the file's last line of code, as compilers do.
 func (p *parser) offset(j int) int {
 	if j >= 0 && j < len(p.toks) {
 		return int(p.toks[j].Pos)
+	}
+	if n := len(p.toks); n > 0 && j >= n {
+		return int(p.toks[n-1].End)
 	}
 	return len(p.src)
 }
@@ -205,6 +211,13 @@ func (p *parser) operatorParts(j int) (str, end int, ok bool) {
 	return j + 2, j + 3, true
 }
 
+// isAttribute reports whether the identifier at j is the omp of a C++
+// attribute [[omp::directive(…)]] or [[omp::sequence(…)]].
+func (p *parser) isAttribute(j int) bool {
+	return j >= 2 && p.isIdent(j, "omp") && p.isPunct(j-1, '[') && p.isPunct(j-2, '[') &&
+		p.isPunct(j+1, PColon2) && (p.isIdent(j+2, "directive") || p.isIdent(j+2, "sequence"))
+}
+
 // pragmaEnd returns the last token of the pragma starting at j.
 func (p *parser) pragmaEnd(j int) int {
 	if p.isOperator(j) {
@@ -231,7 +244,11 @@ func (p *parser) findDirectives() []int {
 		t := p.toks[i]
 		switch {
 		case t.Kind == Preproc && t.PP() == PPPragma:
-			txt := normalizePP(&p.txt, p.src, int(t.Pos)+1, int(t.End))
+			from := int(t.Pos) + 1
+			if p.src[t.Pos] == '%' { // the digraph %:
+				from += bytes.IndexByte(p.src[from:t.End], ':') + 1
+			}
+			txt := normalizePP(&p.txt, p.src, from, int(t.End))
 			if d := parseDirective(txt, p.diags, p.f); d != nil {
 				d.Form, d.Pos, d.End, d.Tok, d.LastTok = FormHash, int(t.Pos), int(t.End), i, i
 				p.add(d)
@@ -241,6 +258,11 @@ func (p *parser) findDirectives() []int {
 			if k := bytes.Index(line, []byte("_Pragma")); k >= 0 && bytes.Contains(line[k:], []byte("omp")) {
 				macro = append(macro, int(t.Pos)+k)
 			}
+		case t.Kind == Ident && p.cfg.CPlusPlus && p.isAttribute(i):
+			if p.cfg.Preprocessed && p.f.InSystemHeader(int(t.Pos)) {
+				continue
+			}
+			p.warnf(int(t.Pos), "OpenMP directive in C++ attribute syntax ([[omp::…]]) passed through without instrumentation; write it as #pragma omp to have it instrumented")
 		case t.Kind == Ident && p.isOperator(i):
 			str, end, ok := p.operatorParts(i)
 			if !ok {
@@ -271,11 +293,11 @@ func (p *parser) add(d *Directive) {
 		if d.Pomp {
 			what = "POMP"
 		}
-		name := d.Name
+		name, off := d.Name, d.NameOff
 		if name == "" {
-			name = "(none)"
+			name, off = "(none)", d.Pos
 		}
-		p.warnf(d.NameOff, "unknown %s directive '%s' passed through unchanged", what, name)
+		p.warnf(off, "unknown %s directive '%s' passed through unchanged", what, name)
 	}
 	p.toks[d.Tok].Sub |= IsDirective
 	p.list = append(p.list, d)
@@ -328,6 +350,7 @@ func (p *parser) constructs() []*Construct {
 	for _, from := range deviceFrom {
 		deviceRanges = append(deviceRanges, [2]int{from, len(p.src)})
 	}
+	p.device = deviceRanges
 	p.nest(out, deviceRanges)
 	p.alternatives(out)
 	for _, c := range out {
@@ -370,10 +393,35 @@ func (p *parser) block(c *Construct) bool {
 		return false
 	}
 	if len(w.stack) > 0 {
-		c.Close = w.stack[0].end
+		g := w.stack[0]
+		if k := p.codeAfter(last, g); k >= 0 {
+			p.errorf(p.offset(k), "code follows the end of the block of '#pragma omp %s' (at %s) inside the conditional group opened at %s; gopari can end the construct only after that group's #endif", d.Name, p.posString(last), p.posString(g.branches[0]))
+			return false
+		}
+		c.Close = g.end
 	}
 	c.First, c.Last = s, last
 	return true
+}
+
+// codeAfter returns the first token after last, in the branch of group g
+// that holds last, that is code or an OpenMP directive, or -1.
+func (p *parser) codeAfter(last int, g *group) int {
+	stop := g.end
+	for _, b := range g.branches {
+		if b > last {
+			stop = b
+			break
+		}
+	}
+	for k := last + 1; k < stop; k++ {
+		t := p.toks[k]
+		if t.Kind == Skipped || t.Kind == Preproc && t.PP() != PPPragma {
+			continue
+		}
+		return k
+	}
+	return -1
 }
 
 // nest links every construct to its enclosing construct and marks where
@@ -541,8 +589,13 @@ func (p *parser) userRegions(cs []*Construct) []*UserRegion {
 }
 
 // insideNoCalls reports whether token j lies in a block where no calls may
-// be inserted.
+// be inserted, or in a declare target block.
 func (p *parser) insideNoCalls(cs []*Construct, j int) bool {
+	for _, r := range p.device {
+		if off := int(p.toks[j].Pos); off > r[0] && off < r[1] {
+			return true
+		}
+	}
 	for _, c := range cs {
 		if c.Last >= 0 && c.Dir.Tok < j && j <= c.Last && (c.NoCalls || c.forbidsCalls()) {
 			return true

@@ -290,7 +290,8 @@ func (s *scanner) ident(i int) int {
 		}
 	}
 	s.emit(Ident, 0, start, i)
-	if n := i - start; spliced || n == 7 && src[start] == '_' || n >= 12 && src[start] == 'o' && src[start+1] == 'm' && src[start+2] == 'p' && src[start+3] == '_' {
+	if n := i - start; spliced || n == 7 && src[start] == '_' || n >= 12 && src[start] == 'o' && src[start+1] == 'm' && src[start+2] == 'p' && src[start+3] == '_' ||
+		n == 3 && s.opts.CPlusPlus && src[start] == 'o' && src[start+1] == 'm' && src[start+2] == 'p' {
 		s.ids = append(s.ids, int32(len(s.toks)-1))
 	}
 	return i
@@ -339,6 +340,19 @@ func (s *scanner) number(i int) int {
 done:
 	s.emit(Number, 0, start, i)
 	return i
+}
+
+// digitSep reports whether the quote at b[i] is a C++14 digit separator,
+// as in 1'000: it stands between two characters of a preprocessing number.
+func digitSep(b []byte, i int) bool {
+	if i == 0 || i+1 >= len(b) || class[b[i-1]]&cIdent == 0 || class[b[i+1]]&cIdent == 0 {
+		return false
+	}
+	k := i - 1
+	for k > 0 && (class[b[k-1]]&cIdent != 0 || b[k-1] == '\'' || b[k-1] == '.') {
+		k--
+	}
+	return class[b[k]]&cDigit != 0 || b[k] == '.' && class[b[k+1]]&cDigit != 0
 }
 
 // quoted scans a string or character literal whose opening quote is at q.
@@ -610,9 +624,15 @@ func (s *scanner) directive(hash, name int) int {
 	if s.fatal {
 		return len(s.src)
 	}
-	kind := ppKind(string(s.src[nameStart:nameEnd]))
+	dname := s.name(nameStart, nameEnd)
+	kind := ppKind(dname)
+
 	s.pp = append(s.pp, int32(len(s.toks)))
-	s.emit(Preproc, uint8(kind), hash, end)
+	tokEnd := end
+	if tokEnd > name && s.src[tokEnd-1] == '\r' {
+		tokEnd-- // the CR of a CRLF line ending is not part of the directive
+	}
+	s.emit(Preproc, uint8(kind), hash, tokEnd)
 	switch kind {
 	case PPIf, PPIfdef, PPIfndef:
 		s.conds = append(s.conds, false)
@@ -629,7 +649,7 @@ func (s *scanner) directive(hash, name int) int {
 			if s.conds[len(s.conds)-1] {
 				return s.skipBranch(end)
 			}
-			if nameEnd-nameStart == len("elif") { // not #elifdef or #elifndef
+			if string(dname) == "elif" { // not #elifdef or #elifndef
 				switch constCond(s.rest(nameEnd, end)) {
 				case 0:
 					return s.skipBranch(end)
@@ -647,9 +667,28 @@ func (s *scanner) directive(hash, name int) int {
 			s.conds = s.conds[:len(s.conds)-1]
 		}
 	case PPLine:
-		s.lineDirective(string(s.src[nameStart:nameEnd]), s.rest(nameEnd, end), end)
+		s.lineDirective(string(dname), s.rest(nameEnd, end), end)
 	}
 	return end
+}
+
+// name returns a directive's name at src[from:to], without the
+// backslash-newlines it may contain.
+func (s *scanner) name(from, to int) []byte {
+	b := s.src[from:to]
+	if bytes.IndexByte(b, '\\') < 0 {
+		return b
+	}
+	out := make([]byte, 0, len(b))
+	for i := from; i < to; {
+		if k := s.splice(i); k > 0 {
+			i += k
+			continue
+		}
+		out = append(out, s.src[i])
+		i++
+	}
+	return out
 }
 
 // rest returns the normalized text of a directive after its name.
@@ -669,8 +708,8 @@ func constCond(cond string) int {
 	return -1
 }
 
-func ppKind(name string) int {
-	switch name {
+func ppKind(name []byte) int {
+	switch string(name) {
 	case "":
 		return PPNull
 	case "if":
@@ -726,8 +765,14 @@ func (s *scanner) directiveEnd(i int) (end, nameStart, nameEnd int) {
 		}
 	}
 	nameStart = i
-	for i < len(src) && class[src[i]]&cIdent != 0 {
-		i++
+	for i < len(src) {
+		if class[src[i]]&cIdent != 0 {
+			i++
+		} else if k := s.splice(i); k > 0 && i > nameStart && i+k < len(src) && class[src[i+k]]&cIdent != 0 {
+			i += k // #pra\<newline>gma
+		} else {
+			break
+		}
 	}
 	nameEnd = i
 	// The end of the line: fast when nothing on it can hide a newline.
@@ -764,9 +809,13 @@ func (s *scanner) directiveEnd(i int) (end, nameStart, nameEnd int) {
 			continue
 		case c == '/' && i+1 < len(src) && src[i+1] == '/':
 			return s.lineComment(i), nameStart, nameEnd
-		case c == '"' || c == '\'':
+		case c == '"' || c == '\'' && !digitSep(src, i):
 			j := i + 1
 			for j < len(src) && src[j] != c && src[j] != '\n' {
+				if n := s.splice(j); n > 0 {
+					j += n
+					continue
+				}
 				if src[j] == '\\' && j+1 < len(src) && src[j+1] != '\n' {
 					j++
 				}
@@ -816,7 +865,7 @@ func (s *scanner) skipBranch(i int) int {
 			if s.fatal {
 				return len(src)
 			}
-			switch ppKind(string(src[ns:ne])) {
+			switch ppKind(s.name(ns, ne)) {
 			case PPIf, PPIfdef, PPIfndef:
 				depth++
 			case PPEndif:
@@ -831,7 +880,7 @@ func (s *scanner) skipBranch(i int) int {
 			}
 			i = end
 			continue
-		case c == '"' || c == '\'':
+		case c == '"' || c == '\'' && !digitSep(src, i):
 			j := i + 1
 			for j < len(src) && src[j] != c && src[j] != '\n' {
 				if src[j] == '\\' && j+1 < len(src) {
@@ -849,7 +898,7 @@ func (s *scanner) skipBranch(i int) int {
 		bol = false
 		i++
 	}
-	s.errorf(start, "unterminated conditional directive")
+	s.errorf(int(s.toks[len(s.toks)-1].Pos), "unterminated conditional directive: no #endif before end of file")
 	s.fatal = true
 	return len(src)
 }

@@ -622,7 +622,14 @@ func (g *gen) lock(l parser.LockCall) {
 	}
 	i := g.addRegion(region{kind: "POMP_LOCK", file: g.fileAt(l.Offset), begin: g.line(l.Offset), end: g.line(l.Offset), name: "lock", sub: l.Name})
 	t := g.toks[l.Tok]
-	g.edits.replace(int(t.Pos), int(t.End), g.edits.add([]byte(lockWrappers[l.Name])))
+	// A name split by backslash-newlines keeps its line breaks after the
+	// wrapper's name, so that the lines keep their numbers.
+	name := g.edits.add([]byte(lockWrappers[l.Name]))
+	for k := g.newlines(int(t.Pos), int(t.End)); k > 0; k-- {
+		g.edits.arena = append(g.edits.arena, g.nl...)
+		name.b = len(g.edits.arena)
+	}
+	g.edits.replace(int(t.Pos), int(t.End), name)
 	a := len(g.edits.arena)
 	g.edits.arena = append(g.edits.arena, "pomp_r("...)
 	g.edits.arena = itoa(g.edits.arena, i)

@@ -1,0 +1,7 @@
+int brace(void)
+{
+  /* ERROR "unterminated character constant" */ char c = '{;
+  #pragma omp parallel
+  c++;
+  return c;
+}
