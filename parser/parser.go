@@ -121,6 +121,9 @@ func Parse(f *File, cfg Config) *Result {
 	r.Constructs = p.constructs()
 	r.UserRegions = p.userRegions(r.Constructs)
 	r.Locks = p.lockCalls(r.Constructs)
+	if !r.Diags.HasErrors() {
+		p.balance() // errors about blocks are more precise
+	}
 	r.Diags.Sort()
 	return r
 }
@@ -654,4 +657,39 @@ func (p *parser) lockCalls(cs []*Construct) []LockCall {
 		out = append(out, lc)
 	}
 	return out
+}
+
+// balance warns when the file's brackets do not pair up in the
+// configuration the walker follows. It is only a warning: a macro may
+// open or close a block (#define NS_BEGIN namespace x {), which only
+// preprocessing reveals.
+func (p *parser) balance() {
+	w := &p.w
+	w.reset()
+	var stack []int
+	for k := w.skip(0); k < len(p.toks); k = w.skip(k + 1) {
+		t := p.toks[k]
+		if t.Kind != Punct {
+			continue
+		}
+		switch t.Sub {
+		case '(', '[', '{':
+			stack = append(stack, k)
+		case ')', ']', '}':
+			if len(stack) == 0 {
+				p.warnf(int(t.Pos), "unbalanced '%c' in the file: no '%c' opens it (a macro may; otherwise the compiler will stop here)", t.Sub, opener(t.Sub))
+				return
+			}
+			open := stack[len(stack)-1]
+			if want := closer(p.toks[open].Sub); want != t.Sub {
+				p.warnf(int(p.toks[open].Pos), "unbalanced '%c' in the file: closed by '%c' at %s", p.toks[open].Sub, t.Sub, p.posString(k))
+				return
+			}
+			stack = stack[:len(stack)-1]
+		}
+	}
+	if len(stack) > 0 {
+		open := stack[len(stack)-1]
+		p.warnf(int(p.toks[open].Pos), "unbalanced '%c' in the file: no matching '%c' before end of file (a macro may close it; otherwise the compiler will stop here)", p.toks[open].Sub, closer(p.toks[open].Sub))
+	}
 }

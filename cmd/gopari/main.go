@@ -45,6 +45,7 @@ var failed = &exitError{code: 1}
 
 // run runs gopari with args and returns its exit status.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	unknown := false
 	app := &cli.App{
 		Name:      "gopari",
 		Usage:     "instrument OpenMP C/C++ programs and read their profiles",
@@ -55,6 +56,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		Commands: []*cli.Command{
 			instrumentCommand(),
 			diffCommand(),
+			reportCommand(),
 		},
 		ExitErrHandler: func(*cli.Context, error) {},
 		OnUsageError: func(c *cli.Context, err error, _ bool) error {
@@ -62,10 +64,14 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		},
 		CommandNotFound: func(c *cli.Context, name string) {
 			fmt.Fprintf(stderr, "gopari: unknown command %q; see 'gopari help'\n", name)
+			unknown = true
 		},
 	}
 	defer verify.Cleanup()
 	err := app.Run(permute(args, app.Commands))
+	if unknown {
+		return 2
+	}
 	if err == nil {
 		return 0
 	}
