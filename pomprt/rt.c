@@ -169,13 +169,15 @@ static pomp_thr *register_thread(void)
 	return t;
 }
 
-pomp_thr *pomp_self(void)
+static inline pomp_thr *self(void)
 {
 	pomp_thr *t = self_tls;
 	if (__builtin_expect(t != NULL, 1))
 		return t;
 	return register_thread();
 }
+
+pomp_thr *pomp_self(void) { return self(); }
 
 POMP_Task_handle pomp_rt_thread_new(void)
 {
@@ -257,12 +259,20 @@ static uint32_t child_loc(pomp_thr *t, uint32_t parent, uint32_t num)
 	return found;
 }
 
-static inline pomp_loc *cur_loc(pomp_thr *t)
+/* set_loc makes location i current for thread t. */
+static void set_loc(pomp_thr *t, uint32_t i)
 {
-	if (__builtin_expect(!t->has_loc, 0)) {
-		t->loc = root_loc(t);
-		t->has_loc = 1;
-	}
+	pomp_loc *l = pomp_g.locs[i];
+	t->loc = i;
+	t->has_loc = 1;
+	t->stat = l->stat;
+	t->nstat = l->nstat;
+}
+
+static inline __attribute__((always_inline)) pomp_loc *cur_loc(pomp_thr *t)
+{
+	if (__builtin_expect(!t->has_loc, 0))
+		set_loc(t, root_loc(t));
 	return pomp_g.locs[t->loc];
 }
 
@@ -285,27 +295,42 @@ static void grow_stats(pomp_loc *l, uint32_t need)
 	l->nstat = cap;
 }
 
-pomp_stat *pomp_stat_at(pomp_thr *t, uint32_t region)
+static __attribute__((noinline)) pomp_stat *stat_slow(pomp_thr *t, uint32_t region)
 {
 	pomp_loc *l = cur_loc(t);
-	if (__builtin_expect(region >= l->nstat, 0))
+	if (region >= l->nstat)
 		grow_stats(l, region + 1);
+	t->stat = l->stat;
+	t->nstat = l->nstat;
 	return &l->stat[region];
 }
+
+static inline __attribute__((always_inline)) pomp_stat *stat_at(pomp_thr *t, uint32_t region)
+{
+	if (__builtin_expect(region < t->nstat, 1))
+		return &t->stat[region];
+	return stat_slow(t, region);
+}
+
+pomp_stat *pomp_stat_at(pomp_thr *t, uint32_t region) { return stat_at(t, region); }
 
 /* ---------------------------------------------------------------------
  * The frame stack.
  */
-static pomp_frame *push(pomp_thr *t)
+static __attribute__((noinline)) void grow_frames(pomp_thr *t)
 {
-	if (__builtin_expect(t->nfr == t->capfr, 0)) {
-		int cap = t->capfr ? 2 * t->capfr : 32;
-		pomp_frame *f = realloc(t->fr, cap * sizeof *f);
-		if (!f)
-			abort();
-		t->fr = f;
-		t->capfr = cap;
-	}
+	int cap = t->capfr ? 2 * t->capfr : 32;
+	pomp_frame *f = realloc(t->fr, cap * sizeof *f);
+	if (!f)
+		abort();
+	t->fr = f;
+	t->capfr = cap;
+}
+
+static inline __attribute__((always_inline)) pomp_frame *push(pomp_thr *t)
+{
+	if (__builtin_expect(t->nfr == t->capfr, 0))
+		grow_frames(t);
 	return &t->fr[t->nfr++];
 }
 
@@ -341,7 +366,7 @@ static uint64_t close_phase(pomp_thr *t, int i, uint64_t end)
 {
 	pomp_frame *f = &t->fr[i];
 	uint64_t incl = end - f->start;
-	pomp_phase *p = &pomp_stat_at(t, f->region)->ph[f->phase];
+	pomp_phase *p = &stat_at(t, f->region)->ph[f->phase];
 	p->visits++;
 	p->incl += incl;
 	p->excl += incl > f->child ? incl - f->child : 0;
@@ -369,7 +394,7 @@ static int phase_of(int ev)
  */
 void pomp_rt_enter(POMP_Region *r, int ev)
 {
-	pomp_thr *t = pomp_self();
+	pomp_thr *t = self();
 	uint64_t ts = now();
 	pomp_frame *f = push(t);
 	f->region = r->id;
@@ -383,7 +408,7 @@ void pomp_rt_enter(POMP_Region *r, int ev)
 void pomp_rt_exit(POMP_Region *r, int ev)
 {
 	uint64_t ts = now();
-	pomp_thr *t = pomp_self();
+	pomp_thr *t = self();
 	int i = find(t, r->id, FR_PHASE, phase_of(ev));
 	if (i < 0) {
 		t->unmatched++;
@@ -420,10 +445,10 @@ static void add_edge(pomp_stat *s, uint32_t parent)
 
 POMP_Task_info pomp_rt_task_create_begin(POMP_Region *r)
 {
-	pomp_thr *t = pomp_self();
+	pomp_thr *t = self();
 	if (pomp_mode != POMP_MODE_PROFILE)
 		return 0;
-	pomp_stat *s = pomp_stat_at(t, r->id);
+	pomp_stat *s = stat_at(t, r->id);
 	uint32_t parent = 0, depth = 0;
 	if (t->task >= 0) {
 		parent = t->fr[t->task].region;
@@ -433,44 +458,39 @@ POMP_Task_info pomp_rt_task_create_begin(POMP_Region *r)
 	add_edge(s, parent);
 	if (depth + 1 > s->max_depth)
 		s->max_depth = depth + 1;
-	pomp_frame *f = push(t);
-	f->region = r->id;
-	f->kind = FR_CREATE;
-	f->phase = PH_CONSTRUCT;
-	f->child = 0;
-	/* Counted per region and location, so that interleaved regions are
-	 * sampled alike. */
-	f->timed = s->created <= CREATE_EXACT || s->created % CREATE_SAMPLE == 0;
-	if (f->timed)
+	t->creating = r->id;
+	/* Only timed creations push a frame. Counted per region and
+	 * location, so that interleaved regions are sampled alike. */
+	if (s->created <= CREATE_EXACT || s->created % CREATE_SAMPLE == 0) {
+		pomp_frame *f = push(t);
+		f->region = r->id;
+		f->kind = FR_CREATE;
+		f->phase = PH_CONSTRUCT;
+		f->child = 0;
 		f->start = now();
+	}
 	return depth + 1;
 }
 
 void pomp_rt_task_create_end(POMP_Region *r)
 {
-	pomp_thr *t = pomp_self();
+	pomp_thr *t = self();
 	if (pomp_mode != POMP_MODE_PROFILE)
 		return;
+	t->creating = 0;
+	/* Frames pushed since the matching create_begin are all popped by
+	 * now, so the top frame is this creation's if it was timed. */
 	int i = t->nfr - 1;
-	if (i < 0 || t->fr[i].kind != FR_CREATE || t->fr[i].region != r->id) {
-		i = find(t, r->id, FR_CREATE, 0);
-		if (i < 0) {
-			t->unmatched++;
-			return;
-		}
-		unwind(t, i);
-	}
-	pomp_frame *f = &t->fr[i];
-	if (f->timed) {
-		uint64_t d = now() - f->start;
-		pomp_stat *s = pomp_stat_at(t, r->id);
-		s->create_timed++;
-		s->create_sum += d;
-		if (d < s->create_min)
-			s->create_min = d;
-		if (d > s->create_max)
-			s->create_max = d;
-	}
+	if (i < 0 || t->fr[i].kind != FR_CREATE || t->fr[i].region != r->id)
+		return;
+	uint64_t d = now() - t->fr[i].start;
+	pomp_stat *s = stat_at(t, r->id);
+	s->create_timed++;
+	s->create_sum += d;
+	if (d < s->create_min)
+		s->create_min = d;
+	if (d > s->create_max)
+		s->create_max = d;
 	t->nfr = i;
 }
 
@@ -489,18 +509,18 @@ static void record_id(pomp_thr *t, POMP_Task_handle id)
 
 void pomp_rt_task_begin(POMP_Region *r, POMP_Task_handle parent, POMP_Task_info info, POMP_Task_handle id)
 {
-	pomp_thr *t = pomp_self();
+	pomp_thr *t = self();
 	(void)parent;
 	if (pomp_mode == POMP_MODE_RECORD) {
 		record_id(t, id);
 		return;
 	}
 	uint64_t ts = now();
-	pomp_stat *s = pomp_stat_at(t, r->id);
+	pomp_stat *s = stat_at(t, r->id);
 	s->executed++;
-	int top = t->nfr - 1;
-	if (top >= 0 && t->fr[top].kind == FR_CREATE && t->fr[top].region == r->id)
+	if (t->creating == r->id) /* begun by its creator before create_end */
 		s->undeferred++;
+	t->creating = 0;
 	if (t->task >= 0) {
 		pomp_frame *c = &t->fr[t->task];
 		c->exec += ts - c->resume;
@@ -521,7 +541,7 @@ void pomp_rt_task_begin(POMP_Region *r, POMP_Task_handle parent, POMP_Task_info 
 }
 
 /* end_task closes the task or implicit-task frame i at time ts. */
-static void end_task(pomp_thr *t, int i, uint64_t ts, pomp_stat *s, int phase)
+static inline __attribute__((always_inline)) void end_task(pomp_thr *t, int i, uint64_t ts, pomp_stat *s, int phase)
 {
 	pomp_frame *f = &t->fr[i];
 	uint64_t exec = f->exec + (ts - f->resume);
@@ -549,7 +569,7 @@ static void end_task(pomp_thr *t, int i, uint64_t ts, pomp_stat *s, int phase)
 void pomp_rt_task_end(POMP_Region *r)
 {
 	uint64_t ts = now();
-	pomp_thr *t = pomp_self();
+	pomp_thr *t = self();
 	if (pomp_mode == POMP_MODE_RECORD)
 		return;
 	int i = t->task;
@@ -558,7 +578,7 @@ void pomp_rt_task_end(POMP_Region *r)
 		return;
 	}
 	unwind(t, i);
-	end_task(t, i, ts, pomp_stat_at(t, r->id), PH_CONSTRUCT);
+	end_task(t, i, ts, stat_at(t, r->id), PH_CONSTRUCT);
 }
 
 /* ---------------------------------------------------------------------
@@ -569,7 +589,7 @@ POMP_Task_info POMP_Parallel_fork(POMP_Region *r, POMP_Task_handle encountering)
 	(void)encountering;
 	if (pomp_mode < POMP_MODE_PROFILE)
 		return 0;
-	pomp_thr *t = pomp_self();
+	pomp_thr *t = self();
 	cur_loc(t);
 	uint64_t ts = now();
 	pomp_frame *f = push(t);
@@ -589,7 +609,7 @@ void POMP_Parallel_begin(POMP_Region *r, POMP_Task_handle encountering, POMP_Tas
 		return;
 	POMP_Task_handle id = POMP_New_task_id();
 	pomp_thread.current = id;
-	pomp_thr *t = pomp_self();
+	pomp_thr *t = self();
 	if (pomp_mode == POMP_MODE_RECORD)
 		record_id(t, id);
 	if (pomp_mode != POMP_MODE_PROFILE)
@@ -597,8 +617,7 @@ void POMP_Parallel_begin(POMP_Region *r, POMP_Task_handle encountering, POMP_Tas
 	uint64_t ts = now();
 	uint32_t parent = team ? (uint32_t)(team - 1) : (cur_loc(t), t->loc);
 	uint32_t saved = t->has_loc ? t->loc : parent;
-	t->loc = child_loc(t, parent, (uint32_t)thread_num());
-	t->has_loc = 1;
+	set_loc(t, child_loc(t, parent, (uint32_t)thread_num()));
 	pomp_g.locs[t->loc]->implicit_tasks++;
 	if (t->task >= 0) {
 		pomp_frame *c = &t->fr[t->task];
@@ -625,7 +644,7 @@ void POMP_Parallel_end(POMP_Region *r)
 	uint64_t ts = now();
 	if (pomp_mode != POMP_MODE_PROFILE)
 		return;
-	pomp_thr *t = pomp_self();
+	pomp_thr *t = self();
 	int i = t->task;
 	if (i < 0 || t->fr[i].kind != FR_IMPLICIT || t->fr[i].region != r->id) {
 		t->unmatched++;
@@ -634,7 +653,7 @@ void POMP_Parallel_end(POMP_Region *r)
 	unwind(t, i);
 	/* The location stays: tasks run in the region's closing barrier
 	 * belong to this team. */
-	end_task(t, i, ts, pomp_stat_at(t, r->id), PH_BODY);
+	end_task(t, i, ts, stat_at(t, r->id), PH_BODY);
 }
 
 void POMP_Parallel_join(POMP_Region *r, POMP_Task_handle encountering)
@@ -643,16 +662,14 @@ void POMP_Parallel_join(POMP_Region *r, POMP_Task_handle encountering)
 	uint64_t ts = now();
 	if (pomp_mode != POMP_MODE_PROFILE)
 		return;
-	pomp_thr *t = pomp_self();
+	pomp_thr *t = self();
 	int i = find(t, r->id, FR_FORK, 0);
 	if (i < 0) {
 		t->unmatched++;
 		return;
 	}
 	unwind(t, i);
-	uint32_t saved = t->fr[i].saved_loc;
-	t->loc = saved;
-	t->has_loc = 1;
+	set_loc(t, t->fr[i].saved_loc);
 	close_phase(t, i, ts);
 }
 

@@ -95,6 +95,9 @@ typedef struct pomp_thr {
 	uint32_t index;    /* OS thread index, the high half of its task IDs */
 	uint32_t loc;      /* current location index */
 	int has_loc;
+	pomp_stat *stat;   /* the current location's statistics, cached */
+	uint32_t nstat;
+	uint32_t creating; /* region of a task being created here and not yet begun, or 0 */
 	pomp_frame *fr;
 	int nfr, capfr;
 	int task;          /* index of the innermost task or implicit-task frame, -1 */
