@@ -34,6 +34,7 @@ import (
 
 	"gopari/internal/verify"
 	"gopari/parser"
+	"gopari/pomprt/include"
 	"gopari/rewrite"
 )
 
@@ -99,6 +100,13 @@ func parseCase(t *testing.T, name string, src []byte) *goldenCase {
 	ext := filepath.Ext(name)
 	c.cfg.CPlusPlus = ext == ".cc" || ext == ".cpp" || ext == ".ii"
 	c.cfg.Preprocessed = ext == ".i" || ext == ".ii"
+	if c.cfg.Preprocessed { // as gopari instrument does
+		c.opts.PragmaLines = true
+		c.opts.Interface = include.PompC
+		if c.cfg.CPlusPlus {
+			c.opts.Interface = include.PompCXX
+		}
+	}
 	lines := strings.Split(string(src), "\n")
 	if m := optionRx.FindStringSubmatch(lines[0]); m != nil {
 		parts := strings.SplitN(m[1], ";", 2)
@@ -232,9 +240,9 @@ func compile(t *testing.T, dir, name string, cflags []string, cplusplus bool) (b
 	}
 	args := append([]string{"-fopenmp", "-Wall", "-c", "-o", os.DevNull, "-I", pompInclude(t)}, cflags...)
 	if filepath.Ext(name) == ".i" {
-		args = append(args, "-x", "c")
+		args = append(args, "-x", "cpp-output")
 	} else if filepath.Ext(name) == ".ii" {
-		args = append(args, "-x", "c++")
+		args = append(args, "-x", "c++-cpp-output")
 	}
 	cmd := exec.Command(cc, append(args, name)...)
 	cmd.Dir = dir

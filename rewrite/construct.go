@@ -1,6 +1,7 @@
 package rewrite
 
 import (
+	"bytes"
 	"fmt"
 	"sort"
 	"strings"
@@ -177,39 +178,63 @@ func (g *gen) place(c *parser.Construct, all []parts) {
 	depth := c.Depth
 	if c.Last < 0 {
 		// A standalone directive: everything in its place.
-		g.edits.replace(d.Pos, d.End, g.join(g.newlines(d.Pos, d.End), append(opening, closing...)...))
+		g.edits.replace(d.Pos, d.End, g.join(d.Pos, g.newlines(d.Pos, d.End), append(opening, closing...)...))
 		return
 	}
 	if c.Hoist >= 0 {
-		g.lineInsert(g.f.LineStart(g.line(int(g.toks[c.Hoist].Pos))), g.join(0, all[0].pre), openKey(depth))
-		g.edits.replace(d.Pos, d.End, g.join(g.newlines(d.Pos, d.End), all[0].pragma))
-		if s := g.join(0, inner...); !s.empty() {
-			g.lineInsert(g.lineAfter(c.Reopen), s, openKey(depth))
+		hoist := g.f.LineStart(g.f.Line(int(g.toks[c.Hoist].Pos)))
+		g.lineInsert(hoist, g.join(hoist, 0, all[0].pre), openKey(depth))
+		g.edits.replace(d.Pos, d.End, g.join(d.Pos, g.newlines(d.Pos, d.End), all[0].pragma))
+		reopen := g.lineAfter(c.Reopen)
+		if s := g.join(reopen, 0, inner...); !s.empty() {
+			g.lineInsert(reopen, s, openKey(depth))
 		}
 	} else {
-		g.edits.replace(d.Pos, d.End, g.join(g.newlines(d.Pos, d.End), opening...))
+		g.edits.replace(d.Pos, d.End, g.join(d.Pos, g.newlines(d.Pos, d.End), opening...))
 	}
-	if s := g.join(0, closing...); !s.empty() {
-		if c.Close >= 0 {
-			g.lineInsert(g.lineAfter(c.Close), s, closeKey(depth))
-		} else {
-			g.edits.insert(int(g.toks[c.Last].End), g.joinLead(closing...), closeKey(depth))
+	if c.Close >= 0 {
+		at := g.lineAfter(c.Close)
+		if s := g.join(at, 0, closing...); !s.empty() {
+			g.lineInsert(at, s, closeKey(depth))
 		}
+	} else if !allEmpty(closing) {
+		at := int(g.toks[c.Last].End)
+		g.edits.insert(at, g.joinLead(at, closing...), closeKey(depth))
 	}
 }
 
+func allEmpty(segs []seg) bool {
+	for _, s := range segs {
+		if !s.empty() {
+			return false
+		}
+	}
+	return true
+}
+
 // join copies segments of gen.buf into the edit arena, separated by
-// blanks, followed by nl line breaks.
-func (g *gen) join(nl int, segs ...seg) seg {
+// blanks, followed by nl line breaks. at is the source offset where the
+// text goes: #pragma lines resynchronize to its line.
+func (g *gen) join(at, nl int, segs ...seg) seg {
 	a := len(g.edits.arena)
 	for _, s := range segs {
 		if s.empty() {
 			continue
 		}
-		if len(g.edits.arena) > a {
+		text := g.buf[s.a:s.b]
+		if len(g.edits.arena) > a && text[0] != '\n' {
 			g.edits.arena = append(g.edits.arena, ' ')
 		}
-		g.edits.arena = append(g.edits.arena, g.buf[s.a:s.b]...)
+		for {
+			k := bytes.IndexByte(text, resyncLine)
+			if k < 0 {
+				break
+			}
+			g.edits.arena = append(g.edits.arena, text[:k]...)
+			g.edits.arena = g.marker(g.edits.arena, at)
+			text = text[k+1:]
+		}
+		g.edits.arena = append(g.edits.arena, text...)
 	}
 	for i := 0; i < nl; i++ {
 		g.edits.arena = append(g.edits.arena, g.nl...)
@@ -218,10 +243,10 @@ func (g *gen) join(nl int, segs ...seg) seg {
 }
 
 // joinLead is join with a leading blank, for code placed after a token.
-func (g *gen) joinLead(segs ...seg) seg {
+func (g *gen) joinLead(at int, segs ...seg) seg {
 	a := len(g.edits.arena)
 	g.edits.arena = append(g.edits.arena, ' ')
-	s := g.join(0, segs...)
+	s := g.join(at, 0, segs...)
 	return seg{a, s.b}
 }
 
@@ -243,7 +268,7 @@ func (g *gen) w(words ...string) {
 }
 
 func (g *gen) sep() {
-	if len(g.buf) > g.partStart {
+	if len(g.buf) > g.partStart && !(g.opts.PragmaLines && g.buf[len(g.buf)-1] == resyncLine) {
 		g.buf = append(g.buf, ' ')
 	}
 }
@@ -278,10 +303,23 @@ func (g *gen) pragma(name, arg string, hasArg bool, clauses []parser.Clause, ext
 		g.tmp = append(g.tmp, ' ')
 		g.tmp = append(g.tmp, e...)
 	}
+	if g.opts.PragmaLines {
+		// A #pragma line, ended by resyncLine: join turns that into a
+		// newline and a line marker for the insertion point.
+		g.buf = append(g.buf, "\n#pragma "...)
+		g.buf = append(g.buf, g.tmp...)
+		g.buf = append(g.buf, resyncLine)
+		return
+	}
 	g.buf = append(g.buf, "_Pragma("...)
 	g.buf = appendQuoted(g.buf, g.tmp)
 	g.buf = append(g.buf, ')')
 }
+
+// resyncLine stands in generated code for the end of a #pragma line; join
+// replaces it with a newline and a line marker restoring the line of the
+// insertion point.
+const resyncLine = '\x01'
 
 func has(cs []parser.Clause, name string) bool {
 	for _, c := range cs {
@@ -400,7 +438,8 @@ func (g *gen) leaf(c *parser.Construct, s spec) (parts, int) {
 				g.call(exit, rg)
 				g.w("{", save)
 				g.call("POMP_Implicit_barrier_enter", rg)
-				g.w(`_Pragma("omp barrier")`, restore)
+				g.pragma("barrier", "", false, nil)
+				g.w(restore)
 				g.call("POMP_Implicit_barrier_exit", rg)
 				g.w("}", "}")
 			})
@@ -537,28 +576,30 @@ func (g *gen) sections(c *parser.Construct, reg int) {
 		}
 		g.w("}")
 	})
-	section := g.part(func() { g.w(`_Pragma("omp section")`) })
+	section := g.part(func() { g.pragma("section", "", false, nil) })
 	depth := c.Depth + 1
 	opened := false
 	if c.ImplicitFirst {
-		g.edits.insert(int(g.toks[c.First].End), g.joinLead(open), openKey(depth))
+		at := int(g.toks[c.First].End)
+		g.edits.insert(at, g.joinLead(at, open), openKey(depth))
 		opened = true
 	}
 	for _, k := range c.Sections {
 		d := g.pr.Directives[g.dirIndex(k)]
 		var text seg
 		if opened {
-			text = g.join(g.newlines(d.Pos, d.End), end, section, open)
+			text = g.join(d.Pos, g.newlines(d.Pos, d.End), end, section, open)
 		} else {
-			text = g.join(g.newlines(d.Pos, d.End), section, open)
+			text = g.join(d.Pos, g.newlines(d.Pos, d.End), section, open)
 		}
 		g.edits.replace(d.Pos, d.End, text)
 		opened = true
 	}
 	if opened {
-		s := g.join(0, end)
+		at := int(g.toks[c.Last].Pos)
+		s := g.join(at, 0, end)
 		g.edits.arena = append(g.edits.arena, ' ')
-		g.edits.insert(int(g.toks[c.Last].Pos), seg{s.a, s.b + 1}, closeKey(depth))
+		g.edits.insert(at, seg{s.a, s.b + 1}, closeKey(depth))
 	}
 }
 
@@ -585,9 +626,9 @@ func (g *gen) userRegion(u *parser.UserRegion) {
 	g.buf = g.buf[:0]
 	begin := g.part(func() { g.call("POMP_User_region_begin", i) })
 	end := g.part(func() { g.call("POMP_User_region_end", i) })
-	g.edits.replace(u.Begin.Pos, u.Begin.End, g.join(g.newlines(u.Begin.Pos, u.Begin.End), begin))
+	g.edits.replace(u.Begin.Pos, u.Begin.End, g.join(u.Begin.Pos, g.newlines(u.Begin.Pos, u.Begin.End), begin))
 	for _, e := range u.Ends {
-		g.edits.replace(e.Pos, e.End, g.join(g.newlines(e.Pos, e.End), end))
+		g.edits.replace(e.Pos, e.End, g.join(e.Pos, g.newlines(e.Pos, e.End), end))
 	}
 }
 
@@ -599,7 +640,7 @@ func (g *gen) userControl(d *parser.Directive) {
 	fn := map[string]string{"inst init": "POMP_Init();", "inst on": "POMP_On();", "inst off": "POMP_Off();"}[d.Name]
 	g.buf = g.buf[:0]
 	text := g.part(func() { g.w(fn) })
-	g.edits.replace(d.Pos, d.End, g.join(g.newlines(d.Pos, d.End), text))
+	g.edits.replace(d.Pos, d.End, g.join(d.Pos, g.newlines(d.Pos, d.End), text))
 }
 
 var lockWrappers = map[string]string{

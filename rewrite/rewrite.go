@@ -30,6 +30,13 @@ type Options struct {
 	// Name is the file name written into #line directives and the region
 	// table; it defaults to the parsed file's name.
 	Name string
+	// Interface, when set, replaces the #include "pomp.h" line of the
+	// header: a compile of preprocessed input needs pomp.h preprocessed.
+	Interface []byte
+	// PragmaLines writes directives as #pragma lines followed by GCC
+	// line markers, instead of _Pragma operators, which GCC does not
+	// honour in preprocessed (.i) input.
+	PragmaLines bool
 }
 
 // Header is the first line of every file gopari writes.
@@ -320,13 +327,31 @@ func (g *gen) lineInsert(off int, text seg, key int) {
 	l.arena = append(l.arena, l.arena[text.a:text.b]...)
 	l.arena = append(l.arena, g.nl...)
 	if off < len(g.src) {
-		l.arena = append(l.arena, "#line "...)
-		l.arena = itoa(l.arena, g.f.Position(off).Line)
-		l.arena = append(l.arena, ' ')
-		l.arena = appendQuoted(l.arena, g.fileAt(off))
-		l.arena = append(l.arena, g.nl...)
+		l.arena = g.lineDirective(l.arena, g.f.Position(off).Line, g.fileAt(off))
 	}
 	l.insert(off, seg{a, len(l.arena)}, key)
+}
+
+// marker ends a generated #pragma line with a newline and a line
+// directive that gives the next line the number of the line holding
+// source offset at.
+func (g *gen) marker(b []byte, at int) []byte {
+	b = append(b, g.nl...)
+	return g.lineDirective(b, g.line(at), g.fileAt(at))
+}
+
+// lineDirective appends a #line directive, or a GCC line marker for
+// preprocessed output, and its newline.
+func (g *gen) lineDirective(b []byte, line int, file string) []byte {
+	if g.opts.PragmaLines {
+		b = append(b, "# "...)
+	} else {
+		b = append(b, "#line "...)
+	}
+	b = itoa(b, line)
+	b = append(b, ' ')
+	b = appendQuoted(b, file)
+	return append(b, g.nl...)
 }
 
 // header renders the generated-code header, the region table and the
@@ -335,7 +360,14 @@ func (g *gen) header() []byte {
 	nl := g.nl
 	b := make([]byte, 0, 256+len(g.regions)*96)
 	b = append(b, Header+nl...)
-	b = append(b, `#include "pomp.h"`+nl...)
+	if g.opts.Interface != nil {
+		b = append(b, g.opts.Interface...)
+		if len(g.opts.Interface) > 0 && g.opts.Interface[len(g.opts.Interface)-1] != '\n' {
+			b = append(b, nl...)
+		}
+	} else {
+		b = append(b, `#include "pomp.h"`+nl...)
+	}
 	if len(g.regions) > 0 {
 		b = append(b, "static POMP_Region pomp_regions[] = {"+nl...)
 		for i, r := range g.regions {
@@ -378,8 +410,7 @@ func (g *gen) header() []byte {
 		b = append(b, "static void pomp_register(void) { POMP_Register_unit(&pomp_unit); }"+nl...)
 		b = append(b, "static __inline__ POMP_Region *pomp_r(unsigned i) { return &pomp_regions[i]; }"+nl...)
 	}
-	b = append(b, "#line 1 "+quoteC(g.name)+nl...)
-	return b
+	return g.lineDirective(b, 1, g.name)
 }
 
 // Source parses and instruments one file. The result is nil when the

@@ -12,6 +12,7 @@ import (
 
 	"gopari/internal/verify"
 	"gopari/parser"
+	"gopari/pomprt/include"
 	"gopari/rewrite"
 )
 
@@ -107,7 +108,17 @@ func (s *settings) instrument(file string, stdin io.Reader, stderr io.Writer) *r
 		return nil
 	}
 	name := s.recordName(file)
-	out, diags := rewrite.Source(name, src, s.config(file), s.opts)
+	cfg, opts := s.config(file), s.opts
+	if cfg.Preprocessed {
+		// Preprocessed input is compiled without a preprocessor: GCC
+		// ignores _Pragma there and #include "pomp.h" would not be read.
+		opts.PragmaLines = true
+		opts.Interface = include.PompC
+		if cfg.CPlusPlus {
+			opts.Interface = include.PompCXX
+		}
+	}
+	out, diags := rewrite.Source(name, src, cfg, opts)
 	printDiags(stderr, diags)
 	if diags.HasErrors() {
 		return nil

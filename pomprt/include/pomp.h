@@ -103,7 +103,8 @@
 extern "C" {
 #endif
 
-#define POMP_ABI_VERSION 1
+/* An enum, not a macro: generated tables use it in preprocessed files. */
+enum { POMP_ABI_VERSION = 1 };
 
 /* A task handle: (thread index << 32) | per-thread counter. */
 typedef unsigned long long POMP_Task_handle;

@@ -1,0 +1,167 @@
+enum { POMP_ABI_VERSION = 1 };
+typedef unsigned long long POMP_Task_handle;
+typedef unsigned long long POMP_Task_info;
+enum {
+ POMP_PARALLEL = 1,
+ POMP_FOR,
+ POMP_SECTIONS,
+ POMP_SINGLE,
+ POMP_SCOPE,
+ POMP_MASTER,
+ POMP_CRITICAL,
+ POMP_ATOMIC,
+ POMP_FLUSH,
+ POMP_BARRIER,
+ POMP_TASKWAIT,
+ POMP_TASKYIELD,
+ POMP_TASK,
+ POMP_TASKGROUP,
+ POMP_TASKLOOP,
+ POMP_ORDERED,
+ POMP_SIMD,
+ POMP_LOOP,
+ POMP_CANCEL,
+ POMP_CANCELLATION_POINT,
+ POMP_USER,
+ POMP_LOCK,
+ POMP_KIND_COUNT
+};
+enum {
+ POMP_FLAG_NOWAIT = 1 << 0,
+ POMP_FLAG_BARRIER = 1 << 1,
+ POMP_FLAG_IMPLICIT_BARRIER = 1 << 2,
+ POMP_FLAG_COMBINED = 1 << 3,
+ POMP_FLAG_UNTIED = 1 << 4,
+ POMP_FLAG_TIED = 1 << 5,
+ POMP_FLAG_CLEANUP = 1 << 6,
+ POMP_FLAG_IF = 1 << 7,
+ POMP_FLAG_FINAL = 1 << 8,
+ POMP_FLAG_MERGEABLE = 1 << 9,
+ POMP_FLAG_DEPEND = 1 << 10
+};
+typedef struct POMP_Region {
+ unsigned int id;
+ unsigned short kind;
+ unsigned short flags;
+ int begin_line;
+ int end_line;
+ const char *file;
+ const char *name;
+ const char *sub_name;
+ const char *clauses;
+} POMP_Region;
+typedef struct POMP_Unit {
+ unsigned int abi_version;
+ unsigned int n_regions;
+ const char *file;
+ POMP_Region *regions;
+ struct POMP_Unit *next;
+} POMP_Unit;
+void POMP_Register_unit(POMP_Unit *unit);
+enum {
+ POMP_MODE_OFF = 0,
+ POMP_MODE_IDS = 1,
+ POMP_MODE_PROFILE = 2,
+ POMP_MODE_RECORD = 3
+};
+typedef struct POMP_Thread {
+ POMP_Task_handle current;
+ unsigned long long next;
+} POMP_Thread;
+extern __thread __attribute__((__tls_model__("initial-exec"))) POMP_Thread pomp_thread;
+extern int pomp_mode;
+POMP_Task_handle pomp_rt_thread_new(void);
+POMP_Task_info pomp_rt_task_create_begin(POMP_Region *r);
+void pomp_rt_task_create_end(POMP_Region *r);
+void pomp_rt_task_begin(POMP_Region *r, POMP_Task_handle parent, POMP_Task_info info, POMP_Task_handle id);
+void pomp_rt_task_end(POMP_Region *r);
+void pomp_rt_enter(POMP_Region *r, int event);
+void pomp_rt_exit(POMP_Region *r, int event);
+enum {
+ POMP_EV_CONSTRUCT = 0,
+ POMP_EV_BODY,
+ POMP_EV_BARRIER,
+ POMP_EV_WAIT
+};
+static __inline__ __attribute__((__always_inline__, __unused__)) POMP_Task_handle POMP_Get_current_task(void) { return pomp_thread.current; }
+static __inline__ __attribute__((__always_inline__, __unused__)) void POMP_Set_current_task(POMP_Task_handle task) { pomp_thread.current = task; }
+static __inline__ __attribute__((__always_inline__, __unused__)) POMP_Task_handle POMP_New_task_id(void)
+{
+ POMP_Task_handle id = pomp_thread.next;
+ if (__builtin_expect(!!((unsigned int)id == 0), 0))
+  id = pomp_rt_thread_new();
+ pomp_thread.next = id + 1;
+ return id;
+}
+POMP_Task_info POMP_Parallel_fork(POMP_Region *r, POMP_Task_handle encountering);
+void POMP_Parallel_begin(POMP_Region *r, POMP_Task_handle encountering, POMP_Task_info team);
+void POMP_Parallel_end(POMP_Region *r);
+void POMP_Parallel_join(POMP_Region *r, POMP_Task_handle encountering);
+static __inline__ __attribute__((__always_inline__, __unused__)) POMP_Task_info POMP_Task_create_begin(POMP_Region *r)
+{
+ return pomp_mode >= POMP_MODE_PROFILE ? pomp_rt_task_create_begin(r) : 0;
+}
+static __inline__ __attribute__((__always_inline__, __unused__)) void POMP_Task_create_end(POMP_Region *r)
+{
+ if (pomp_mode >= POMP_MODE_PROFILE)
+  pomp_rt_task_create_end(r);
+}
+static __inline__ __attribute__((__always_inline__, __unused__)) void POMP_Task_begin(POMP_Region *r, POMP_Task_handle parent, POMP_Task_info info)
+{
+ int mode = pomp_mode;
+ POMP_Task_handle id;
+ if (mode == POMP_MODE_OFF)
+  return;
+ id = POMP_New_task_id();
+ pomp_thread.current = id;
+ if (mode >= POMP_MODE_PROFILE)
+  pomp_rt_task_begin(r, parent, info, id);
+}
+static __inline__ __attribute__((__always_inline__, __unused__)) void POMP_Task_end(POMP_Region *r)
+{
+ if (pomp_mode >= POMP_MODE_PROFILE)
+  pomp_rt_task_end(r);
+}
+static __inline__ __attribute__((__always_inline__, __unused__)) void POMP_For_enter(POMP_Region *r) { if (pomp_mode >= POMP_MODE_PROFILE) pomp_rt_enter(r, POMP_EV_CONSTRUCT); } static __inline__ __attribute__((__always_inline__, __unused__)) void POMP_For_exit(POMP_Region *r) { if (pomp_mode >= POMP_MODE_PROFILE) pomp_rt_exit(r, POMP_EV_CONSTRUCT); }
+static __inline__ __attribute__((__always_inline__, __unused__)) void POMP_Sections_enter(POMP_Region *r) { if (pomp_mode >= POMP_MODE_PROFILE) pomp_rt_enter(r, POMP_EV_CONSTRUCT); } static __inline__ __attribute__((__always_inline__, __unused__)) void POMP_Sections_exit(POMP_Region *r) { if (pomp_mode >= POMP_MODE_PROFILE) pomp_rt_exit(r, POMP_EV_CONSTRUCT); }
+static __inline__ __attribute__((__always_inline__, __unused__)) void POMP_Section_begin(POMP_Region *r) { if (pomp_mode >= POMP_MODE_PROFILE) pomp_rt_enter(r, POMP_EV_BODY); } static __inline__ __attribute__((__always_inline__, __unused__)) void POMP_Section_end(POMP_Region *r) { if (pomp_mode >= POMP_MODE_PROFILE) pomp_rt_exit(r, POMP_EV_BODY); }
+static __inline__ __attribute__((__always_inline__, __unused__)) void POMP_Single_enter(POMP_Region *r) { if (pomp_mode >= POMP_MODE_PROFILE) pomp_rt_enter(r, POMP_EV_CONSTRUCT); } static __inline__ __attribute__((__always_inline__, __unused__)) void POMP_Single_exit(POMP_Region *r) { if (pomp_mode >= POMP_MODE_PROFILE) pomp_rt_exit(r, POMP_EV_CONSTRUCT); }
+static __inline__ __attribute__((__always_inline__, __unused__)) void POMP_Single_begin(POMP_Region *r) { if (pomp_mode >= POMP_MODE_PROFILE) pomp_rt_enter(r, POMP_EV_BODY); } static __inline__ __attribute__((__always_inline__, __unused__)) void POMP_Single_end(POMP_Region *r) { if (pomp_mode >= POMP_MODE_PROFILE) pomp_rt_exit(r, POMP_EV_BODY); }
+static __inline__ __attribute__((__always_inline__, __unused__)) void POMP_Scope_enter(POMP_Region *r) { if (pomp_mode >= POMP_MODE_PROFILE) pomp_rt_enter(r, POMP_EV_CONSTRUCT); } static __inline__ __attribute__((__always_inline__, __unused__)) void POMP_Scope_exit(POMP_Region *r) { if (pomp_mode >= POMP_MODE_PROFILE) pomp_rt_exit(r, POMP_EV_CONSTRUCT); }
+static __inline__ __attribute__((__always_inline__, __unused__)) void POMP_Master_begin(POMP_Region *r) { if (pomp_mode >= POMP_MODE_PROFILE) pomp_rt_enter(r, POMP_EV_CONSTRUCT); } static __inline__ __attribute__((__always_inline__, __unused__)) void POMP_Master_end(POMP_Region *r) { if (pomp_mode >= POMP_MODE_PROFILE) pomp_rt_exit(r, POMP_EV_CONSTRUCT); }
+static __inline__ __attribute__((__always_inline__, __unused__)) void POMP_Critical_enter(POMP_Region *r) { if (pomp_mode >= POMP_MODE_PROFILE) pomp_rt_enter(r, POMP_EV_CONSTRUCT); } static __inline__ __attribute__((__always_inline__, __unused__)) void POMP_Critical_exit(POMP_Region *r) { if (pomp_mode >= POMP_MODE_PROFILE) pomp_rt_exit(r, POMP_EV_CONSTRUCT); }
+static __inline__ __attribute__((__always_inline__, __unused__)) void POMP_Critical_begin(POMP_Region *r) { if (pomp_mode >= POMP_MODE_PROFILE) pomp_rt_enter(r, POMP_EV_BODY); } static __inline__ __attribute__((__always_inline__, __unused__)) void POMP_Critical_end(POMP_Region *r) { if (pomp_mode >= POMP_MODE_PROFILE) pomp_rt_exit(r, POMP_EV_BODY); }
+static __inline__ __attribute__((__always_inline__, __unused__)) void POMP_Atomic_enter(POMP_Region *r) { if (pomp_mode >= POMP_MODE_PROFILE) pomp_rt_enter(r, POMP_EV_CONSTRUCT); } static __inline__ __attribute__((__always_inline__, __unused__)) void POMP_Atomic_exit(POMP_Region *r) { if (pomp_mode >= POMP_MODE_PROFILE) pomp_rt_exit(r, POMP_EV_CONSTRUCT); }
+static __inline__ __attribute__((__always_inline__, __unused__)) void POMP_Flush_enter(POMP_Region *r) { if (pomp_mode >= POMP_MODE_PROFILE) pomp_rt_enter(r, POMP_EV_CONSTRUCT); } static __inline__ __attribute__((__always_inline__, __unused__)) void POMP_Flush_exit(POMP_Region *r) { if (pomp_mode >= POMP_MODE_PROFILE) pomp_rt_exit(r, POMP_EV_CONSTRUCT); }
+static __inline__ __attribute__((__always_inline__, __unused__)) void POMP_Barrier_enter(POMP_Region *r) { if (pomp_mode >= POMP_MODE_PROFILE) pomp_rt_enter(r, POMP_EV_CONSTRUCT); } static __inline__ __attribute__((__always_inline__, __unused__)) void POMP_Barrier_exit(POMP_Region *r) { if (pomp_mode >= POMP_MODE_PROFILE) pomp_rt_exit(r, POMP_EV_CONSTRUCT); }
+static __inline__ __attribute__((__always_inline__, __unused__)) void POMP_Implicit_barrier_enter(POMP_Region *r) { if (pomp_mode >= POMP_MODE_PROFILE) pomp_rt_enter(r, POMP_EV_BARRIER); } static __inline__ __attribute__((__always_inline__, __unused__)) void POMP_Implicit_barrier_exit(POMP_Region *r) { if (pomp_mode >= POMP_MODE_PROFILE) pomp_rt_exit(r, POMP_EV_BARRIER); }
+static __inline__ __attribute__((__always_inline__, __unused__)) void POMP_Taskwait_begin(POMP_Region *r) { if (pomp_mode >= POMP_MODE_PROFILE) pomp_rt_enter(r, POMP_EV_CONSTRUCT); } static __inline__ __attribute__((__always_inline__, __unused__)) void POMP_Taskwait_end(POMP_Region *r) { if (pomp_mode >= POMP_MODE_PROFILE) pomp_rt_exit(r, POMP_EV_CONSTRUCT); }
+static __inline__ __attribute__((__always_inline__, __unused__)) void POMP_Taskyield_begin(POMP_Region *r) { if (pomp_mode >= POMP_MODE_PROFILE) pomp_rt_enter(r, POMP_EV_CONSTRUCT); } static __inline__ __attribute__((__always_inline__, __unused__)) void POMP_Taskyield_end(POMP_Region *r) { if (pomp_mode >= POMP_MODE_PROFILE) pomp_rt_exit(r, POMP_EV_CONSTRUCT); }
+static __inline__ __attribute__((__always_inline__, __unused__)) void POMP_Taskgroup_enter(POMP_Region *r) { if (pomp_mode >= POMP_MODE_PROFILE) pomp_rt_enter(r, POMP_EV_CONSTRUCT); } static __inline__ __attribute__((__always_inline__, __unused__)) void POMP_Taskgroup_exit(POMP_Region *r) { if (pomp_mode >= POMP_MODE_PROFILE) pomp_rt_exit(r, POMP_EV_CONSTRUCT); }
+static __inline__ __attribute__((__always_inline__, __unused__)) void POMP_Taskgroup_begin(POMP_Region *r) { if (pomp_mode >= POMP_MODE_PROFILE) pomp_rt_enter(r, POMP_EV_BODY); } static __inline__ __attribute__((__always_inline__, __unused__)) void POMP_Taskgroup_end(POMP_Region *r) { if (pomp_mode >= POMP_MODE_PROFILE) pomp_rt_exit(r, POMP_EV_BODY); }
+static __inline__ __attribute__((__always_inline__, __unused__)) void POMP_Taskloop_enter(POMP_Region *r) { if (pomp_mode >= POMP_MODE_PROFILE) pomp_rt_enter(r, POMP_EV_CONSTRUCT); } static __inline__ __attribute__((__always_inline__, __unused__)) void POMP_Taskloop_exit(POMP_Region *r) { if (pomp_mode >= POMP_MODE_PROFILE) pomp_rt_exit(r, POMP_EV_CONSTRUCT); }
+static __inline__ __attribute__((__always_inline__, __unused__)) void POMP_Ordered_enter(POMP_Region *r) { if (pomp_mode >= POMP_MODE_PROFILE) pomp_rt_enter(r, POMP_EV_CONSTRUCT); } static __inline__ __attribute__((__always_inline__, __unused__)) void POMP_Ordered_exit(POMP_Region *r) { if (pomp_mode >= POMP_MODE_PROFILE) pomp_rt_exit(r, POMP_EV_CONSTRUCT); }
+static __inline__ __attribute__((__always_inline__, __unused__)) void POMP_Ordered_begin(POMP_Region *r) { if (pomp_mode >= POMP_MODE_PROFILE) pomp_rt_enter(r, POMP_EV_BODY); } static __inline__ __attribute__((__always_inline__, __unused__)) void POMP_Ordered_end(POMP_Region *r) { if (pomp_mode >= POMP_MODE_PROFILE) pomp_rt_exit(r, POMP_EV_BODY); }
+static __inline__ __attribute__((__always_inline__, __unused__)) void POMP_Simd_enter(POMP_Region *r) { if (pomp_mode >= POMP_MODE_PROFILE) pomp_rt_enter(r, POMP_EV_CONSTRUCT); } static __inline__ __attribute__((__always_inline__, __unused__)) void POMP_Simd_exit(POMP_Region *r) { if (pomp_mode >= POMP_MODE_PROFILE) pomp_rt_exit(r, POMP_EV_CONSTRUCT); }
+static __inline__ __attribute__((__always_inline__, __unused__)) void POMP_Loop_enter(POMP_Region *r) { if (pomp_mode >= POMP_MODE_PROFILE) pomp_rt_enter(r, POMP_EV_CONSTRUCT); } static __inline__ __attribute__((__always_inline__, __unused__)) void POMP_Loop_exit(POMP_Region *r) { if (pomp_mode >= POMP_MODE_PROFILE) pomp_rt_exit(r, POMP_EV_CONSTRUCT); }
+static __inline__ __attribute__((__always_inline__, __unused__)) void POMP_Cancel_enter(POMP_Region *r) { if (pomp_mode >= POMP_MODE_PROFILE) pomp_rt_enter(r, POMP_EV_CONSTRUCT); } static __inline__ __attribute__((__always_inline__, __unused__)) void POMP_Cancel_exit(POMP_Region *r) { if (pomp_mode >= POMP_MODE_PROFILE) pomp_rt_exit(r, POMP_EV_CONSTRUCT); }
+static __inline__ __attribute__((__always_inline__, __unused__)) void POMP_Cancellation_point_enter(POMP_Region *r) { if (pomp_mode >= POMP_MODE_PROFILE) pomp_rt_enter(r, POMP_EV_CONSTRUCT); } static __inline__ __attribute__((__always_inline__, __unused__)) void POMP_Cancellation_point_exit(POMP_Region *r) { if (pomp_mode >= POMP_MODE_PROFILE) pomp_rt_exit(r, POMP_EV_CONSTRUCT); }
+static __inline__ __attribute__((__always_inline__, __unused__)) void POMP_User_region_begin(POMP_Region *r) { if (pomp_mode >= POMP_MODE_PROFILE) pomp_rt_enter(r, POMP_EV_CONSTRUCT); } static __inline__ __attribute__((__always_inline__, __unused__)) void POMP_User_region_end(POMP_Region *r) { if (pomp_mode >= POMP_MODE_PROFILE) pomp_rt_exit(r, POMP_EV_CONSTRUCT); }
+void POMP_Parallel_end_cleanup(POMP_Region **r);
+void POMP_Body_end_cleanup(POMP_Region **r);
+void POMP_Task_end_cleanup(POMP_Region **r);
+void POMP_Init(void);
+void POMP_On(void);
+void POMP_Off(void);
+void POMP_Init_lock(POMP_Region *r, void *lock);
+void POMP_Init_lock_with_hint(POMP_Region *r, void *lock, int hint);
+void POMP_Destroy_lock(POMP_Region *r, void *lock);
+void POMP_Set_lock(POMP_Region *r, void *lock);
+void POMP_Unset_lock(POMP_Region *r, void *lock);
+int POMP_Test_lock(POMP_Region *r, void *lock);
+void POMP_Init_nest_lock(POMP_Region *r, void *lock);
+void POMP_Init_nest_lock_with_hint(POMP_Region *r, void *lock, int hint);
+void POMP_Destroy_nest_lock(POMP_Region *r, void *lock);
+void POMP_Set_nest_lock(POMP_Region *r, void *lock);
+void POMP_Unset_nest_lock(POMP_Region *r, void *lock);
+int POMP_Test_nest_lock(POMP_Region *r, void *lock);
