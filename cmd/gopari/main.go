@@ -57,6 +57,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			instrumentCommand(),
 			diffCommand(),
 			reportCommand(),
+			ccCommand(),
+			configCommand(),
 		},
 		ExitErrHandler: func(*cli.Context, error) {},
 		OnUsageError: func(c *cli.Context, err error, _ bool) error {

@@ -1,0 +1,44 @@
+package main
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"github.com/urfave/cli/v2"
+)
+
+func configCommand() *cli.Command {
+	return &cli.Command{
+		Name:  "config",
+		Usage: "print the flags for building with gopari by hand",
+		Description: `For hand-written builds: compile instrumented files with $(gopari config
+--cflags) and link with $(gopari config --libs), after the program's objects.`,
+		Flags: []cli.Flag{
+			&cli.BoolFlag{Name: "cflags", Usage: "the flags that find pomp.h"},
+			&cli.BoolFlag{Name: "libs", Usage: "the runtime and the system libraries it needs"},
+			&cli.BoolFlag{Name: "prefix", Usage: "the directory holding include/ and lib/"},
+		},
+		Action: func(c *cli.Context) error {
+			inc, lib, err := runtimePaths()
+			if err != nil {
+				return &exitError{code: 1, msg: "config: " + err.Error()}
+			}
+			var out []string
+			if c.Bool("prefix") {
+				out = append(out, filepath.Dir(inc))
+			}
+			if c.Bool("cflags") {
+				out = append(out, "-I"+inc)
+			}
+			if c.Bool("libs") {
+				out = append(out, lib+" -lpthread")
+			}
+			if len(out) == 0 {
+				return usageErr("config: say --cflags, --libs or --prefix")
+			}
+			fmt.Fprintln(c.App.Writer, strings.Join(out, " "))
+			return nil
+		},
+	}
+}
