@@ -12,7 +12,7 @@ GOBUILD := $(GO) build -trimpath
 GO_SOURCES := $(shell find cmd parser rewrite internal pomprt -name '*.go' -not -path '*/testdata/*') go.mod go.sum pomprt/include/pomp.h
 RT_SOURCES := $(wildcard pomprt/*.go pomprt/*.c pomprt/*.h) pomprt/include/pomp.h internal/profile/profile.go
 
-.PHONY: all build test vet fmt-check bench-instrument clean
+.PHONY: all build test vet fmt-check bench-instrument clean demo install
 
 all: build
 
@@ -31,6 +31,22 @@ $(BUILD)/lib/libpomp.a: $(RT_SOURCES)
 $(BUILD)/include/pomp.h: pomprt/include/pomp.h
 	@mkdir -p $(@D)
 	cp $< $@
+
+# Build the N-Queens example through gopari cc, run it, read its profile.
+demo: build
+	@$(MAKE) -s -C examples/nqueens clean
+	$(MAKE) -s -C examples/nqueens
+	@rm -rf examples/nqueens/gopari-demo
+	cd examples/nqueens && GOPARI_EXPERIMENT_DIRECTORY=gopari-demo ./nqueens 12 3
+	$(BIN)/gopari report examples/nqueens/gopari-demo
+
+# Install gopari, libpomp.a and pomp.h below PREFIX.
+PREFIX ?= /usr/local
+install: build
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include
+	install -m 0755 $(BIN)/gopari $(DESTDIR)$(PREFIX)/bin/gopari
+	install -m 0644 $(BUILD)/lib/libpomp.a $(DESTDIR)$(PREFIX)/lib/libpomp.a
+	install -m 0644 $(BUILD)/include/pomp.h $(DESTDIR)$(PREFIX)/include/pomp.h
 
 vet:
 	$(GO) vet ./...
