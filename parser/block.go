@@ -11,6 +11,7 @@ import (
 // after that group's #endif and remembers that it left the group.
 type walker struct {
 	p     *parser
+	toks  []Token  // p.toks
 	stack []*group // groups opened during the walk, innermost last
 
 	// left is the outermost group enclosing the start that the walk has
@@ -100,6 +101,17 @@ func (w *walker) skip(j int) int {
 		j++
 	}
 	return len(toks)
+}
+
+// nextInline returns the first significant token after k: skip's fast
+// path for the common token that is neither a preprocessing line nor
+// skipped text, small enough for the compiler to inline in hot loops.
+func (w *walker) nextInline(k int, toks []Token) int {
+	k++
+	if k < len(toks) && toks[k].Kind >= Preproc {
+		return w.skip(k)
+	}
+	return k
 }
 
 func (w *walker) errorf(j int, format string, args ...any) int {
@@ -353,7 +365,7 @@ func (w *walker) construct(d *Directive, what need) int {
 func (w *walker) exprStmt(j int) int {
 	p := w.p
 	toks := p.toks
-	for k := j; k < len(toks); k = w.skip(k + 1) {
+	for k := j; k < len(toks); k = w.nextInline(k, toks) {
 		t := toks[k]
 		if t.Kind == Punct {
 			switch t.Sub {
@@ -385,7 +397,7 @@ func (w *walker) match(j int) int {
 	p := w.p
 	toks := p.toks
 	var stack []int
-	for k := j; k < len(toks); k = w.skip(k + 1) {
+	for k := j; k < len(toks); k = w.nextInline(k, toks) {
 		t := toks[k]
 		if t.Kind != Punct {
 			continue

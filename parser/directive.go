@@ -417,10 +417,10 @@ func isIdentByte(c byte) bool { return class[c]&cIdent != 0 }
 // parseDirective parses normalized pragma text t, whose first word is
 // "pragma" (for #pragma) or the pragma namespace (for _Pragma). It returns
 // nil when the pragma is not an omp or pomp pragma.
-func parseDirective(t *text, diag *DiagnosticList, f *File) *Directive {
+func (p *parser) parseDirective(t *text) *Directive {
 	s := t.s
 	i := 0
-	word := func() string {
+	word := func() []byte {
 		for i < len(s) && s[i] == ' ' {
 			i++
 		}
@@ -428,24 +428,27 @@ func parseDirective(t *text, diag *DiagnosticList, f *File) *Directive {
 		for j < len(s) && isIdentByte(s[j]) {
 			j++
 		}
-		w := string(s[i:j])
+		w := s[i:j]
 		i = j
 		return w
 	}
 	w := word()
-	if w == "pragma" {
+	if string(w) == "pragma" {
 		w = word()
 	}
-	d := &Directive{}
+	pomp := false
 	table := directives
-	switch w {
+	switch string(w) {
 	case "omp":
 	case "pomp":
-		d.Pomp = true
+		pomp = true
 		table = pompDirectives
 	default:
 		return nil
 	}
+	d := p.dirSlab.alloc()
+	d.Pomp = pomp
+	diag, f := p.diags, p.f
 	// Longest match over up to maxWords words.
 	var endsA, offsA [maxWords]int
 	ends, offs := endsA[:0], offsA[:0]
@@ -505,7 +508,7 @@ func parseDirective(t *text, diag *DiagnosticList, f *File) *Directive {
 		d.HasArg = true
 		i = k + 1
 	}
-	d.Clauses = parseClauses(t, str, i, d, diag, f)
+	d.Clauses = p.parseClauses(t, str, i, d)
 	return d
 }
 
@@ -536,15 +539,21 @@ func matchParen(s []byte, i int) (int, bool) {
 	return 0, false
 }
 
-func parseClauses(t *text, str string, i int, d *Directive, diag *DiagnosticList, f *File) []Clause {
+// parseClauses parses the clauses of d from s[i:]. The clause lists of
+// all directives share one backing array.
+func (p *parser) parseClauses(t *text, str string, i int, d *Directive) []Clause {
 	s := t.s
-	var out []Clause
+	diag, f := p.diags, p.f
+	first := len(p.clauses)
+	out := p.clauses
+	defer func() { p.clauses = out }()
+	done := func() []Clause { return out[first:len(out):len(out)] }
 	for {
 		for i < len(s) && (s[i] == ' ' || s[i] == ',') {
 			i++
 		}
 		if i >= len(s) {
-			return out
+			return done()
 		}
 		start := i
 		for i < len(s) && isIdentByte(s[i]) {
@@ -552,7 +561,7 @@ func parseClauses(t *text, str string, i int, d *Directive, diag *DiagnosticList
 		}
 		if i == start {
 			*diag = append(*diag, &Diagnostic{Pos: f.Position(t.off(start)), Msg: "unexpected '" + string(s[start]) + "' in clauses of '" + d.Name + "'"})
-			return out
+			return done()
 		}
 		c := Clause{Name: str[start:i], Off: t.off(start)}
 		j := i
@@ -563,7 +572,7 @@ func parseClauses(t *text, str string, i int, d *Directive, diag *DiagnosticList
 			k, ok := matchParen(s, j)
 			if !ok {
 				*diag = append(*diag, &Diagnostic{Pos: f.Position(t.off(j)), Msg: "unbalanced '(' in clause '" + c.Name + "'"})
-				return out
+				return done()
 			}
 			c.Args = strings.TrimSpace(str[j+1 : k])
 			c.HasArgs = true
@@ -571,8 +580,20 @@ func parseClauses(t *text, str string, i int, d *Directive, diag *DiagnosticList
 		}
 		if j < len(s) && s[j] == ')' {
 			*diag = append(*diag, &Diagnostic{Pos: f.Position(t.off(j)), Msg: "unbalanced ')' in clauses of '" + d.Name + "'"})
-			return out
+			return done()
 		}
 		out = append(out, c)
 	}
+}
+
+// A slab hands out pointers to elements of large arrays, so that many
+// small objects cost few allocations.
+type slab[T any] struct{ buf []T }
+
+func (s *slab[T]) alloc() *T {
+	if len(s.buf) == cap(s.buf) {
+		s.buf = make([]T, 0, 256)
+	}
+	s.buf = s.buf[:len(s.buf)+1]
+	return &s.buf[len(s.buf)-1]
 }

@@ -11,7 +11,7 @@ type File struct {
 	Name string // as the user gave it
 	Src  []byte
 
-	lines   []int    // offset of the first byte of every physical line
+	lines   []int    // offset of the first byte of every physical line; built on first use
 	markers []marker // sorted by offset
 }
 
@@ -24,27 +24,34 @@ type marker struct {
 	System bool // GCC flag 3: a system header
 }
 
-// NewFile makes a File and its line table.
+// NewFile makes a File.
 func NewFile(name string, src []byte) *File {
-	f := &File{Name: name, Src: src}
-	n := bytes.Count(src, []byte{'\n'})
-	f.lines = make([]int, 1, n+1)
-	for i := 0; ; {
-		j := bytes.IndexByte(src[i:], '\n')
-		if j < 0 {
-			break
+	return &File{Name: name, Src: src}
+}
+
+// table returns the line table, building it on first use: instrumenting
+// a file needs line numbers only where directives are, and counts them
+// from one directive to the next.
+func (f *File) table() []int {
+	if f.lines == nil {
+		n := bytes.Count(f.Src, []byte{'\n'})
+		lines := make([]int, 1, n+1)
+		for i, c := range f.Src {
+			if c == '\n' {
+				lines = append(lines, i+1)
+			}
 		}
-		i += j + 1
-		f.lines = append(f.lines, i)
+		f.lines = lines
 	}
-	return f
+	return f.lines
 }
 
 // LineCount is the number of physical lines (a final line without a
 // newline counts).
 func (f *File) LineCount() int {
-	n := len(f.lines)
-	if n > 0 && f.lines[n-1] == len(f.Src) {
+	lines := f.table()
+	n := len(lines)
+	if n > 0 && lines[n-1] == len(f.Src) {
 		n--
 	}
 	return n
@@ -52,26 +59,28 @@ func (f *File) LineCount() int {
 
 // Line returns the 1-based physical line of offset off.
 func (f *File) Line(off int) int {
-	return sort.Search(len(f.lines), func(i int) bool { return f.lines[i] > off })
+	lines := f.table()
+	return sort.Search(len(lines), func(i int) bool { return lines[i] > off })
 }
 
 // LineStart returns the offset of the first byte of physical line line.
 func (f *File) LineStart(line int) int {
+	lines := f.table()
 	if line < 1 {
 		return 0
 	}
-	if line > len(f.lines) {
+	if line > len(lines) {
 		return len(f.Src)
 	}
-	return f.lines[line-1]
+	return lines[line-1]
 }
 
 // LineEnd returns the offset of the newline that ends the physical line
 // holding off, or len(Src).
 func (f *File) LineEnd(off int) int {
 	l := f.Line(off)
-	if l < len(f.lines) {
-		return f.lines[l] - 1
+	if lines := f.table(); l < len(lines) {
+		return lines[l] - 1
 	}
 	return len(f.Src)
 }

@@ -89,18 +89,21 @@ type Result struct {
 }
 
 type parser struct {
-	f      *File
-	src    []byte
-	toks   []Token
-	cfg    Config
-	diags  *DiagnosticList
-	groups map[int]*group
-	list   []*Directive // sorted by Tok
-	w      walker
-	pp     []int32  // indices of Preproc tokens
-	ids    []int32  // indices of identifiers that may be _Pragma or lock routines
-	txt    text     // scratch for normalizing directives
-	device [][2]int // source ranges of declare target blocks
+	f        *File
+	src      []byte
+	toks     []Token
+	cfg      Config
+	diags    *DiagnosticList
+	groups   map[int]*group
+	list     []*Directive // sorted by Tok
+	w        walker
+	dirSlab  slab[Directive]
+	consSlab slab[Construct]
+	clauses  []Clause // backing array of every clause list
+	pp       []int32  // indices of Preproc tokens
+	ids      []int32  // indices of identifiers that may be _Pragma or lock routines
+	txt      text     // scratch for normalizing directives
+	device   [][2]int // source ranges of declare target blocks
 }
 
 // Parse scans and parses f.
@@ -110,6 +113,7 @@ func Parse(f *File, cfg Config) *Result {
 	p.w.p = p
 	sc := scan(f, Options{CPlusPlus: cfg.CPlusPlus}, p.diags)
 	p.toks, p.pp, p.ids = sc.toks, sc.pp, sc.ids
+	p.w.toks = p.toks
 	r.Toks = p.toks
 	if r.Diags.HasErrors() {
 		r.Diags.Sort()
@@ -237,6 +241,8 @@ func (p *parser) pragmaEnd(j int) int {
 func (p *parser) findDirectives() []int {
 	var macro []int
 	pp, ids := p.pp, p.ids
+	p.list = make([]*Directive, 0, len(pp)+len(ids))
+	p.clauses = make([]Clause, 0, 2*(len(pp)+len(ids)))
 	for len(pp) > 0 || len(ids) > 0 {
 		var i int
 		if len(ids) == 0 || len(pp) > 0 && pp[0] < ids[0] {
@@ -252,7 +258,7 @@ func (p *parser) findDirectives() []int {
 				from += bytes.IndexByte(p.src[from:t.End], ':') + 1
 			}
 			txt := normalizePP(&p.txt, p.src, from, int(t.End))
-			if d := parseDirective(txt, p.diags, p.f); d != nil {
+			if d := p.parseDirective(txt); d != nil {
 				d.Form, d.Pos, d.End, d.Tok, d.LastTok = FormHash, int(t.Pos), int(t.End), i, i
 				p.add(d)
 			}
@@ -275,7 +281,7 @@ func (p *parser) findDirectives() []int {
 			if !ok {
 				continue
 			}
-			if d := parseDirective(txt, p.diags, p.f); d != nil {
+			if d := p.parseDirective(txt); d != nil {
 				d.Form, d.Pos, d.End, d.Tok, d.LastTok = FormOperator, int(t.Pos), int(p.toks[end].End), i, end
 				p.add(d)
 			}
@@ -326,14 +332,15 @@ func (p *parser) dir(j int) *Directive {
 // constructs computes the structured block of every directive and how the
 // constructs nest.
 func (p *parser) constructs() []*Construct {
-	var out []*Construct
+	out := make([]*Construct, 0, len(p.list))
 	var deviceFrom []int // offsets of open declare target blocks
 	var deviceRanges [][2]int
 	for _, d := range p.list {
 		if d.Pomp {
 			continue
 		}
-		c := &Construct{Dir: d, First: -1, Last: -1, Hoist: -1, Reopen: -1, Close: -1}
+		c := p.consSlab.alloc()
+		*c = Construct{Dir: d, First: -1, Last: -1, Hoist: -1, Reopen: -1, Close: -1}
 		switch d.class {
 		case ClassDeclTargetBegin:
 			if d.Name == "begin declare target" || len(d.Clauses) == 0 && !d.HasArg {
@@ -667,7 +674,7 @@ func (p *parser) balance() {
 	w := &p.w
 	w.reset()
 	var stack []int
-	for k := w.skip(0); k < len(p.toks); k = w.skip(k + 1) {
+	for k := w.skip(0); k < len(p.toks); k = w.nextInline(k, p.toks) {
 		t := p.toks[k]
 		if t.Kind != Punct {
 			continue

@@ -130,7 +130,9 @@ func scan(f *File, opts Options, diag *DiagnosticList) *scanner {
 		s.errorf(i, "file contains a NUL byte; refusing a binary file")
 		return s
 	}
-	s.toks = make([]Token, 0, len(s.src)/6+16)
+	// Dense code has 4 to 5 bytes per token; capacity never touched costs
+	// nothing, growing the slice costs a copy.
+	s.toks = make([]Token, 0, len(s.src)/4+16)
 	s.run()
 	return s
 }
@@ -217,6 +219,10 @@ func (s *scanner) run() {
 		i = 3 // UTF-8 byte order mark
 	}
 	s.lastNL = i - 1
+	// The common tokens are appended to a local slice; it is handed back
+	// to s.toks around the slower paths, which append themselves.
+	toks := s.toks
+	lastNL := s.lastNL
 	for i < n {
 		c := src[i]
 		switch action[c] {
@@ -226,22 +232,40 @@ func (s *scanner) run() {
 				i++
 			}
 		case aNewline:
-			s.lastNL = i
+			lastNL = i
 			i++
 		case aIdent:
-			i = s.ident(i)
-		case aDigit:
-			i = s.number(i)
-		case aPunct:
-			s.toks = append(s.toks, Token{Kind: Punct, Sub: c, Pos: int32(i), End: int32(i + 1)})
+			start := i
 			i++
+			for i < n && class[src[i]]&cIdent != 0 {
+				i++
+			}
+			if i < n && (src[i] == '\\' || src[i] == '"' || src[i] == '\'') || i-start == 7 && c == '_' || c == 'o' && (i-start >= 12 || i-start == 3) {
+				// Splices, literal prefixes and names later passes look
+				// up: the careful path.
+				s.toks, s.lastNL = toks, lastNL
+				i = s.ident(start)
+				toks, lastNL = s.toks, s.lastNL
+				continue
+			}
+			toks = append(toks, Token{Kind: Ident, Pos: int32(start), End: int32(i)})
+		case aPunct:
+			toks = append(toks, Token{Kind: Punct, Sub: c, Pos: int32(i), End: int32(i + 1)})
+			i++
+		case aDigit:
+			s.toks, s.lastNL = toks, lastNL
+			i = s.number(i)
+			toks, lastNL = s.toks, s.lastNL
 		default:
+			s.toks, s.lastNL = toks, lastNL
 			i = s.punct(i, c)
+			toks, lastNL = s.toks, s.lastNL
 			if s.fatal {
 				return
 			}
 		}
 	}
+	s.toks, s.lastNL = toks, lastNL
 }
 
 // atLineStart reports whether only blanks and comments precede offset i

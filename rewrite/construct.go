@@ -112,7 +112,7 @@ func (g *gen) construct(c *parser.Construct) {
 	specs := g.specs(c, specBuf[:0])
 	enabled := false
 	for _, s := range specs {
-		if !g.disabled(groupOf[s.class]) {
+		if !g.off[s.class] {
 			enabled = true
 		}
 	}
@@ -333,7 +333,7 @@ func has(cs []parser.Clause, name string) bool {
 // leaf returns the parts of one directive and registers its region.
 func (g *gen) leaf(c *parser.Construct, s spec) (parts, int) {
 	d := c.Dir
-	if g.disabled(groupOf[s.class]) {
+	if g.off[s.class] {
 		return parts{pragma: g.part(func() { g.pragma(s.name, s.arg, s.hasArg, s.clauses) })}, -1
 	}
 	reg := region{

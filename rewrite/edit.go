@@ -1,10 +1,9 @@
 package rewrite
 
 import (
-	"cmp"
 	"fmt"
 	"io"
-	"slices"
+	"math"
 	"strconv"
 )
 
@@ -12,12 +11,11 @@ import (
 // text lives in the edit list's arena, so edits hold no pointers.
 // Insertions at one offset are ordered by key: closing code of inner
 // constructs first, then closing code of outer ones, then opening code of
-// outer constructs, then of inner ones.
+// outer constructs, then of inner ones; equal keys keep creation order.
 type edit struct {
-	start, end int
-	text       seg
-	key        int // see closeKey and openKey
-	seq        int // creation order, the last tie-breaker
+	start, end int32
+	text       seg32
+	order      uint64 // sort key: start, insertion before replacement, key
 }
 
 // A seg is a range of an arena.
@@ -25,10 +23,19 @@ type seg struct{ a, b int }
 
 func (s seg) empty() bool { return s.a == s.b }
 
+// seg32 is a seg stored in an edit.
+type seg32 struct{ a, b int32 }
+
 func closeKey(depth int) int { return -1_000_000 + (1000 - depth) }
 func openKey(depth int) int  { return depth }
 
 const replaceKey = 2_000_000
+
+// keyBias makes keys non-negative; keyBits holds any biased key.
+const (
+	keyBias = 1 << 21
+	keyBits = 23
+)
 
 type editList struct {
 	edits []edit
@@ -44,35 +51,53 @@ func (l *editList) add(text ...[]byte) seg {
 	return seg{a, len(l.arena)}
 }
 
-func (l *editList) replace(start, end int, text seg) {
-	l.edits = append(l.edits, edit{start: start, end: end, text: text, key: replaceKey, seq: len(l.edits)})
+func (l *editList) push(start, end int, text seg, key int) {
+	if start > math.MaxInt32 || len(l.arena) > math.MaxInt32 {
+		panic("rewrite: file or generated code larger than 2 GiB")
+	}
+	rep := uint64(0)
+	if start != end {
+		rep = 1
+	}
+	order := uint64(start)<<(keyBits+1) | rep<<keyBits | uint64(key+keyBias)
+	l.edits = append(l.edits, edit{start: int32(start), end: int32(end), text: seg32{int32(text.a), int32(text.b)}, order: order})
 }
 
-func (l *editList) insert(at int, text seg, key int) {
-	l.edits = append(l.edits, edit{start: at, end: at, text: text, key: key, seq: len(l.edits)})
-}
+func (l *editList) replace(start, end int, text seg) { l.push(start, end, text, replaceKey) }
 
-// sort orders the edits for application.
+func (l *editList) insert(at int, text seg, key int) { l.push(at, at, text, key) }
+
+// sort orders the edits for application: a stable radix sort on their
+// keys, so that edits with equal keys keep their creation order.
 func (l *editList) sort() {
-	slices.SortFunc(l.edits, func(a, b edit) int {
-		if a.start != b.start {
-			return cmp.Compare(a.start, b.start)
+	es := l.edits
+	tmp := make([]edit, len(es))
+	var max uint64
+	for _, e := range es {
+		if e.order > max {
+			max = e.order
 		}
-		// An insertion at an offset comes before a replacement starting there.
-		ai, bi := a.start == a.end, b.start == b.end
-		if ai != bi {
-			if ai {
-				return -1
-			}
-			return 1
+	}
+	for shift := uint(0); shift < 64 && max>>shift > 0; shift += 11 {
+		var count [1 << 11]int
+		for _, e := range es {
+			count[(e.order>>shift)&(1<<11-1)]++
 		}
-		if a.key != b.key {
-			return cmp.Compare(a.key, b.key)
+		pos := 0
+		for i, c := range count {
+			count[i] = pos
+			pos += c
 		}
-		return cmp.Compare(a.seq, b.seq)
-	})
-	for i := 1; i < len(l.edits); i++ {
-		if p, e := l.edits[i-1], l.edits[i]; e.start < p.end {
+		for _, e := range es {
+			d := (e.order >> shift) & (1<<11 - 1)
+			tmp[count[d]] = e
+			count[d]++
+		}
+		es, tmp = tmp, es
+	}
+	l.edits = es
+	for i := 1; i < len(es); i++ {
+		if p, e := es[i-1], es[i]; e.start < p.end {
 			panic(fmt.Sprintf("rewrite: overlapping edits at offset %d (previous ended at %d)", e.start, p.end))
 		}
 	}
@@ -82,7 +107,7 @@ func (l *editList) sort() {
 func (l *editList) size(src []byte) int {
 	n := len(src)
 	for _, e := range l.edits {
-		n += e.text.b - e.text.a - (e.end - e.start)
+		n += int(e.text.b-e.text.a) - int(e.end-e.start)
 	}
 	return n
 }
@@ -97,7 +122,7 @@ func (l *editList) writeTo(w io.Writer, src []byte) error {
 		if _, err := w.Write(l.arena[e.text.a:e.text.b]); err != nil {
 			return err
 		}
-		pos = e.end
+		pos = int(e.end)
 	}
 	_, err := w.Write(src[pos:])
 	return err

@@ -109,7 +109,8 @@ type gen struct {
 	offloads   int
 	offloadPos int
 
-	lineOff, lineNo int // the last line lookup
+	lineOff, lineNo int                             // the last line lookup
+	off             [parser.ClassUserOnOff + 1]bool // classes --disable turned off
 
 	buf       []byte // scratch for the parts of one construct
 	partStart int    // where the part being built starts in buf
@@ -163,8 +164,16 @@ func Instrument(pr *parser.Result, opts Options) *Result {
 	g := &gen{pr: pr, f: pr.File, src: pr.File.Src, toks: pr.Toks, opts: opts, diags: &pr.Diags, nl: "\n", offloadPos: -1, lineNo: 1}
 	// Instrumented code is a few times larger than the directives it
 	// replaces; sizing the arena once avoids copying it while it grows.
-	g.edits.arena = make([]byte, 0, 384*len(pr.Directives)+len(pr.Locks)*32+4096)
+	// bytes.Buffer.Grow does not zero its memory, and what stays unused is
+	// never touched.
+	var arena bytes.Buffer
+	arena.Grow(384*len(pr.Directives) + len(pr.Locks)*32 + 4096)
+	g.edits.arena = arena.AvailableBuffer()
 	g.edits.edits = make([]edit, 0, 3*len(pr.Directives)+2*len(pr.Locks)+8)
+	g.regions = make([]region, 0, len(pr.Directives)+len(pr.Locks)+8)
+	for c, grp := range groupOf {
+		g.off[c] = g.disabled(grp)
+	}
 	g.name = opts.Name
 	if g.name == "" {
 		g.name = g.f.Name
@@ -198,6 +207,9 @@ func Instrument(pr *parser.Result, opts Options) *Result {
 func (g *gen) instrumented() bool {
 	if bytes.HasPrefix(g.src, []byte(Header)) {
 		return true
+	}
+	if !bytes.Contains(g.src, []byte("POMP_Register_unit")) {
+		return false
 	}
 	for i, t := range g.toks {
 		if t.Kind == parser.Ident && string(g.src[t.Pos:t.End]) == "POMP_Register_unit" && i+1 < len(g.toks) {
@@ -370,6 +382,8 @@ func (g *gen) header() []byte {
 	}
 	if len(g.regions) > 0 {
 		b = append(b, "static POMP_Region pomp_regions[] = {"+nl...)
+		var lastFile string
+		var quotedFile []byte
 		for i, r := range g.regions {
 			b = append(b, "\t/* "...)
 			b = strconv.AppendInt(b, int64(i), 10)
@@ -382,7 +396,10 @@ func (g *gen) header() []byte {
 			b = append(b, ", "...)
 			b = strconv.AppendInt(b, int64(r.end), 10)
 			b = append(b, ", "...)
-			b = appendQuoted(b, r.file)
+			if r.file != lastFile {
+				lastFile, quotedFile = r.file, appendQuoted(quotedFile[:0], r.file)
+			}
+			b = append(b, quotedFile...)
 			b = append(b, ", "...)
 			b = appendQuoted(b, r.name)
 			b = append(b, ", "...)

@@ -22,7 +22,7 @@ func main() {
 	if os.Getenv("GOGC") == "" {
 		// gopari runs for a moment inside a build and keeps most of what it
 		// allocates until it exits: collecting less often saves time.
-		debug.SetGCPercent(400)
+		debug.SetGCPercent(200)
 	}
 	os.Exit(run(os.Args, os.Stdin, os.Stdout, os.Stderr))
 }
