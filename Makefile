@@ -12,7 +12,7 @@ GOBUILD := $(GO) build -trimpath
 GO_SOURCES := $(shell find cmd parser rewrite internal pomprt -name '*.go' -not -path '*/testdata/*') go.mod go.sum pomprt/include/pomp.h
 RT_SOURCES := $(wildcard pomprt/*.go pomprt/*.c pomprt/*.h) pomprt/include/pomp.h internal/profile/profile.go
 
-.PHONY: all build test vet fmt-check bench-instrument clean demo install
+.PHONY: all build test vet fmt-check bench bench-instrument clean demo install
 
 all: build
 
@@ -57,6 +57,15 @@ fmt-check:
 
 test: build vet fmt-check
 	$(GO) test -count=1 ./...
+
+# All benchmarks: runtime overhead (tiny tasks, constructs, realistic
+# codes) in ids and profile mode against uninstrumented builds, runtime
+# memory and instrumenter throughput, as one table (also in
+# build/bench.md). THREADS=1,2,4 and PAIRS=7 change what it runs.
+THREADS ?=
+PAIRS   ?= 7
+bench: build
+	$(GO) run ./bench/driver -pairs $(PAIRS) $(if $(THREADS),-threads $(THREADS)) -out $(BUILD)/bench.md
 
 # Throughput of the instrumenter on one core, on generated dense files of
 # 200k and 1M lines (one directive per 8 lines): medians of 21 single runs.

@@ -1,0 +1,421 @@
+// Command driver runs gopari's benchmarks and prints one table: what
+// instrumentation costs, in ids and profile mode, on the seed's tiny-task
+// program, on EPCC-style construct microbenchmarks, on two realistic
+// codes, and what the instrumenter and the runtime's memory do.
+//
+// Every comparison runs in rounds that alternate the uninstrumented
+// program with the instrumented one in each mode (A, B, C, A, B, C, ...),
+// so that drift of a shared machine hits all alike; figures are medians
+// of the per-round differences or ratios.
+//
+// Usage (from the repository root, after make build):
+//
+//	go run ./bench/driver [-pairs 7] [-threads 1,2] [-out build/bench.md]
+package main
+
+import (
+	"bytes"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"runtime/debug"
+	"sort"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"gopari/internal/gen"
+	"gopari/parser"
+	"gopari/rewrite"
+)
+
+var (
+	pairs   = flag.Int("pairs", 7, "rounds of every comparison (at least 7)")
+	threads = flag.String("threads", "", "comma-separated thread counts (default 1,2 and the machine's cores)")
+	outFile = flag.String("out", "build/bench.md", "where to write the table as well")
+	quick   = flag.Bool("quick", false, "smaller inputs, for trying the driver")
+)
+
+var modes = []string{"orig", "ids", "profile"}
+
+func main() {
+	flag.Parse()
+	if *pairs < 1 {
+		fatalf("-pairs must be at least 1")
+	}
+	work, err := os.MkdirTemp("", "gopari-bench-")
+	if err != nil {
+		fatalf("%v", err)
+	}
+	defer os.RemoveAll(work)
+	b := &bench{work: work}
+	b.build()
+	var out bytes.Buffer
+	w := io.MultiWriter(os.Stdout, &out)
+	fmt.Fprintf(w, "gopari benchmarks, %s, %d cores (%s), %d rounds per comparison\n\n", time.Now().Format("2006-01-02"), runtime.NumCPU(), cpuName(), *pairs)
+	for _, t := range threadCounts() {
+		b.tiny(w, t)
+		b.constructs(w, t)
+		b.realistic(w, t)
+	}
+	b.memory(w)
+	b.instrumenter(w)
+	b.verdicts(w)
+	if *outFile != "" {
+		os.MkdirAll(filepath.Dir(*outFile), 0o777)
+		if err := os.WriteFile(*outFile, out.Bytes(), 0o666); err != nil {
+			fatalf("%v", err)
+		}
+	}
+}
+
+func fatalf(format string, args ...any) {
+	fmt.Fprintf(os.Stderr, "bench: "+format+"\n", args...)
+	os.Exit(1)
+}
+
+type bench struct {
+	work     string
+	gopari   string
+	exe      map[string]string // "tiny.orig", "tiny.inst", ...
+	results  []verdict
+	barrier  map[int]float64 // uninstrumented barrier overhead by threads
+	overhead map[string]map[int]float64
+}
+
+type verdict struct {
+	what, target, measured string
+	ok                     bool
+	note                   string
+}
+
+func (b *bench) check(what, target, measured string, ok bool, note string) {
+	b.results = append(b.results, verdict{what, target, measured, ok, note})
+}
+
+// build compiles every benchmark plainly and through gopari cc.
+func (b *bench) build() {
+	b.gopari, _ = filepath.Abs("bin/gopari")
+	if _, err := os.Stat(b.gopari); err != nil {
+		fatalf("%v (run make build first)", err)
+	}
+	b.exe = map[string]string{}
+	progs := []struct{ name, src, libs string }{
+		{"tiny", "bench/tiny.c", ""},
+		{"constructs", "bench/constructs.c", ""},
+		{"nqueens", "examples/nqueens/nqueens.c", ""},
+		{"heat", "examples/heat/heat.c", "-lm"},
+	}
+	for _, p := range progs {
+		for _, kind := range []string{"orig", "inst"} {
+			exe := filepath.Join(b.work, p.name+"."+kind)
+			args := []string{"gcc", "-O2", "-fopenmp", p.src, "-o", exe}
+			if p.libs != "" {
+				args = append(args, p.libs)
+			}
+			if kind == "inst" {
+				args = append([]string{b.gopari, "cc"}, args...)
+			}
+			cmd := exec.Command(args[0], args[1:]...)
+			if out, err := cmd.CombinedOutput(); err != nil {
+				fatalf("building %s: %v\n%s", exe, err, out)
+			}
+			b.exe[p.name+"."+kind] = exe
+		}
+	}
+}
+
+func threadCounts() []int {
+	if *threads != "" {
+		var out []int
+		for _, f := range strings.Split(*threads, ",") {
+			n, err := strconv.Atoi(strings.TrimSpace(f))
+			if err != nil || n < 1 {
+				fatalf("bad -threads %q", *threads)
+			}
+			out = append(out, n)
+		}
+		return out
+	}
+	out := []int{1, 2}
+	for n := 4; n <= runtime.NumCPU(); n *= 2 {
+		out = append(out, n)
+	}
+	return out
+}
+
+// run runs a benchmark program in a mode and returns its stdout, stderr,
+// wall time and peak memory (KiB).
+func (b *bench) run(name, mode string, threads int, args ...string) (string, string, time.Duration, int64) {
+	exe := b.exe[name+".inst"]
+	if mode == "orig" {
+		exe = b.exe[name+".orig"]
+	}
+	dir, err := os.MkdirTemp(b.work, "run-")
+	if err != nil {
+		fatalf("%v", err)
+	}
+	defer os.RemoveAll(dir)
+	cmd := exec.Command(exe, args...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "OMP_NUM_THREADS="+strconv.Itoa(threads), "OMP_PROC_BIND=false",
+		"GOPARI_MODE="+mode, "GOPARI_EXPERIMENT_DIRECTORY="+filepath.Join(dir, "exp"))
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	t0 := time.Now()
+	if err := cmd.Run(); err != nil {
+		fatalf("%s %v (%s): %v\n%s", exe, args, mode, err, stderr.String())
+	}
+	wall := time.Since(t0)
+	var rss int64
+	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
+		rss = ru.Maxrss
+	}
+	return stdout.String(), stderr.String(), wall, rss
+}
+
+// rounds runs f(mode, round) for every mode, in turn, pairs times.
+func rounds(f func(mode string, round int)) {
+	for r := 0; r < *pairs; r++ {
+		for k := range modes {
+			// Rotate the order so that no mode always runs first.
+			f(modes[(k+r)%len(modes)], r)
+		}
+	}
+}
+
+func median(xs []float64) float64 {
+	s := append([]float64(nil), xs...)
+	sort.Float64s(s)
+	n := len(s)
+	if n == 0 {
+		return 0
+	}
+	if n%2 == 1 {
+		return s[n/2]
+	}
+	return (s[n/2-1] + s[n/2]) / 2
+}
+
+// tiny measures the seed's tiny-task program: each thread creates 10M
+// tasks that increment a counter. The program times its parallel region.
+func (b *bench) tiny(w io.Writer, threads int) {
+	n := "10000000"
+	if *quick {
+		n = "1000000"
+	}
+	per := map[string][]float64{}
+	rounds(func(mode string, r int) {
+		_, stderr, _, _ := b.run("tiny", mode, threads, n)
+		var ns float64
+		if _, err := fmt.Sscanf(stderr, "%f ns/task", &ns); err != nil {
+			fatalf("tiny: cannot read %q", stderr)
+		}
+		per[mode] = append(per[mode], ns)
+	})
+	added := func(mode string) float64 {
+		var d []float64
+		for i := range per[mode] {
+			d = append(d, per[mode][i]-per["orig"][i])
+		}
+		return median(d)
+	}
+	fmt.Fprintf(w, "## Tiny tasks, %d thread(s), %s tasks per thread\n\n", threads, n)
+	fmt.Fprintf(w, "| build | ns/task (median) | added ns/task |\n|---|---:|---:|\n")
+	fmt.Fprintf(w, "| uninstrumented | %.2f | |\n", median(per["orig"]))
+	for _, m := range modes[1:] {
+		fmt.Fprintf(w, "| gopari, %s mode | %.2f | %+.2f |\n", m, median(per[m]), added(m))
+	}
+	fmt.Fprintln(w)
+	b.check(fmt.Sprintf("ids mode, tiny tasks, %d thread(s)", threads), "<= 1.5 ns/task", fmt.Sprintf("%+.2f ns/task", added("ids")), added("ids") <= 1.5, "")
+	b.check(fmt.Sprintf("profile mode, tiny tasks, %d thread(s)", threads), "<= 25 ns/task", fmt.Sprintf("%+.2f ns/task", added("profile")), added("profile") <= 25, "")
+}
+
+// constructs measures the EPCC-style microbenchmarks.
+func (b *bench) constructs(w io.Writer, threads int) {
+	target := "0.03"
+	if *quick {
+		target = "0.005"
+	}
+	type key struct{ mode, name string }
+	vals := map[key][]float64{}
+	var names []string
+	rounds(func(mode string, r int) {
+		stdout, _, _, _ := b.run("constructs", mode, threads, target)
+		for _, line := range strings.Split(strings.TrimSpace(stdout), "\n") {
+			f := strings.Split(line, "\t")
+			if len(f) != 2 {
+				fatalf("constructs: bad line %q", line)
+			}
+			v, _ := strconv.ParseFloat(f[1], 64)
+			if mode == "orig" && r == 0 {
+				names = append(names, f[0])
+			}
+			vals[key{mode, f[0]}] = append(vals[key{mode, f[0]}], v)
+		}
+	})
+	if b.barrier == nil {
+		b.barrier, b.overhead = map[int]float64{}, map[string]map[int]float64{}
+	}
+	barrier := median(vals[key{"orig", "barrier"}])
+	b.barrier[threads] = barrier
+	fmt.Fprintf(w, "## Constructs, %d thread(s): overhead per construct instance (ns)\n\n", threads)
+	fmt.Fprintf(w, "| construct | uninstrumented | added, ids | added, profile |\n|---|---:|---:|---:|\n")
+	worst, worstName := 0.0, ""
+	for _, n := range names {
+		d := map[string]float64{}
+		for _, m := range modes[1:] {
+			var diffs []float64
+			for i := range vals[key{m, n}] {
+				diffs = append(diffs, vals[key{m, n}][i]-vals[key{"orig", n}][i])
+			}
+			d[m] = median(diffs)
+		}
+		fmt.Fprintf(w, "| %s | %.1f | %+.1f | %+.1f |\n", n, median(vals[key{"orig", n}]), d["ids"], d["profile"])
+		if d["profile"] > worst {
+			worst, worstName = d["profile"], n
+		}
+	}
+	fmt.Fprintf(w, "\nAn extra barrier costs %.1f ns here.\n\n", barrier)
+	b.check(fmt.Sprintf("profile mode, every construct, %d thread(s)", threads), fmt.Sprintf("<= one barrier (%.0f ns)", barrier),
+		fmt.Sprintf("worst %+.1f ns (%s)", worst, worstName), worst <= barrier, "")
+}
+
+// realistic measures a task-parallel and a loop-parallel code.
+func (b *bench) realistic(w io.Writer, threads int) {
+	codes := []struct {
+		name string
+		args []string
+		what string
+	}{
+		{"nqueens", []string{"14", "4"}, "N-Queens 14, tasks to depth 4"},
+		{"heat", []string{"256", "10000"}, "heat stencil 256x256, 10000 steps"},
+	}
+	if *quick {
+		codes[0].args, codes[1].args = []string{"11", "3"}, []string{"64", "500"}
+	}
+	fmt.Fprintf(w, "## Realistic codes, %d thread(s): wall time of the whole run\n\n", threads)
+	fmt.Fprintf(w, "| code | uninstrumented s | ids | profile |\n|---|---:|---:|---:|\n")
+	for _, c := range codes {
+		t := map[string][]float64{}
+		var want string
+		rounds(func(mode string, r int) {
+			stdout, _, wall, _ := b.run(c.name, mode, threads, c.args...)
+			if want == "" {
+				want = stdout
+			} else if stdout != want {
+				fatalf("%s printed %q, then %q", c.name, want, stdout)
+			}
+			t[mode] = append(t[mode], wall.Seconds())
+		})
+		rel := func(m string) float64 {
+			var r []float64
+			for i := range t[m] {
+				r = append(r, t[m][i]/t["orig"][i]-1)
+			}
+			return median(r) * 100
+		}
+		fmt.Fprintf(w, "| %s | %.3f | %+.2f%% | %+.2f%% |\n", c.what, median(t["orig"]), rel("ids"), rel("profile"))
+		b.check(fmt.Sprintf("profile mode, %s, %d thread(s)", c.name, threads), "<= 2%", fmt.Sprintf("%+.2f%%", rel("profile")), rel("profile") <= 2, "")
+	}
+	fmt.Fprintln(w)
+}
+
+// memory compares the peak memory of the tiny-task program in profile
+// mode at 1M and 20M tasks.
+func (b *bench) memory(w io.Writer) {
+	sizes := []string{"500000", "10000000"}
+	if *quick {
+		sizes = []string{"50000", "1000000"}
+	}
+	peak := map[string][]float64{}
+	for r := 0; r < 3; r++ {
+		for _, s := range sizes {
+			_, _, _, rss := b.run("tiny", "profile", 2, s)
+			peak[s] = append(peak[s], float64(rss))
+		}
+	}
+	small, large := median(peak[sizes[0]]), median(peak[sizes[1]])
+	fmt.Fprintf(w, "## Runtime memory: tiny tasks in profile mode, 2 threads\n\n")
+	fmt.Fprintf(w, "| tasks | peak RSS (median of 3) |\n|---:|---:|\n")
+	for _, s := range sizes {
+		n, _ := strconv.Atoi(s)
+		fmt.Fprintf(w, "| %d | %.1f MiB |\n", 2*n, median(peak[s])/1024)
+	}
+	fmt.Fprintln(w)
+	growth := (large/small - 1) * 100
+	b.check("profile mode, peak memory, 20M vs 1M tasks", "within 10%", fmt.Sprintf("%+.1f%%", growth), growth <= 10 && growth >= -10, "")
+}
+
+// instrumenter measures gopari instrument's throughput in process, on
+// one core, on the dense generated files.
+func (b *bench) instrumenter(w io.Writer) {
+	prev := runtime.GOMAXPROCS(1)
+	defer runtime.GOMAXPROCS(prev)
+	defer debug.SetGCPercent(debug.SetGCPercent(200)) // as the gopari command does
+	sizes := []int{200_000, 1_000_000}
+	runs := 21
+	if *quick {
+		runs = 5
+	}
+	fmt.Fprintf(w, "## Instrumenter: dense C, one directive per 8 lines, one core\n\n")
+	fmt.Fprintf(w, "| lines | median ms | lines/s | best lines/s |\n|---:|---:|---:|---:|\n")
+	med := map[int]float64{}
+	for _, n := range sizes {
+		src := gen.Dense(n)
+		lines := gen.Lines(src)
+		runtime.GC()
+		var ts []float64
+		for r := 0; r < runs; r++ {
+			t0 := time.Now()
+			res, diags := rewrite.Source("dense.c", src, parser.Config{}, rewrite.Options{})
+			if res == nil {
+				fatalf("instrumenting: %v", diags)
+			}
+			res.WriteTo(io.Discard)
+			ts = append(ts, time.Since(t0).Seconds())
+		}
+		sort.Float64s(ts)
+		med[n] = median(ts)
+		fmt.Fprintf(w, "| %d | %.1f | %.2fM | %.2fM |\n", lines, med[n]*1e3, float64(lines)/med[n]/1e6, float64(lines)/ts[0]/1e6)
+		if n == sizes[0] {
+			rate := float64(lines) / med[n] / 1e6
+			b.check("instrumenter throughput, 200k lines", ">= 3.4M lines/s", fmt.Sprintf("%.2fM lines/s", rate), rate >= 3.4, "")
+		}
+	}
+	ratio := med[sizes[1]] / med[sizes[0]]
+	fmt.Fprintf(w, "\n1M lines take %.2f times as long as 200k lines.\n\n", ratio)
+	b.check("instrumenter, 1M vs 200k lines", "<= 5.5x the time", fmt.Sprintf("%.2fx", ratio), ratio <= 5.5, "")
+}
+
+func (b *bench) verdicts(w io.Writer) {
+	fmt.Fprintf(w, "## Targets\n\n| what | target | measured | |\n|---|---|---|---|\n")
+	for _, v := range b.results {
+		mark := "met"
+		if !v.ok {
+			mark = "**missed**"
+		}
+		fmt.Fprintf(w, "| %s | %s | %s | %s |\n", v.what, v.target, v.measured, mark)
+	}
+	fmt.Fprintln(w)
+}
+
+func cpuName() string {
+	b, err := os.ReadFile("/proc/cpuinfo")
+	if err != nil {
+		return runtime.GOARCH
+	}
+	for _, l := range strings.Split(string(b), "\n") {
+		if strings.HasPrefix(l, "model name") {
+			if i := strings.Index(l, ":"); i >= 0 {
+				return strings.TrimSpace(l[i+1:])
+			}
+		}
+	}
+	return runtime.GOARCH
+}
