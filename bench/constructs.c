@@ -15,8 +15,10 @@
 static int delaylength = 64;
 static volatile double sink;
 
-/* delay does a fixed amount of work that the compiler cannot remove. */
-static void delay(int n)
+/* delay does a fixed amount of work that the compiler cannot remove. It
+ * is never inlined, so that every test and its reference run the same
+ * machine code for the work and differ only in the construct. */
+static __attribute__((noinline)) void delay(int n)
 {
   double a = 0.0;
   for (int i = 0; i < n; i++)
@@ -29,32 +31,41 @@ static double target = 0.05;
 
 typedef void (*test_fn)(int reps);
 
-/* measure returns seconds per repetition of fn, running it long enough
- * to last about target seconds, best of three. */
-static double measure(test_fn fn)
+static double seconds(test_fn fn, int reps)
+{
+  double t0 = omp_get_wtime();
+  fn(reps);
+  return omp_get_wtime() - t0;
+}
+
+/* measure returns the overhead in seconds of one repetition of fn over
+ * one of its reference ref. It picks a repetition count that makes fn
+ * last about target/ROUNDS seconds, then times ref and fn in turn ROUNDS
+ * times and compares the fastest of each: short, alternating runs keep
+ * the minimum clear of the preemptions a shared machine has. */
+#define ROUNDS 9
+static double measure(test_fn fn, test_fn ref)
 {
   int reps = 16;
   for (;;) {
-    double t0 = omp_get_wtime();
-    fn(reps);
-    double t = omp_get_wtime() - t0;
-    if (t > target / 4 || reps > (1 << 26)) {
-      reps = (int)(reps * (target / (t > 1e-9 ? t : 1e-9)));
+    double t = seconds(fn, reps);
+    if (t > target / (4 * ROUNDS) || reps > (1 << 26)) {
+      reps = (int)(reps * (target / ROUNDS / (t > 1e-9 ? t : 1e-9)));
       if (reps < 1)
         reps = 1;
       break;
     }
     reps *= 4;
   }
-  double best = 1e30;
-  for (int k = 0; k < 3; k++) {
-    double t0 = omp_get_wtime();
-    fn(reps);
-    double t = (omp_get_wtime() - t0) / reps;
+  double best_ref = 1e30, best = 1e30;
+  for (int k = 0; k < ROUNDS; k++) {
+    double r = seconds(ref, reps), t = seconds(fn, reps);
+    if (r < best_ref)
+      best_ref = r;
     if (t < best)
       best = t;
   }
-  return best;
+  return (best - best_ref) / reps;
 }
 
 /* References: the work alone, serially and in every thread. */
@@ -175,7 +186,7 @@ static void test_firstprivate(int reps)
   }
 }
 
-#define ITERS 128 /* loop iterations per thread */
+#define ITERS 16 /* loop iterations per thread */
 
 static void ref_loop(int reps)
 {
@@ -289,9 +300,7 @@ int main(int argc, char **argv)
     {"taskloop", test_taskloop, ref_taskloop, 0},
   };
   for (size_t k = 0; k < sizeof tests / sizeof tests[0]; k++) {
-    double ref = measure(tests[k].ref);
-    double t = measure(tests[k].fn);
-    printf("%s\t%.1f\n", tests[k].name, (t - ref) * 1e9);
+    printf("%s\t%.1f\n", tests[k].name, measure(tests[k].fn, tests[k].ref) * 1e9);
     fflush(stdout);
   }
   omp_destroy_lock(&lock);

@@ -255,7 +255,10 @@ static uint32_t child_loc(pomp_thr *t, uint32_t parent, uint32_t num)
 	if (found == UINT32_MAX)
 		found = new_loc(parent, num, pomp_g.locs[parent]->level + 1, t->index);
 	pthread_mutex_unlock(&pomp_g.mu);
-	t->cache_parent, t->cache_num, t->cache_loc, t->has_cache = parent, num, found, 1;
+	t->cache_parent = parent;
+	t->cache_num = num;
+	t->cache_loc = found;
+	t->has_cache = 1;
 	return found;
 }
 
@@ -641,9 +644,9 @@ void POMP_Parallel_begin(POMP_Region *r, POMP_Task_handle encountering, POMP_Tas
 
 void POMP_Parallel_end(POMP_Region *r)
 {
-	uint64_t ts = now();
 	if (pomp_mode != POMP_MODE_PROFILE)
 		return;
+	uint64_t ts = now();
 	pomp_thr *t = self();
 	int i = t->task;
 	if (i < 0 || t->fr[i].kind != FR_IMPLICIT || t->fr[i].region != r->id) {
@@ -659,9 +662,9 @@ void POMP_Parallel_end(POMP_Region *r)
 void POMP_Parallel_join(POMP_Region *r, POMP_Task_handle encountering)
 {
 	(void)encountering;
-	uint64_t ts = now();
 	if (pomp_mode != POMP_MODE_PROFILE)
 		return;
+	uint64_t ts = now();
 	pomp_thr *t = self();
 	int i = find(t, r->id, FR_FORK, 0);
 	if (i < 0) {
