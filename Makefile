@@ -1,7 +1,9 @@
 # gopari — build, test and benchmark.
 #
 #   make            build bin/gopari, build/lib/libpomp.a and build/include/pomp.h
-#   make test       vet, format check and every test
+#   make test       vet, format check and every test (the fuzz corpus replayed)
+#   make fuzz       run each fuzz target for FUZZTIME (default 15s), as CI does
+#   make soak       each fuzz target for SOAKTIME (30m) and 5,000 random programs
 #   make bench-instrument   instrumenter throughput on dense 200k- and 1M-line files
 
 GO      ?= go
@@ -12,7 +14,7 @@ GOBUILD := $(GO) build -trimpath
 GO_SOURCES := $(shell find cmd parser rewrite internal pomprt -name '*.go' -not -path '*/testdata/*') go.mod go.sum pomprt/include/pomp.h
 RT_SOURCES := $(wildcard pomprt/*.go pomprt/*.c pomprt/*.h) pomprt/include/pomp.h internal/profile/profile.go
 
-.PHONY: all build test vet fmt-check bench bench-instrument clean demo install
+.PHONY: all build test vet fmt-check fuzz soak bench bench-instrument clean demo install
 
 all: build
 
@@ -57,6 +59,27 @@ fmt-check:
 
 test: build vet fmt-check
 	$(GO) test -count=1 ./...
+
+# Fuzzing: the scanner, the directive parser, the statement-extent
+# finder and the whole rewrite. New failures land in testdata/fuzz and
+# are then replayed by make test.
+FUZZTIME ?= 15s
+FUZZ_TARGETS := parser:FuzzScan parser:FuzzDirective parser:FuzzExtents rewrite:FuzzInstrument
+fuzz:
+	@set -e; for t in $(FUZZ_TARGETS); do \
+	  pkg=$${t%%:*}; fn=$${t#*:}; \
+	  echo "fuzz $$fn ($(FUZZTIME))"; \
+	  $(GO) test -run '^$$' -fuzz "^$$fn\$$" -fuzztime $(FUZZTIME) ./$$pkg; \
+	done
+
+# The long run: every fuzz target for SOAKTIME, and RANDPROGS random
+# OpenMP programs built and run instrumented and not.
+SOAKTIME  ?= 30m
+RANDPROGS ?= 5000
+RANDSEED  ?= 100000
+soak: build
+	$(MAKE) fuzz FUZZTIME=$(SOAKTIME)
+	$(GO) test -count=1 -timeout 6h -run TestRandomPrograms ./pomprt/e2e -args -randprogs $(RANDPROGS) -randseed $(RANDSEED)
 
 # All benchmarks: runtime overhead (tiny tasks, constructs, realistic
 # codes) in ids and profile mode against uninstrumented builds, runtime
