@@ -577,11 +577,11 @@ func (g *gen) sections(c *parser.Construct, reg int) {
 		g.w("}")
 	})
 	section := g.part(func() { g.pragma("section", "", false, nil) })
-	depth := c.Depth + 1
+	depth := c.Depth
 	opened := false
 	if c.ImplicitFirst {
 		at := int(g.toks[c.First].End)
-		g.edits.insert(at, g.joinLead(at, open), openKey(depth))
+		g.edits.insert(at, g.joinLead(at, open), innerOpenKey(depth))
 		opened = true
 	}
 	for _, k := range c.Sections {
@@ -599,7 +599,7 @@ func (g *gen) sections(c *parser.Construct, reg int) {
 		at := int(g.toks[c.Last].Pos)
 		s := g.join(at, 0, end)
 		g.edits.arena = append(g.edits.arena, ' ')
-		g.edits.insert(at, seg{s.a, s.b + 1}, closeKey(depth))
+		g.edits.insert(at, seg{s.a, s.b + 1}, innerCloseKey(depth))
 	}
 }
 

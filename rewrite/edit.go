@@ -26,8 +26,16 @@ func (s seg) empty() bool { return s.a == s.b }
 // seg32 is a seg stored in an edit.
 type seg32 struct{ a, b int32 }
 
-func closeKey(depth int) int { return -1_000_000 + (1000 - depth) }
-func openKey(depth int) int  { return depth }
+// Keys step by two per nesting level, so that a wrapper gopari adds
+// between a construct and its children (a section of sections) has a key
+// of its own: the odd one between the two levels.
+func closeKey(depth int) int { return -1_000_000 + 2*(1000-depth) }
+func openKey(depth int) int  { return 2 * depth }
+
+// innerCloseKey and innerOpenKey order a wrapper that sits inside the
+// construct at depth and around its children at depth+1.
+func innerCloseKey(depth int) int { return closeKey(depth) - 1 }
+func innerOpenKey(depth int) int  { return openKey(depth) + 1 }
 
 const replaceKey = 2_000_000
 
