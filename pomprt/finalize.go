@@ -12,6 +12,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -22,17 +23,17 @@ import (
 	"gopari/internal/profile"
 )
 
-// finalize writes the profile of this run. It runs once, from exit().
-// Failures are reported on stderr; they never change the program's exit
-// status.
-func finalize() {
-	mode := map[int]string{C.POMP_MODE_OFF: "off", C.POMP_MODE_IDS: "ids", C.POMP_MODE_PROFILE: "profile", C.POMP_MODE_RECORD: "ids"}[int(C.pomp_mode)]
+// finalize writes the profile of this run. It runs once, from exit() or
+// when a signal ends the run (exit is then the signal's name). Failures
+// are reported on stderr; they never change the program's exit status.
+func finalize(exit string) {
+	mode := map[int]string{C.POMP_MODE_OFF: "off", C.POMP_MODE_IDS: "ids", C.POMP_MODE_PROFILE: "profile", C.POMP_MODE_RECORD: "ids"}[int(C.pomp_g.mode)]
 	if mode == "off" || C.pomp_g.nregions == 0 {
 		return // not instrumented: leave no trace
 	}
 	p := collect()
 	p.Mode = mode
-	p.Exit = "exit"
+	p.Exit = exit
 	p.PID = os.Getpid()
 	p.Program, p.Args = commandLine()
 	dir, err := makeExperimentDir(p.Program)
@@ -44,7 +45,7 @@ func finalize() {
 		fmt.Fprintf(os.Stderr, "gopari: no profile written: %v\n", err)
 		return
 	}
-	if int(C.pomp_mode) == C.POMP_MODE_RECORD {
+	if int(C.pomp_g.mode) == C.POMP_MODE_RECORD {
 		if err := writeIDs(filepath.Join(dir, "ids.bin")); err != nil {
 			fmt.Fprintf(os.Stderr, "gopari: task IDs not written: %v\n", err)
 		}
@@ -82,7 +83,7 @@ func makeExperimentDir(program string) (string, error) {
 	}
 	dir := base
 	for i := 1; ; i++ {
-		err := os.Mkdir(dir, 0o777)
+		err := os.Mkdir(dir, 0o755)
 		if err == nil {
 			break
 		}
@@ -102,45 +103,61 @@ func makeExperimentDir(program string) (string, error) {
 
 // writeJSON writes v to a new file; it refuses to replace anything.
 func writeJSON(path string, v any) error {
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o666)
-	if err != nil {
-		return err
-	}
-	w := bufio.NewWriter(f)
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", " ")
-	if err := enc.Encode(v); err != nil {
-		f.Close()
-		os.Remove(path)
-		return err
-	}
-	if err := w.Flush(); err != nil {
-		f.Close()
-		os.Remove(path)
-		return err
-	}
-	return f.Close()
+	return writeNew(path, func(w io.Writer) error {
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", " ")
+		return enc.Encode(v)
+	})
 }
 
 // writeIDs writes every recorded task ID as a little-endian uint64.
 func writeIDs(path string) error {
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o666)
+	return writeNew(path, func(w io.Writer) error {
+		var b [8]byte
+		for _, ids := range recordedIDs() {
+			for _, id := range ids {
+				binary.LittleEndian.PutUint64(b[:], id)
+				if _, err := w.Write(b[:]); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	})
+}
+
+// writeNew writes a new file at path with mode 0644 under the umask,
+// through a temporary file and a rename, so that a reader never sees it
+// half written. It never replaces an existing file, and leaves no
+// temporary file behind on failure.
+func writeNew(path string, write func(io.Writer) error) error {
+	tmp := path + ".tmp"
+	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
 	if err != nil {
 		return err
 	}
 	w := bufio.NewWriterSize(f, 1<<20)
-	var b [8]byte
-	for _, ids := range recordedIDs() {
-		for _, id := range ids {
-			binary.LittleEndian.PutUint64(b[:], id)
-			w.Write(b[:])
+	err = write(w)
+	if err == nil {
+		err = w.Flush()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		// A hard link, unlike rename, fails if path exists. Where the
+		// file system has no hard links, rename in the directory this run
+		// created.
+		if lerr := os.Link(tmp, path); lerr != nil {
+			if errors.Is(lerr, fs.ErrExist) {
+				err = lerr
+			} else {
+				err = os.Rename(tmp, path)
+			}
 		}
 	}
-	if err := w.Flush(); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
+	os.Remove(tmp)
+	return err
 }
 
 // summary prints a few lines about the run to stderr.

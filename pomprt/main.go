@@ -11,9 +11,34 @@ package main
 */
 import "C"
 
+import "syscall"
+
 //export pompGoFinalize
-func pompGoFinalize() {
-	finalize()
+func pompGoFinalize(exit *C.char) {
+	finalize(C.GoString(exit))
+}
+
+// init starts the goroutine that ends the run when the C signal handler
+// (rt.c) reports SIGINT, SIGTERM or SIGHUP. The C constructor that sets
+// the handler up runs before the Go runtime starts.
+func init() {
+	fd := int(C.pomp_signal_fd())
+	if fd < 0 {
+		return
+	}
+	go func() {
+		var b [1]byte
+		for {
+			n, err := syscall.Read(fd, b[:])
+			if n == 1 {
+				C.pomp_signal_exit(C.int(b[0]))
+				return
+			}
+			if err != syscall.EINTR {
+				return
+			}
+		}
+	}()
 }
 
 func main() {}

@@ -2,10 +2,15 @@
  * rt.c — the per-event part of libpomp. Everything here runs in C on
  * thread-local memory; Go is reached only at exit (pompGoFinalize).
  */
+#define _GNU_SOURCE /* pipe2 */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 #include "rt.h"
 
 #if defined(__x86_64__) || defined(__i386__)
@@ -70,6 +75,88 @@ static int invariant_tsc(void)
  */
 static void at_exit(void) { pomp_finalize_now(); }
 
+/* ---------------------------------------------------------------------
+ * Signals that end a run: SIGINT, SIGTERM and SIGHUP, where the program
+ * starts with their default action. The handler only writes the signal
+ * number to a pipe; a goroutine (main.go) reads it, writes the profile
+ * and ends the process with the same signal. A second signal, or one in
+ * a forked child, takes the default action at once. A handler the
+ * program installs later replaces this one, as it should.
+ */
+static int sig_pipe[2] = {-1, -1};
+static pid_t sig_pid;
+static int sig_seen;
+static const int sig_caught[] = {SIGINT, SIGTERM, SIGHUP};
+
+static void die_by(int sig)
+{
+	signal(sig, SIG_DFL);
+	raise(sig); /* delivered when the handler returns */
+}
+
+static void on_signal(int sig)
+{
+	int saved = errno;
+	unsigned char b = (unsigned char)sig;
+	if (getpid() != sig_pid || __atomic_fetch_add(&sig_seen, 1, __ATOMIC_SEQ_CST) > 0 ||
+	    write(sig_pipe[1], &b, 1) != 1)
+		die_by(sig);
+	errno = saved;
+}
+
+static void catch_signals(void)
+{
+	if (pipe2(sig_pipe, O_CLOEXEC) != 0)
+		return;
+	sig_pid = getpid();
+	for (size_t i = 0; i < sizeof sig_caught / sizeof sig_caught[0]; i++) {
+		struct sigaction old, sa;
+		if (sigaction(sig_caught[i], NULL, &old) != 0 || (old.sa_flags & SA_SIGINFO) || old.sa_handler != SIG_DFL)
+			continue; /* ignored, or the program's own */
+		memset(&sa, 0, sizeof sa);
+		sa.sa_handler = on_signal;
+		sigemptyset(&sa.sa_mask);
+		sa.sa_flags = SA_RESTART;
+		sigaction(sig_caught[i], &sa, NULL);
+	}
+}
+
+int pomp_signal_fd(void) { return sig_pipe[0]; }
+
+static const char *signal_name(int sig)
+{
+	switch (sig) {
+	case SIGINT:
+		return "SIGINT";
+	case SIGTERM:
+		return "SIGTERM";
+	case SIGHUP:
+		return "SIGHUP";
+	}
+	return "signal";
+}
+
+/* pomp_signal_exit writes the profile, best effort, while the program's
+ * threads may still run (events stop being recorded first), then ends
+ * the process by sig with its default action. */
+void pomp_signal_exit(int sig)
+{
+	pomp_mode = POMP_MODE_OFF;
+	pthread_mutex_lock(&pomp_g.mu);
+	int done = pomp_g.finalized;
+	pomp_g.finalized = 1;
+	pthread_mutex_unlock(&pomp_g.mu);
+	if (!done)
+		pompGoFinalize((char *)signal_name(sig));
+	signal(sig, SIG_DFL);
+	sigset_t set;
+	sigemptyset(&set);
+	sigaddset(&set, sig);
+	pthread_sigmask(SIG_UNBLOCK, &set, NULL);
+	raise(sig);
+	_exit(128 + sig); /* should the signal not end the process */
+}
+
 static void init_once(void)
 {
 	const char *m = getenv("GOPARI_MODE");
@@ -92,9 +179,11 @@ static void init_once(void)
 	pomp_g.tick0 = now();
 	saved_mode = mode;
 	pomp_mode = mode;
+	pomp_g.mode = mode;
 	if (mode != POMP_MODE_OFF) {
 		pomp_self(); /* the initial thread gets index 0 */
 		atexit(at_exit);
+		catch_signals();
 	}
 }
 
@@ -116,7 +205,7 @@ void pomp_finalize_now(void)
 	pthread_mutex_unlock(&pomp_g.mu);
 	if (done)
 		return;
-	pompGoFinalize();
+	pompGoFinalize("exit");
 }
 
 /* ---------------------------------------------------------------------

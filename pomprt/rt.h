@@ -124,6 +124,7 @@ typedef struct pomp_rt {
 	uint64_t tick0, ns0; /* timer at initialization */
 	int use_tsc;
 	int finalized;
+	int mode; /* the run's mode, from GOPARI_MODE; pomp_mode may differ after POMP_Off or a signal */
 } pomp_rt;
 
 extern pomp_rt pomp_g;
@@ -135,8 +136,10 @@ void pomp_finalize_now(void);
 pomp_thr *pomp_self(void);
 pomp_stat *pomp_stat_at(pomp_thr *t, uint32_t region);
 
+int pomp_signal_fd(void);
+void pomp_signal_exit(int sig);
+
 /* Implemented in Go (main.go). */
-extern void pompGoFinalize(void);
-extern void pompGoInit(void);
+extern void pompGoFinalize(char *exit);
 
 #endif

@@ -15,8 +15,8 @@ import (
 
 // writeFileAtomic writes data to name through a temporary file in the
 // same directory and a rename, so that name is never left half written.
-// A new file gets mode 0666 minus the umask; an existing one keeps its
-// mode.
+// A new file gets mode 0644 under the umask; an existing one keeps its
+// mode, and a symbolic link stays a link to the file written.
 func writeFileAtomic(name string, data []byte) error {
 	return writeAtomic(name, func(w io.Writer) error {
 		_, err := w.Write(data)
@@ -26,13 +26,16 @@ func writeFileAtomic(name string, data []byte) error {
 
 // writeAtomic is writeFileAtomic for content that write produces.
 func writeAtomic(name string, write func(io.Writer) error) error {
+	if real, err := filepath.EvalSymlinks(name); err == nil {
+		name = real
+	}
 	dir := filepath.Dir(name)
-	perm := fs.FileMode(0o666)
+	perm, keep := fs.FileMode(0o644), false
 	if st, err := os.Stat(name); err == nil {
 		if !st.Mode().IsRegular() {
 			return fmt.Errorf("%s: not a regular file", name)
 		}
-		perm = st.Mode().Perm()
+		perm, keep = st.Mode().Perm(), true
 	}
 	var tmp *os.File
 	var err error
@@ -62,8 +65,12 @@ func writeAtomic(name string, write func(io.Writer) error) error {
 	if err := bw.Flush(); err != nil {
 		return err
 	}
-	if err := tmp.Chmod(perm); err != nil {
-		return err
+	if keep {
+		// The file replaced keeps its mode exactly; a new one got 0644
+		// minus the umask from OpenFile.
+		if err := tmp.Chmod(perm); err != nil {
+			return err
+		}
 	}
 	if err := tmp.Close(); err != nil {
 		return err
