@@ -83,7 +83,7 @@ func makeExperimentDir(program string) (string, error) {
 	}
 	dir := base
 	for i := 1; ; i++ {
-		err := os.Mkdir(dir, 0o777)
+		err := os.Mkdir(dir, 0o755)
 		if err == nil {
 			break
 		}
@@ -126,13 +126,13 @@ func writeIDs(path string) error {
 	})
 }
 
-// writeNew writes a new file at path with mode 0666 minus the umask,
+// writeNew writes a new file at path with mode 0644 under the umask,
 // through a temporary file and a rename, so that a reader never sees it
 // half written. It never replaces an existing file, and leaves no
 // temporary file behind on failure.
 func writeNew(path string, write func(io.Writer) error) error {
 	tmp := path + ".tmp"
-	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o666)
+	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
 	if err != nil {
 		return err
 	}

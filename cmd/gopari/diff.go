@@ -55,7 +55,7 @@ func runDiff(c *cli.Context) error {
 		}
 		got := res.Bytes()
 		if c.Bool("update") {
-			if err := os.MkdirAll(filepath.Dir(golden), 0o777); err == nil {
+			if err := os.MkdirAll(filepath.Dir(golden), 0o755); err == nil {
 				err = writeFileAtomic(golden, got)
 			}
 			if err != nil {

@@ -15,7 +15,7 @@ import (
 
 // writeFileAtomic writes data to name through a temporary file in the
 // same directory and a rename, so that name is never left half written.
-// A new file gets mode 0666 minus the umask; an existing one keeps its
+// A new file gets mode 0644 under the umask; an existing one keeps its
 // mode, and a symbolic link stays a link to the file written.
 func writeFileAtomic(name string, data []byte) error {
 	return writeAtomic(name, func(w io.Writer) error {
@@ -30,7 +30,7 @@ func writeAtomic(name string, write func(io.Writer) error) error {
 		name = real
 	}
 	dir := filepath.Dir(name)
-	perm, keep := fs.FileMode(0o666), false
+	perm, keep := fs.FileMode(0o644), false
 	if st, err := os.Stat(name); err == nil {
 		if !st.Mode().IsRegular() {
 			return fmt.Errorf("%s: not a regular file", name)
@@ -66,7 +66,7 @@ func writeAtomic(name string, write func(io.Writer) error) error {
 		return err
 	}
 	if keep {
-		// The file replaced keeps its mode exactly; a new one got 0666
+		// The file replaced keeps its mode exactly; a new one got 0644
 		// minus the umask from OpenFile.
 		if err := tmp.Chmod(perm); err != nil {
 			return err

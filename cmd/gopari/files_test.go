@@ -8,7 +8,7 @@ import (
 )
 
 // TestWriteAtomicModes checks the modes of written files: a new one gets
-// 0666 minus the umask, a replaced one keeps its own, a symbolic link
+// 0644 under the umask, a replaced one keeps its own, a symbolic link
 // stays a link, and no temporary file is left behind.
 func TestWriteAtomicModes(t *testing.T) {
 	old := syscall.Umask(0o002)
@@ -19,8 +19,8 @@ func TestWriteAtomicModes(t *testing.T) {
 	if err := writeFileAtomic(fresh, []byte("a\n")); err != nil {
 		t.Fatal(err)
 	}
-	if st, err := os.Stat(fresh); err != nil || st.Mode().Perm() != 0o664 {
-		t.Errorf("new file: %v %v, want mode 0664 under umask 002", st.Mode(), err)
+	if st, err := os.Stat(fresh); err != nil || st.Mode().Perm() != 0o644 {
+		t.Errorf("new file: %v %v, want mode 0644 under umask 002", st.Mode(), err)
 	}
 
 	kept := filepath.Join(dir, "kept.c")

@@ -205,7 +205,7 @@ func runInstrument(c *cli.Context) error {
 				bad = true
 				continue
 			}
-			if err := os.MkdirAll(filepath.Dir(dest), 0o777); err != nil {
+			if err := os.MkdirAll(filepath.Dir(dest), 0o755); err != nil {
 				fmt.Fprintf(stderr, "gopari: %v\n", err)
 				bad = true
 				continue

@@ -235,16 +235,16 @@ func runUntilRunning(t *testing.T, argv []string, sigs ...syscall.Signal) signal
 }
 
 // checkOnlyProfile checks that an experiment directory holds the profile
-// and nothing else, and that the modes are 0777 and 0666 minus the umask.
+// and nothing else, and that the modes are 0755 and 0644 under the umask.
 func checkOnlyProfile(t *testing.T, dir string) {
 	t.Helper()
 	mask := os.FileMode(syscall.Umask(0o022))
 	syscall.Umask(int(mask))
-	if st, err := os.Stat(dir); err != nil || st.Mode().Perm() != 0o777&^mask {
-		t.Errorf("%s: %v, want mode %v", dir, st.Mode(), 0o777&^mask)
+	if st, err := os.Stat(dir); err != nil || st.Mode().Perm() != 0o755&^mask {
+		t.Errorf("%s: %v, want mode %v", dir, st.Mode(), 0o755&^mask)
 	}
-	if st, err := os.Stat(filepath.Join(dir, "profile.json")); err != nil || st.Mode().Perm() != 0o666&^mask {
-		t.Errorf("profile.json: %v, want mode %v", st.Mode(), 0o666&^mask)
+	if st, err := os.Stat(filepath.Join(dir, "profile.json")); err != nil || st.Mode().Perm() != 0o644&^mask {
+		t.Errorf("profile.json: %v, want mode %v", st.Mode(), 0o644&^mask)
 	}
 	entries, err := os.ReadDir(dir)
 	if err != nil {
