@@ -200,22 +200,31 @@ func TestPrograms(t *testing.T) {
 				t.Parallel()
 				p := build(t, c, name)
 				for _, threads := range []string{"1", "2", "4"} {
-					env := []string{"OMP_NUM_THREADS=" + threads}
-					want := run(t, p.orig, env)
-					got := run(t, p.inst, env)
-					if got.stdout != want.stdout || got.code != want.code {
-						t.Errorf("%s threads: instrumented printed %q (exit %d), original %q (exit %d)\nstderr: %s",
-							threads, got.stdout, got.code, want.stdout, want.code, got.stderr)
-					}
-					prof := readProfile(t, got)
-					if prof.UnmatchedEvents != 0 {
-						t.Errorf("%s threads: %d unmatched events", threads, prof.UnmatchedEvents)
-					}
-					checkInvariants(t, prof)
+					compareRun(t, p, []string{"OMP_NUM_THREADS=" + threads})
 				}
 			})
 		}
 	}
+}
+
+// compareRun runs p uninstrumented and instrumented with env, checks that
+// both print the same and exit alike, and that the profile is whole: no
+// unmatched events, and its invariants hold. It returns the profile and
+// the uninstrumented run.
+func compareRun(t *testing.T, p program, env []string) (*profile.Profile, result) {
+	t.Helper()
+	want := run(t, p.orig, env)
+	got := run(t, p.inst, env)
+	if got.stdout != want.stdout || got.code != want.code {
+		t.Errorf("%v: instrumented printed %q (exit %d), original %q (exit %d)\nstderr: %s",
+			env, got.stdout, got.code, want.stdout, want.code, got.stderr)
+	}
+	prof := readProfile(t, got)
+	if prof.UnmatchedEvents != 0 {
+		t.Errorf("%v: %d unmatched events", env, prof.UnmatchedEvents)
+	}
+	checkInvariants(t, prof)
+	return prof, want
 }
 
 // checkInvariants checks what holds for every profile.
