@@ -357,6 +357,20 @@ func (b *bench) realistic(w io.Writer, threads int) {
 	fmt.Fprintln(w)
 }
 
+// peakKiB reads the "peak N kB" line tiny.c prints at exit: the peak
+// resident memory of the program alone. (A child's rusage also counts the
+// memory of the process that started it.)
+func peakKiB(stderr string) int64 {
+	for _, line := range strings.Split(stderr, "\n") {
+		var kib int64
+		if _, err := fmt.Sscanf(line, "peak %d kB", &kib); err == nil {
+			return kib
+		}
+	}
+	fatalf("tiny printed no peak memory:\n%s", stderr)
+	return 0
+}
+
 // memory compares the peak memory of the tiny-task program in profile
 // mode at 1M and 20M tasks.
 func (b *bench) memory(w io.Writer) {
@@ -367,8 +381,8 @@ func (b *bench) memory(w io.Writer) {
 	peak := map[string][]float64{}
 	for r := 0; r < 3; r++ {
 		for _, s := range sizes {
-			_, _, _, rss := b.run("tiny", "profile", 2, s)
-			peak[s] = append(peak[s], float64(rss))
+			_, stderr, _, _ := b.run("tiny", "profile", 2, s)
+			peak[s] = append(peak[s], float64(peakKiB(stderr)))
 		}
 	}
 	small, large := median(peak[sizes[0]]), median(peak[sizes[1]])
