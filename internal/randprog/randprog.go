@@ -205,6 +205,13 @@ func (g *gen) program(cfg Config) {
 	g.line("}")
 }
 
+// compound writes a compound statement holding a block for c.
+func (g *gen) compound(c ctx) {
+	g.open("{")
+	g.block(c)
+	g.close("}")
+}
+
 // block writes one to three statements.
 func (g *gen) block(c ctx) {
 	n := 1 + g.r.IntN(3)
@@ -417,15 +424,11 @@ func (g *gen) parallel(c ctx) {
 		g.sectionsWith(team, "parallel sections", clauses)
 	case k == 2:
 		g.pragma("%s", strings.Join(append([]string{"parallel master"}, clauses...), " "))
-		g.open("{")
-		g.block(wsBody(team))
-		g.close("}")
+		g.compound(wsBody(team))
 	default:
 		team.cancel = "parallel"
 		g.pragma("%s", strings.Join(append([]string{"parallel"}, clauses...), " "))
-		g.open("{")
-		g.block(team)
-		g.close("}")
+		g.compound(team)
 	}
 	if red != "" {
 		g.addResult(c, red)
@@ -601,9 +604,7 @@ func (g *gen) single(c ctx) {
 	} else {
 		g.pragma("single")
 	}
-	g.open("{")
-	g.block(body)
-	g.close("}")
+	g.compound(body)
 }
 
 // master writes master or masked.
@@ -613,9 +614,7 @@ func (g *gen) master(c ctx) {
 	} else {
 		g.pragma("masked")
 	}
-	g.open("{")
-	g.block(wsBody(c))
-	g.close("}")
+	g.compound(wsBody(c))
 }
 
 // scope writes a scope construct: every thread runs its body.
@@ -627,9 +626,7 @@ func (g *gen) scope(c ctx) {
 	} else {
 		g.pragma("scope")
 	}
-	g.open("{")
-	g.block(body)
-	g.close("}")
+	g.compound(body)
 }
 
 func (g *gen) barrier(c ctx) {
@@ -700,9 +697,7 @@ func (g *gen) task(c ctx) {
 		}
 	}
 	g.pragma("%s%s", strings.Join(clauses, " "), firstprivate(c))
-	g.open("{")
-	g.block(taskBody(c))
-	g.close("}")
+	g.compound(taskBody(c))
 }
 
 // taskDepend writes two tasks ordered by a dependence: the second adds
@@ -759,9 +754,7 @@ func (g *gen) taskgroup(c ctx) {
 	body.inTG = true
 	body.inTGBody = true
 	g.pragma("taskgroup")
-	g.open("{")
-	g.block(body)
-	g.close("}")
+	g.compound(body)
 }
 
 // critical writes a critical construct, named or not, around results.
