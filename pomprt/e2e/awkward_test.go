@@ -36,6 +36,16 @@ func gopariCommand(t *testing.T) string {
 	return gopariExe
 }
 
+// instrumentIn runs gopari instrument src -o out in dir.
+func instrumentIn(t *testing.T, dir, src, out string) {
+	t.Helper()
+	cmd := exec.Command(gopariCommand(t), "instrument", src, "-o", out)
+	cmd.Dir = dir
+	if msg, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("gopari instrument: %v\n%s", err, msg)
+	}
+}
+
 // awkward is a valid but unusual input.
 type awkward struct {
 	name string
@@ -147,7 +157,6 @@ var awkwardInputs = []awkward{
 func TestAwkwardInputs(t *testing.T) {
 	needTools(t)
 	c := compilers[0]
-	exe := gopariCommand(t)
 	for _, in := range awkwardInputs {
 		in := in
 		t.Run(in.name, func(t *testing.T) {
@@ -158,11 +167,7 @@ func TestAwkwardInputs(t *testing.T) {
 				t.Fatal(err)
 			}
 			inst := strings.TrimSuffix(in.name, ".c") + ".pomp.c"
-			cmd := exec.Command(exe, "instrument", in.name, "-o", inst)
-			cmd.Dir = dir
-			if out, err := cmd.CombinedOutput(); err != nil {
-				t.Fatalf("gopari instrument: %v\n%s", err, out)
-			}
+			instrumentIn(t, dir, in.name, inst)
 			out, err := os.ReadFile(filepath.Join(dir, inst))
 			if err != nil {
 				t.Fatal(err)

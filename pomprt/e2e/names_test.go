@@ -17,7 +17,6 @@ import (
 // profile, byte for byte.
 func TestOddNames(t *testing.T) {
 	needTools(t)
-	exe := gopariCommand(t)
 	for _, c := range compilers {
 		c := c
 		t.Run(c.name, func(t *testing.T) {
@@ -35,11 +34,7 @@ func TestOddNames(t *testing.T) {
 			if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644); err != nil {
 				t.Fatal(err)
 			}
-			cmd := exec.Command(exe, "instrument", name, "-o", "inst.c")
-			cmd.Dir = dir
-			if out, err := cmd.CombinedOutput(); err != nil {
-				t.Fatalf("gopari instrument: %v\n%s", err, out)
-			}
+			instrumentIn(t, dir, name, "inst.c")
 			opt := append([]string{"-O0", "-w", "-I", incDir}, c.openmp...)
 			cc := func(args ...string) {
 				t.Helper()
