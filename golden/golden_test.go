@@ -34,7 +34,6 @@ import (
 
 	"gopari/internal/verify"
 	"gopari/parser"
-	"gopari/pomprt/include"
 	"gopari/rewrite"
 )
 
@@ -100,13 +99,6 @@ func parseCase(t *testing.T, name string, src []byte) *goldenCase {
 	ext := filepath.Ext(name)
 	c.cfg.CPlusPlus = ext == ".cc" || ext == ".cpp" || ext == ".ii"
 	c.cfg.Preprocessed = ext == ".i" || ext == ".ii"
-	if c.cfg.Preprocessed { // as gopari instrument does
-		c.opts.PragmaLines = true
-		c.opts.Interface = include.PompC
-		if c.cfg.CPlusPlus {
-			c.opts.Interface = include.PompCXX
-		}
-	}
 	lines := strings.Split(string(src), "\n")
 	if m := optionRx.FindStringSubmatch(lines[0]); m != nil {
 		parts := strings.SplitN(m[1], ";", 2)

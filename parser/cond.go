@@ -1,5 +1,10 @@
 package parser
 
+// Conditional groups. The scanner skips every branch that can never be
+// compiled (#if 0, and what follows a branch that is surely taken) as one
+// Skipped token; the parser links each #if … #endif group so that the
+// walker (block.go) follows one configuration of the file.
+
 // A group is one #if … #endif conditional.
 type group struct {
 	branches []int // token indices of the #if and of every #elif and #else
@@ -60,4 +65,94 @@ func (p *parser) ppName(i int) string {
 		return "else"
 	}
 	return "if"
+}
+
+// constCond classifies an #if condition: 0 for a literal false, 1 for a
+// literal true, -1 for anything the preprocessor must decide.
+func constCond(cond string) int {
+	switch cond {
+	case "0", "(0)", "false":
+		return 0
+	case "1", "(1)", "true":
+		return 1
+	}
+	return -1
+}
+
+// skipBranch skips a branch that can never be compiled, starting after the
+// directive that opened it, up to the #elif, #else or #endif that ends it.
+// Literals are scanned leniently and only comments and directives count.
+func (s *scanner) skipBranch(i int) int {
+	s.toks[len(s.toks)-1].Sub |= DeadBranch
+	src := s.src
+	start := i
+	depth := 0
+	bol := false
+	for i < len(src) {
+		c := src[i]
+		switch {
+		case c == '\n':
+			bol = true
+			i++
+			continue
+		case class[c]&cSpace != 0:
+			i++
+			continue
+		case c == '/' && i+1 < len(src) && src[i+1] == '*':
+			i = s.blockComment(i)
+			if s.fatal {
+				return len(src)
+			}
+			continue
+		case c == '/' && i+1 < len(src) && src[i+1] == '/':
+			i = s.lineComment(i)
+			continue
+		case c == '#' && bol:
+			end, ns, ne := s.directiveEnd(i + 1)
+			if s.fatal {
+				return len(src)
+			}
+			switch ppKind(s.name(ns, ne)) {
+			case PPIf, PPIfdef, PPIfndef:
+				depth++
+			case PPEndif:
+				if depth == 0 {
+					return s.endSkip(start, i)
+				}
+				depth--
+			case PPElif, PPElse:
+				if depth == 0 {
+					return s.endSkip(start, i)
+				}
+			}
+			i = end
+			continue
+		case c == '"' || c == '\'' && !s.nums.digitSep(src, i):
+			j := i + 1
+			for j < len(src) && src[j] != c && src[j] != '\n' {
+				if src[j] == '\\' && j+1 < len(src) {
+					j++
+				}
+				j++
+			}
+			if j < len(src) && src[j] == c {
+				j++
+			}
+			i = j
+			bol = false
+			continue
+		}
+		bol = false
+		i++
+	}
+	s.errorf(int(s.toks[len(s.toks)-1].Pos), "unterminated conditional directive: no #endif before end of file")
+	s.fatal = true
+	return len(src)
+}
+
+func (s *scanner) endSkip(start, hash int) int {
+	if hash > start {
+		s.emit(Skipped, 0, start, hash)
+	}
+	return hash
 }

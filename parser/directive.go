@@ -1,6 +1,7 @@
 package parser
 
 import (
+	"sort"
 	"strings"
 )
 
@@ -40,6 +41,8 @@ const (
 	ClassUserEnd   // pomp inst end(name), altend(name)
 	ClassUserInit  // pomp inst init
 	ClassUserOnOff // pomp inst on / off
+
+	NumClasses // the number of classes, for tables indexed by Class
 )
 
 // StmtKind says what must follow a directive.
@@ -167,6 +170,27 @@ var directives = map[string]dirInfo{
 	"unroll":        {ClassPassthrough, StmtLoop, nil},
 }
 
+// A DirectiveInfo describes one directive the parser knows.
+type DirectiveInfo struct {
+	Name   string // the words of the name, joined by single blanks
+	Pomp   bool   // #pragma pomp rather than omp
+	Class  Class
+	Stmt   StmtKind
+	Leaves []string // for combined constructs: the directives it splits into
+}
+
+// Directives lists every directive the parser knows, sorted by name.
+func Directives() []DirectiveInfo {
+	var out []DirectiveInfo
+	for pomp, t := range []map[string]dirInfo{directives, pompDirectives} {
+		for name, d := range t {
+			out = append(out, DirectiveInfo{Name: name, Pomp: pomp == 1, Class: d.class, Stmt: d.stmt, Leaves: d.leaves})
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out
+}
+
 // pompDirectives are OPARI's user-region directives, "#pragma pomp inst …".
 var pompDirectives = map[string]dirInfo{
 	"inst begin":  {ClassUserBegin, StmtNone, nil},
@@ -222,6 +246,10 @@ type Directive struct {
 	class   Class
 	stmt    StmtKind
 	Leaves  []string
+	// walked remembers the walk of the statement after the directive:
+	// its last token + 1 when the walk recorded nothing, -1 when it
+	// failed, 0 before (walker.directiveStmt).
+	walked int32
 }
 
 // Class returns what gopari does with the directive.
@@ -266,6 +294,7 @@ type text struct {
 	offs []int
 	base int
 	own  bool // s is buf and offs is in use
+	nums numRun
 }
 
 func (t *text) off(i int) int {
@@ -352,6 +381,7 @@ func normalizeOperator(t *text, src []byte, from, to int) (*text, bool) {
 // normalize removes comments and backslash-newlines from in and collapses
 // blanks; off maps an index of in to its source offset.
 func normalize(t *text, in []byte, off func(int) int) *text {
+	nums := t.nums.restart()
 	to := len(in)
 	src := in
 	t.buf, t.offs, t.own = t.buf[:0], t.offs[:0], true
@@ -381,7 +411,7 @@ func normalize(t *text, in []byte, off func(int) int) *text {
 			i = j + 2
 		case c == '/' && i+1 < to && src[i+1] == '/':
 			i = to
-		case c == '"' || c == '\'' && !digitSep(src, i):
+		case c == '"' || c == '\'' && !nums.digitSep(src, i):
 			j := i + 1
 			for j < to && src[j] != c {
 				if src[j] == '\\' {
@@ -448,7 +478,6 @@ func (p *parser) parseDirective(t *text) *Directive {
 	}
 	d := p.dirSlab.alloc()
 	d.Pomp = pomp
-	diag, f := p.diags, p.f
 	// Longest match over up to maxWords words.
 	var endsA, offsA [maxWords]int
 	ends, offs := endsA[:0], offsA[:0]
@@ -494,26 +523,40 @@ func (p *parser) parseDirective(t *text) *Directive {
 	i = ends[n-1]
 	str := string(s) // clause names and arguments are substrings of it
 	// A parenthesized argument directly after the name.
-	j := i
-	for j < len(s) && s[j] == ' ' {
-		j++
-	}
-	if j < len(s) && s[j] == '(' {
-		k, ok := matchParen(s, j)
+	if j := skipBlanks(s, i); j < len(s) && s[j] == '(' {
+		arg, next, ok := argAt(t, str, j)
 		if !ok {
-			*diag = append(*diag, &Diagnostic{Pos: f.Position(t.off(j)), Msg: "unbalanced '(' in directive '" + d.Name + "'"})
+			p.errorf(t.off(j), "unbalanced '(' in directive '%s'", d.Name)
 			return d
 		}
-		d.Arg = strings.TrimSpace(str[j+1 : k])
-		d.HasArg = true
-		i = k + 1
+		d.Arg, d.HasArg, i = arg, true, next
 	}
 	d.Clauses = p.parseClauses(t, str, i, d)
 	return d
 }
 
+// skipBlanks returns the index of the first byte of s at or after i that
+// is not a blank.
+func skipBlanks(s []byte, i int) int {
+	for i < len(s) && s[i] == ' ' {
+		i++
+	}
+	return i
+}
+
+// argAt returns the text inside the parentheses that open at s[j],
+// trimmed, and the index after the ')'; ok is false when the ')' is
+// missing. str is s as a string: the argument is a substring of it.
+func argAt(t *text, str string, j int) (arg string, next int, ok bool) {
+	k, ok := matchParen(t.s, j, t.nums.restart())
+	if !ok {
+		return "", 0, false
+	}
+	return strings.TrimSpace(str[j+1 : k]), k + 1, true
+}
+
 // matchParen returns the index of the ')' matching the '(' at i.
-func matchParen(s []byte, i int) (int, bool) {
+func matchParen(s []byte, i int, nums *numRun) (int, bool) {
 	depth := 0
 	for j := i; j < len(s); j++ {
 		switch s[j] {
@@ -525,7 +568,7 @@ func matchParen(s []byte, i int) (int, bool) {
 				return j, true
 			}
 		case '"', '\'':
-			if digitSep(s, j) {
+			if nums.digitSep(s, j) {
 				continue
 			}
 			q := s[j]
@@ -543,7 +586,6 @@ func matchParen(s []byte, i int) (int, bool) {
 // all directives share one backing array.
 func (p *parser) parseClauses(t *text, str string, i int, d *Directive) []Clause {
 	s := t.s
-	diag, f := p.diags, p.f
 	first := len(p.clauses)
 	out := p.clauses
 	defer func() { p.clauses = out }()
@@ -560,26 +602,21 @@ func (p *parser) parseClauses(t *text, str string, i int, d *Directive) []Clause
 			i++
 		}
 		if i == start {
-			*diag = append(*diag, &Diagnostic{Pos: f.Position(t.off(start)), Msg: "unexpected '" + string(s[start]) + "' in clauses of '" + d.Name + "'"})
+			p.errorf(t.off(start), "unexpected '%c' in clauses of '%s'", s[start], d.Name)
 			return done()
 		}
 		c := Clause{Name: str[start:i], Off: t.off(start)}
-		j := i
-		for j < len(s) && s[j] == ' ' {
-			j++
-		}
+		j := skipBlanks(s, i)
 		if j < len(s) && s[j] == '(' {
-			k, ok := matchParen(s, j)
+			arg, next, ok := argAt(t, str, j)
 			if !ok {
-				*diag = append(*diag, &Diagnostic{Pos: f.Position(t.off(j)), Msg: "unbalanced '(' in clause '" + c.Name + "'"})
+				p.errorf(t.off(j), "unbalanced '(' in clause '%s'", c.Name)
 				return done()
 			}
-			c.Args = strings.TrimSpace(str[j+1 : k])
-			c.HasArgs = true
-			i = k + 1
+			c.Args, c.HasArgs, i = arg, true, next
 		}
 		if j < len(s) && s[j] == ')' {
-			*diag = append(*diag, &Diagnostic{Pos: f.Position(t.off(j)), Msg: "unbalanced ')' in clauses of '" + d.Name + "'"})
+			p.errorf(t.off(j), "unbalanced ')' in clauses of '%s'", d.Name)
 			return done()
 		}
 		out = append(out, c)

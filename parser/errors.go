@@ -48,6 +48,12 @@ func (d *Diagnostic) Error() string {
 	return d.Pos.String() + ": " + d.Msg
 }
 
+// Report adds a diagnostic at offset off of f. Every diagnostic of the
+// parser and of the rewrite goes through it.
+func (l *DiagnosticList) Report(f *File, off int, sev Severity, format string, args ...any) {
+	*l = append(*l, &Diagnostic{Pos: f.Position(off), Severity: sev, Msg: fmt.Sprintf(format, args...)})
+}
+
 // DiagnosticList collects diagnostics; it is sorted by position before it
 // is printed.
 type DiagnosticList []*Diagnostic

@@ -36,10 +36,13 @@ func (f *File) table() []int {
 	if f.lines == nil {
 		n := bytes.Count(f.Src, []byte{'\n'})
 		lines := make([]int, 1, n+1)
-		for i, c := range f.Src {
-			if c == '\n' {
-				lines = append(lines, i+1)
+		for i := 0; ; {
+			k := bytes.IndexByte(f.Src[i:], '\n')
+			if k < 0 {
+				break
 			}
+			i += k + 1
+			lines = append(lines, i)
 		}
 		f.lines = lines
 	}

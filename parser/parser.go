@@ -5,9 +5,7 @@ package parser
 
 import (
 	"bytes"
-	"fmt"
 	"sort"
-	"strings"
 )
 
 // Config selects the language and the kind of input.
@@ -54,6 +52,10 @@ type Construct struct {
 	Cancellable bool
 	// Offload is set for target, teams and distribute constructs.
 	Offload bool
+
+	// Body and BodyLast are, for a taskloop, the first and last token of
+	// the body of the innermost loop of its loop nest, or -1 (loop.go).
+	Body, BodyLast int
 }
 
 // A LockCall is a use of the OpenMP lock API that gopari wraps.
@@ -77,6 +79,7 @@ type UserRegion struct {
 // Result is what Parse found.
 type Result struct {
 	File        *File
+	Config      Config
 	Toks        []Token
 	Directives  []*Directive
 	Constructs  []*Construct
@@ -86,6 +89,10 @@ type Result struct {
 	// MacroPragmas are offsets of _Pragma("omp …") inside #define lines;
 	// they are not instrumented.
 	MacroPragmas []int
+	// Work counts the steps the parser's passes took (tokens visited by
+	// walks and scans, characters looked at twice), for tests that check
+	// that they grow linearly with the input.
+	Work int
 }
 
 type parser struct {
@@ -99,25 +106,48 @@ type parser struct {
 	w        walker
 	dirSlab  slab[Directive]
 	consSlab slab[Construct]
-	clauses  []Clause // backing array of every clause list
-	pp       []int32  // indices of Preproc tokens
-	ids      []int32  // indices of identifiers that may be _Pragma or lock routines
-	txt      text     // scratch for normalizing directives
-	device   [][2]int // source ranges of declare target blocks
+	clauses  []Clause       // backing array of every clause list
+	pp       []int32        // indices of Preproc tokens
+	ids      []int32        // indices of identifiers that may be _Pragma or lock routines
+	txt      text           // scratch for normalizing directives
+	device   spans          // source ranges of declare target blocks
+	after    map[[2]int]int // codeAfter's answers
+
+	// skipFrom and skipTo remember the last walker.skip that changed no
+	// state: it returns skipTo for skipFrom.
+	skipFrom, skipTo int
+
+	// brackets remembers, once a walk has failed, the match of brackets
+	// (or -1 for those a failure left open): see walker.match.
+	brackets map[int32]int32
+	// work counts the steps of the passes over tokens, for the test
+	// that they grow linearly with the input.
+	work int
 }
 
 // Parse scans and parses f.
 func Parse(f *File, cfg Config) *Result {
-	r := &Result{File: f}
+	r, _ := parse(f, cfg)
+	return r
+}
+
+// parse is Parse, returning the parser too: its work counter tells the
+// tests how many steps the passes took.
+func parse(f *File, cfg Config) (*Result, *parser) {
+	r := &Result{File: f, Config: cfg}
 	p := &parser{f: f, src: f.Src, cfg: cfg, diags: &r.Diags}
 	p.w.p = p
 	sc := scan(f, Options{CPlusPlus: cfg.CPlusPlus}, p.diags)
 	p.toks, p.pp, p.ids = sc.toks, sc.pp, sc.ids
 	p.w.toks = p.toks
 	r.Toks = p.toks
+	defer func() {
+		p.work += sc.nums.steps + sc.txt.nums.steps + p.txt.nums.steps
+		r.Work = p.work
+	}()
 	if r.Diags.HasErrors() {
 		r.Diags.Sort()
-		return r
+		return r, p
 	}
 	p.buildGroups()
 	r.MacroPragmas = p.findDirectives()
@@ -129,19 +159,15 @@ func Parse(f *File, cfg Config) *Result {
 		p.balance() // errors about blocks are more precise
 	}
 	r.Diags.Sort()
-	return r
+	return r, p
 }
 
 func (p *parser) errorf(off int, format string, args ...any) {
-	*p.diags = append(*p.diags, &Diagnostic{Pos: p.f.Position(off), Msg: fmt.Sprintf(format, args...)})
+	p.diags.Report(p.f, off, Error, format, args...)
 }
 
 func (p *parser) warnf(off int, format string, args ...any) {
-	*p.diags = append(*p.diags, &Diagnostic{Pos: p.f.Position(off), Severity: Warning, Msg: fmt.Sprintf(format, args...)})
-}
-
-func (p *parser) notef(off int, format string, args ...any) {
-	*p.diags = append(*p.diags, &Diagnostic{Pos: p.f.Position(off), Severity: Note, Msg: fmt.Sprintf(format, args...)})
+	p.diags.Report(p.f, off, Warning, format, args...)
 }
 
 // offset returns the source offset of token j. Past the last token it
@@ -329,343 +355,6 @@ func (p *parser) dir(j int) *Directive {
 	return nil
 }
 
-// constructs computes the structured block of every directive and how the
-// constructs nest.
-func (p *parser) constructs() []*Construct {
-	out := make([]*Construct, 0, len(p.list))
-	var deviceFrom []int // offsets of open declare target blocks
-	var deviceRanges [][2]int
-	for _, d := range p.list {
-		if d.Pomp {
-			continue
-		}
-		c := p.consSlab.alloc()
-		*c = Construct{Dir: d, First: -1, Last: -1, Hoist: -1, Reopen: -1, Close: -1}
-		switch d.class {
-		case ClassDeclTargetBegin:
-			if d.Name == "begin declare target" || len(d.Clauses) == 0 && !d.HasArg {
-				deviceFrom = append(deviceFrom, d.Pos)
-			}
-		case ClassDeclTargetEnd:
-			if n := len(deviceFrom); n > 0 {
-				deviceRanges = append(deviceRanges, [2]int{deviceFrom[n-1], d.Pos})
-				deviceFrom = deviceFrom[:n-1]
-			}
-		}
-		if d.stmt != StmtNone && !p.block(c) {
-			continue
-		}
-		out = append(out, c)
-	}
-	for _, from := range deviceFrom {
-		deviceRanges = append(deviceRanges, [2]int{from, len(p.src)})
-	}
-	p.device = deviceRanges
-	p.nest(out, deviceRanges)
-	p.alternatives(out)
-	for _, c := range out {
-		if c.Dir.class == ClassSections || c.Dir.class == ClassCombined && lastLeaf(c.Dir) == "sections" {
-			p.sections(c)
-		}
-	}
-	return out
-}
-
-func lastLeaf(d *Directive) string {
-	if len(d.Leaves) == 0 {
-		return d.Name
-	}
-	return d.Leaves[len(d.Leaves)-1]
-}
-
-// block finds the structured block of c and where code may be placed
-// around it. It reports false after an error.
-func (p *parser) block(c *Construct) bool {
-	d := c.Dir
-	w := &p.w
-	w.reset()
-	s := w.stmtStart(d.LastTok + 1)
-	if w.include >= 0 && w.include < s {
-		p.errorf(p.offset(w.include), "the statement after '#pragma omp %s' comes from an #include that gopari cannot see", d.Name)
-		return false
-	}
-	if w.left != nil {
-		c.Hoist = w.left.branches[0]
-		c.Reopen = w.leftEnd
-	}
-	left := w.left
-	last := w.stmt(s, need{d: d})
-	if last < 0 {
-		return false
-	}
-	if w.left != left {
-		p.errorf(d.Pos, "the block of '#pragma omp %s' ends after the #endif of the conditional group holding the directive", d.Name)
-		return false
-	}
-	if len(w.stack) > 0 {
-		g := w.stack[0]
-		if k := p.codeAfter(last, g); k >= 0 {
-			p.errorf(p.offset(k), "code follows the end of the block of '#pragma omp %s' (at %s) inside the conditional group opened at %s; gopari can end the construct only after that group's #endif", d.Name, p.posString(last), p.posString(g.branches[0]))
-			return false
-		}
-		c.Close = g.end
-	}
-	c.First, c.Last = s, last
-	return true
-}
-
-// codeAfter returns the first token after last, in the branch of group g
-// that holds last, that is code or an OpenMP directive, or -1.
-func (p *parser) codeAfter(last int, g *group) int {
-	stop := g.end
-	for _, b := range g.branches {
-		if b > last {
-			stop = b
-			break
-		}
-	}
-	for k := last + 1; k < stop; k++ {
-		t := p.toks[k]
-		if t.Kind == Skipped || t.Kind == Preproc && t.PP() != PPPragma {
-			continue
-		}
-		return k
-	}
-	return -1
-}
-
-// nest links every construct to its enclosing construct and marks where
-// no calls may be inserted.
-func (p *parser) nest(cs []*Construct, device [][2]int) {
-	var stack []*Construct
-	for _, c := range cs {
-		for len(stack) > 0 && stack[len(stack)-1].Last < c.Dir.Tok {
-			stack = stack[:len(stack)-1]
-		}
-		if n := len(stack); n > 0 {
-			c.Parent = stack[n-1]
-			c.Depth = c.Parent.Depth + 1
-		}
-		d := c.Dir
-		c.Offload = d.class == ClassOffload
-		if c.Parent != nil && (c.Parent.NoCalls || c.Parent.forbidsCalls()) {
-			c.NoCalls = true
-		}
-		for _, r := range device {
-			if d.Pos > r[0] && d.Pos < r[1] {
-				c.NoCalls = true
-			}
-		}
-		if d.class == ClassCancel || d.class == ClassCancellationPoint {
-			for q := c.Parent; q != nil; q = q.Parent {
-				q.Cancellable = true
-			}
-		}
-		if c.Last >= 0 {
-			stack = append(stack, c)
-		}
-	}
-}
-
-// forbidsCalls reports whether code inside c's block must not call
-// functions gopari inserts.
-func (c *Construct) forbidsCalls() bool {
-	d := c.Dir
-	switch d.class {
-	case ClassOffload, ClassSimd, ClassLoop, ClassAtomic:
-		return true
-	case ClassOrdered:
-		if d.Has("simd") {
-			return true
-		}
-	}
-	switch leaf := lastLeaf(d); {
-	case leaf == "loop", strings.HasSuffix(leaf, "simd"):
-		return true
-	}
-	if cl, ok := d.Clause("order"); ok && strings.Contains(cl.Args, "concurrent") {
-		return true
-	}
-	return false
-}
-
-// alternatives rejects directives in different branches of one conditional
-// that apply to the same statement.
-func (p *parser) alternatives(cs []*Construct) {
-	seen := make(map[int]*Construct, len(cs))
-	for _, c := range cs {
-		if c.First < 0 {
-			continue
-		}
-		if o := seen[c.First]; o != nil && o != c.Parent {
-			p.errorf(c.Dir.Pos, "'#pragma omp %s' and '#pragma omp %s' at %s apply to the same statement from different #if branches; instrument the preprocessed source instead (gopari cc, or --preprocessed)", c.Dir.Name, o.Dir.Name, p.posString(o.Dir.Tok))
-			continue
-		}
-		seen[c.First] = c
-	}
-}
-
-// sections finds the section directives directly inside a sections block.
-func (p *parser) sections(c *Construct) {
-	if !p.isPunct(c.First, '{') {
-		p.errorf(p.offset(c.First), "the block of '#pragma omp %s' must be a compound statement", c.Dir.Name)
-		return
-	}
-	depth := 0
-	code := false
-	for k := c.First + 1; k < c.Last; k++ {
-		t := p.toks[k]
-		switch t.Kind {
-		case Punct:
-			switch t.Sub {
-			case '{':
-				depth++
-			case '}':
-				depth--
-			}
-			code = true
-		case Preproc:
-			if d := p.dir(k); d != nil && d.class == ClassSection && depth == 0 {
-				if len(c.Sections) == 0 {
-					c.ImplicitFirst = code
-				}
-				c.Sections = append(c.Sections, k)
-				continue
-			}
-			if d := p.dir(k); d != nil {
-				code = true
-			}
-		case Skipped:
-		default:
-			if d := p.dir(k); d != nil && d.class == ClassSection && depth == 0 {
-				if len(c.Sections) == 0 {
-					c.ImplicitFirst = code
-				}
-				c.Sections = append(c.Sections, k)
-				k = d.LastTok
-				continue
-			}
-			code = true
-		}
-	}
-	if len(c.Sections) == 0 {
-		c.ImplicitFirst = code
-	}
-}
-
-// userRegions matches "#pragma pomp inst begin/end/altend" directives.
-func (p *parser) userRegions(cs []*Construct) []*UserRegion {
-	var out, stack []*UserRegion
-	for _, d := range p.list {
-		if !d.Pomp {
-			continue
-		}
-		switch d.class {
-		case ClassUserBegin:
-			if !d.HasArg || d.Arg == "" {
-				p.errorf(d.NameOff, "'#pragma pomp inst begin' needs a region name: begin(name)")
-				continue
-			}
-			r := &UserRegion{Name: d.Arg, Begin: d}
-			stack = append(stack, r)
-			out = append(out, r)
-		case ClassUserEnd:
-			if !d.HasArg || d.Arg == "" {
-				p.errorf(d.NameOff, "'#pragma pomp inst %s' needs a region name: %s(name)", d.Name[len("inst "):], d.Name[len("inst "):])
-				continue
-			}
-			if len(stack) == 0 {
-				p.errorf(d.NameOff, "'#pragma pomp inst %s(%s)' has no matching 'begin(%s)'", d.Name[len("inst "):], d.Arg, d.Arg)
-				continue
-			}
-			r := stack[len(stack)-1]
-			if r.Name != d.Arg {
-				p.errorf(d.NameOff, "'#pragma pomp inst %s(%s)' does not match 'begin(%s)' at %s", d.Name[len("inst "):], d.Arg, r.Name, p.posString(r.Begin.Tok))
-				continue
-			}
-			r.Ends = append(r.Ends, d)
-			if d.Name == "inst end" {
-				stack = stack[:len(stack)-1]
-			}
-		}
-	}
-	for _, r := range stack {
-		p.errorf(r.Begin.NameOff, "'#pragma pomp inst begin(%s)' has no matching 'end(%s)'", r.Name, r.Name)
-	}
-	for _, r := range out {
-		r.NoCall = p.insideNoCalls(cs, r.Begin.Tok)
-	}
-	return out
-}
-
-// insideNoCalls reports whether token j lies in a block where no calls may
-// be inserted, or in a declare target block.
-func (p *parser) insideNoCalls(cs []*Construct, j int) bool {
-	for _, r := range p.device {
-		if off := int(p.toks[j].Pos); off > r[0] && off < r[1] {
-			return true
-		}
-	}
-	for _, c := range cs {
-		if c.Last >= 0 && c.Dir.Tok < j && j <= c.Last && (c.NoCalls || c.forbidsCalls()) {
-			return true
-		}
-	}
-	return false
-}
-
-// lockNames are the OpenMP lock routines gopari wraps.
-var lockNames = map[string]bool{
-	"omp_init_lock": true, "omp_init_lock_with_hint": true, "omp_destroy_lock": true,
-	"omp_set_lock": true, "omp_unset_lock": true, "omp_test_lock": true,
-	"omp_init_nest_lock": true, "omp_init_nest_lock_with_hint": true, "omp_destroy_nest_lock": true,
-	"omp_set_nest_lock": true, "omp_unset_nest_lock": true, "omp_test_nest_lock": true,
-}
-
-// notCallPrefix lists words that may precede a call of a lock routine.
-var callPrefix = map[string]bool{
-	"return": true, "else": true, "do": true, "case": true, "goto": true, "throw": true,
-	"co_return": true, "co_await": true, "co_yield": true, "sizeof": true,
-}
-
-// lockCalls finds the uses of the lock API: identifiers spelt exactly like
-// a lock routine, not declared here and not a member name.
-func (p *parser) lockCalls(cs []*Construct) []LockCall {
-	var out []LockCall
-	for _, i32 := range p.ids {
-		i := int(i32)
-		t := p.toks[i]
-		name := p.word(i)
-		if !lockNames[name] {
-			continue
-		}
-		if p.cfg.Preprocessed && p.f.InSystemHeader(int(t.Pos)) {
-			continue
-		}
-		if i > 0 {
-			prev := p.toks[i-1]
-			if prev.Kind == Ident && !callPrefix[p.word(i-1)] {
-				continue // a declaration: void omp_set_lock(...)
-			}
-			if prev.Kind == Punct {
-				pb := p.src[prev.Pos:prev.End]
-				if string(pb) == "." || string(pb) == "->" {
-					continue // a member
-				}
-			}
-		}
-		if p.insideNoCalls(cs, i) {
-			continue
-		}
-		lc := LockCall{Tok: i, Name: name, Offset: int(t.Pos)}
-		if p.isPunct(i+1, '(') {
-			lc.Call, lc.Paren = true, i+1
-		}
-		out = append(out, lc)
-	}
-	return out
-}
-
 // balance warns when the file's brackets do not pair up in the
 // configuration the walker follows. It is only a warning: a macro may
 // open or close a block (#define NS_BEGIN namespace x {), which only
@@ -675,6 +364,7 @@ func (p *parser) balance() {
 	w.reset()
 	var stack []int
 	for k := w.skip(0); k < len(p.toks); k = w.nextInline(k, p.toks) {
+		p.work++
 		t := p.toks[k]
 		if t.Kind != Punct {
 			continue

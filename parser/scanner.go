@@ -2,8 +2,8 @@ package parser
 
 import (
 	"bytes"
-	"fmt"
-	"strconv"
+
+	"gopari/internal/mem"
 )
 
 // Kind is the kind of a Token.
@@ -28,32 +28,9 @@ const (
 	PMulti  = 'M' // any other multi-character punctuator
 )
 
-// Preprocessing directive kinds in Token.Sub.
-const (
-	PPOther = iota
-	PPNull
-	PPIf
-	PPIfdef
-	PPIfndef
-	PPElif
-	PPElse
-	PPEndif
-	PPPragma
-	PPDefine
-	PPLine
-	PPInclude
-)
-
-// DeadBranch is set in Token.Sub of an #if, #elif or #else line whose
-// branch can never be compiled (#if 0); the branch is one Skipped token.
-const DeadBranch = 0x80
-
 // IsDirective is set in Token.Sub of a Preproc or Ident (_Pragma) token
 // that starts an OpenMP or POMP directive the parser kept.
 const IsDirective = 0x40
-
-// PP returns the directive kind of a Preproc token.
-func (t Token) PP() int { return int(t.Sub & 0x3f) }
 
 // A Token is a span of the source. Comments and white space are not
 // tokens; the text between tokens is kept by offsets.
@@ -78,6 +55,7 @@ type scanner struct {
 
 	lastNL int    // offset of the last newline outside comments and directives
 	conds  []bool // open #if groups: whether a branch was surely taken
+	nums   numRun // digit separators in directive lines and skipped branches
 	fatal  bool
 	txt    text
 
@@ -130,15 +108,17 @@ func scan(f *File, opts Options, diag *DiagnosticList) *scanner {
 		s.errorf(i, "file contains a NUL byte; refusing a binary file")
 		return s
 	}
-	// Dense code has 4 to 5 bytes per token; capacity never touched costs
-	// nothing, growing the slice costs a copy.
-	s.toks = make([]Token, 0, len(s.src)/4+16)
+	// Code has 3 to 5 bytes per token, tables of numbers 2. Capacity never
+	// touched costs nothing (fresh memory is not cleared, nor faulted in
+	// until written); growing the slice costs a copy of it all.
+	s.toks = make([]Token, 0, len(s.src)/2+16)
+	mem.HugePages(s.toks)
 	s.run()
 	return s
 }
 
 func (s *scanner) errorf(off int, format string, args ...any) {
-	*s.diag = append(*s.diag, &Diagnostic{Pos: s.f.Position(off), Msg: fmt.Sprintf(format, args...)})
+	s.diag.Report(s.f, off, Error, format, args...)
 }
 
 func (s *scanner) emit(k Kind, sub uint8, pos, end int) {
@@ -366,16 +346,42 @@ done:
 	return i
 }
 
-// digitSep reports whether the quote at b[i] is a C++14 digit separator,
-// as in 1'000: it stands between two characters of a preprocessing number.
-func digitSep(b []byte, i int) bool {
+// A numRun says whether quotes are C++14 digit separators, as in 1'000
+// (a quote between two characters of a preprocessing number), for
+// positions of one buffer asked in increasing order, in time linear in
+// the buffer, not in the square of the length of a run like 1'1'1'…: it
+// remembers the last run found.
+type numRun struct {
+	start, end int // b[start:end] is a run of number characters, end > 0 when set
+	steps      int // characters looked at, for the test of linear time
+}
+
+// restart forgets the run, for a new buffer, and returns r.
+func (r *numRun) restart() *numRun {
+	r.start, r.end = 0, 0
+	return r
+}
+
+func isNumRun(c byte) bool { return class[c]&cIdent != 0 || c == '\'' || c == '.' }
+
+// digitSep reports whether the quote at b[i] is a digit separator.
+func (r *numRun) digitSep(b []byte, i int) bool {
 	if i == 0 || i+1 >= len(b) || class[b[i-1]]&cIdent == 0 || class[b[i+1]]&cIdent == 0 {
 		return false
 	}
-	k := i - 1
-	for k > 0 && (class[b[k-1]]&cIdent != 0 || b[k-1] == '\'' || b[k-1] == '.') {
+	// k: the first character of the run that b[i-1] belongs to.
+	k, stop := i-1, 0
+	if r.end > 0 && r.end <= i {
+		stop = r.end
+	}
+	for k > stop && isNumRun(b[k-1]) {
 		k--
 	}
+	r.steps += i - k
+	if k == stop && stop > 0 && stop == r.end && isNumRun(b[stop-1]) {
+		k = r.start
+	}
+	r.start, r.end = k, i+1
 	return class[b[k]]&cDigit != 0 || b[k] == '.' && class[b[k+1]]&cDigit != 0
 }
 
@@ -638,387 +644,4 @@ func (s *scanner) operator(i int, c byte) int {
 	}
 	s.emit(Punct, sub, i, i+n)
 	return i + n
-}
-
-// directive scans a preprocessing directive whose '#' is at hash; name is
-// the offset after the '#'. The token spans up to (not including) the
-// newline that ends the logical line.
-func (s *scanner) directive(hash, name int) int {
-	end, nameStart, nameEnd := s.directiveEnd(name)
-	if s.fatal {
-		return len(s.src)
-	}
-	dname := s.name(nameStart, nameEnd)
-	kind := ppKind(dname)
-
-	s.pp = append(s.pp, int32(len(s.toks)))
-	tokEnd := end
-	if tokEnd > name && s.src[tokEnd-1] == '\r' {
-		tokEnd-- // the CR of a CRLF line ending is not part of the directive
-	}
-	s.emit(Preproc, uint8(kind), hash, tokEnd)
-	switch kind {
-	case PPIf, PPIfdef, PPIfndef:
-		s.conds = append(s.conds, false)
-		if kind == PPIf {
-			switch constCond(s.rest(nameEnd, end)) {
-			case 0:
-				return s.skipBranch(end)
-			case 1:
-				s.conds[len(s.conds)-1] = true
-			}
-		}
-	case PPElif:
-		if len(s.conds) > 0 {
-			if s.conds[len(s.conds)-1] {
-				return s.skipBranch(end)
-			}
-			if string(dname) == "elif" { // not #elifdef or #elifndef
-				switch constCond(s.rest(nameEnd, end)) {
-				case 0:
-					return s.skipBranch(end)
-				case 1:
-					s.conds[len(s.conds)-1] = true
-				}
-			}
-		}
-	case PPElse:
-		if len(s.conds) > 0 && s.conds[len(s.conds)-1] {
-			return s.skipBranch(end)
-		}
-	case PPEndif:
-		if len(s.conds) > 0 {
-			s.conds = s.conds[:len(s.conds)-1]
-		}
-	case PPLine:
-		s.lineDirective(string(dname), s.rest(nameEnd, end), end)
-	}
-	return end
-}
-
-// name returns a directive's name at src[from:to], without the
-// backslash-newlines it may contain.
-func (s *scanner) name(from, to int) []byte {
-	b := s.src[from:to]
-	if bytes.IndexByte(b, '\\') < 0 {
-		return b
-	}
-	out := make([]byte, 0, len(b))
-	for i := from; i < to; {
-		if k := s.splice(i); k > 0 {
-			i += k
-			continue
-		}
-		out = append(out, s.src[i])
-		i++
-	}
-	return out
-}
-
-// rest returns the normalized text of a directive after its name.
-func (s *scanner) rest(from, to int) string {
-	return string(normalizePP(&s.txt, s.src, from, to).s)
-}
-
-// constCond classifies an #if condition: 0 for a literal false, 1 for a
-// literal true, -1 for anything the preprocessor must decide.
-func constCond(cond string) int {
-	switch cond {
-	case "0", "(0)", "false":
-		return 0
-	case "1", "(1)", "true":
-		return 1
-	}
-	return -1
-}
-
-func ppKind(name []byte) int {
-	switch string(name) {
-	case "":
-		return PPNull
-	case "if":
-		return PPIf
-	case "ifdef":
-		return PPIfdef
-	case "ifndef":
-		return PPIfndef
-	case "elif", "elifdef", "elifndef":
-		return PPElif
-	case "else":
-		return PPElse
-	case "endif":
-		return PPEndif
-	case "pragma":
-		return PPPragma
-	case "define":
-		return PPDefine
-	case "line":
-		return PPLine
-	case "include", "include_next", "import":
-		return PPInclude
-	}
-	if name[0] >= '0' && name[0] <= '9' {
-		return PPLine // GCC line marker: # 12 "file" flags
-	}
-	return PPOther
-}
-
-// dirSpecial marks bytes that need the careful scan of a directive line.
-var dirSpecial = [256]bool{'/': true, '"': true, '\'': true, '\\': true}
-
-// directiveEnd finds the newline ending the directive whose text starts at
-// i (after the '#'), and the span of the directive's name. Comments may
-// continue the line; literals are scanned leniently, as the preprocessor
-// does in directives.
-func (s *scanner) directiveEnd(i int) (end, nameStart, nameEnd int) {
-	src := s.src
-	// The name, after blanks and comments.
-	for i < len(src) {
-		c := src[i]
-		if c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f' {
-			i++
-		} else if c == '/' && i+1 < len(src) && src[i+1] == '*' {
-			i = s.blockComment(i)
-			if s.fatal {
-				return len(src), i, i
-			}
-		} else if k := s.splice(i); k > 0 {
-			i += k
-		} else {
-			break
-		}
-	}
-	nameStart = i
-	for i < len(src) {
-		if class[src[i]]&cIdent != 0 {
-			i++
-		} else if k := s.splice(i); k > 0 && i > nameStart && i+k < len(src) && class[src[i+k]]&cIdent != 0 {
-			i += k // #pra\<newline>gma
-		} else {
-			break
-		}
-	}
-	nameEnd = i
-	// The end of the line: fast when nothing on it can hide a newline.
-	nl := bytes.IndexByte(src[i:], '\n')
-	lineEnd := len(src)
-	if nl >= 0 {
-		lineEnd = i + nl
-	}
-	plain := true
-	for _, c := range src[i:lineEnd] {
-		if dirSpecial[c] {
-			plain = false
-			break
-		}
-	}
-	if plain {
-		return lineEnd, nameStart, nameEnd
-	}
-	for i < len(src) {
-		c := src[i]
-		switch {
-		case c == '\n':
-			return i, nameStart, nameEnd
-		case c == '\\':
-			if k := s.splice(i); k > 0 {
-				i += k
-				continue
-			}
-		case c == '/' && i+1 < len(src) && src[i+1] == '*':
-			i = s.blockComment(i)
-			if s.fatal {
-				return len(src), nameStart, nameEnd
-			}
-			continue
-		case c == '/' && i+1 < len(src) && src[i+1] == '/':
-			return s.lineComment(i), nameStart, nameEnd
-		case c == '"' || c == '\'' && !digitSep(src, i):
-			j := i + 1
-			for j < len(src) && src[j] != c && src[j] != '\n' {
-				if n := s.splice(j); n > 0 {
-					j += n
-					continue
-				}
-				if src[j] == '\\' && j+1 < len(src) && src[j+1] != '\n' {
-					j++
-				}
-				j++
-			}
-			if j < len(src) && src[j] == c {
-				j++
-			}
-			i = j
-			continue
-		}
-		i++
-	}
-	return len(src), nameStart, nameEnd
-}
-
-// skipBranch skips a branch that can never be compiled, starting after the
-// directive that opened it, up to the #elif, #else or #endif that ends it.
-// Literals are scanned leniently and only comments and directives count.
-func (s *scanner) skipBranch(i int) int {
-	s.toks[len(s.toks)-1].Sub |= DeadBranch
-	src := s.src
-	start := i
-	depth := 0
-	bol := false
-	for i < len(src) {
-		c := src[i]
-		switch {
-		case c == '\n':
-			bol = true
-			i++
-			continue
-		case class[c]&cSpace != 0:
-			i++
-			continue
-		case c == '/' && i+1 < len(src) && src[i+1] == '*':
-			i = s.blockComment(i)
-			if s.fatal {
-				return len(src)
-			}
-			continue
-		case c == '/' && i+1 < len(src) && src[i+1] == '/':
-			i = s.lineComment(i)
-			continue
-		case c == '#' && bol:
-			end, ns, ne := s.directiveEnd(i + 1)
-			if s.fatal {
-				return len(src)
-			}
-			switch ppKind(s.name(ns, ne)) {
-			case PPIf, PPIfdef, PPIfndef:
-				depth++
-			case PPEndif:
-				if depth == 0 {
-					return s.endSkip(start, i)
-				}
-				depth--
-			case PPElif, PPElse:
-				if depth == 0 {
-					return s.endSkip(start, i)
-				}
-			}
-			i = end
-			continue
-		case c == '"' || c == '\'' && !digitSep(src, i):
-			j := i + 1
-			for j < len(src) && src[j] != c && src[j] != '\n' {
-				if src[j] == '\\' && j+1 < len(src) {
-					j++
-				}
-				j++
-			}
-			if j < len(src) && src[j] == c {
-				j++
-			}
-			i = j
-			bol = false
-			continue
-		}
-		bol = false
-		i++
-	}
-	s.errorf(int(s.toks[len(s.toks)-1].Pos), "unterminated conditional directive: no #endif before end of file")
-	s.fatal = true
-	return len(src)
-}
-
-func (s *scanner) endSkip(start, hash int) int {
-	if hash > start {
-		s.emit(Skipped, 0, start, hash)
-	}
-	return hash
-}
-
-// lineDirective records #line N "file" and GCC line markers # N "file" f.
-func (s *scanner) lineDirective(num, rest string, end int) {
-	if num == "line" {
-		k := 0
-		for k < len(rest) && rest[k] >= '0' && rest[k] <= '9' {
-			k++
-		}
-		num, rest = rest[:k], rest[k:]
-	}
-	line, err := strconv.Atoi(num)
-	if err != nil {
-		return // a macro-expanded #line: leave it to the compiler
-	}
-	rest = trimBlank(rest)
-	name := ""
-	system := false
-	if len(rest) > 0 && rest[0] == '"' {
-		j := 1
-		for j < len(rest) && rest[j] != '"' {
-			if rest[j] == '\\' {
-				j++
-			}
-			j++
-		}
-		if j < len(rest) {
-			name = unquoteC(rest[1:j])
-			for _, flag := range splitBlank(rest[j+1:]) {
-				if flag == "3" {
-					system = true
-				}
-			}
-		}
-	}
-	nl := end
-	s.f.addMarker(nl, line, name, system)
-}
-
-func trimBlank(s string) string {
-	for len(s) > 0 && (s[0] == ' ' || s[0] == '\t') {
-		s = s[1:]
-	}
-	for len(s) > 0 && (s[len(s)-1] == ' ' || s[len(s)-1] == '\t') {
-		s = s[:len(s)-1]
-	}
-	return s
-}
-
-func splitBlank(s string) []string {
-	var out []string
-	for {
-		s = trimBlank(s)
-		if s == "" {
-			return out
-		}
-		k := 0
-		for k < len(s) && s[k] != ' ' && s[k] != '\t' {
-			k++
-		}
-		out = append(out, s[:k])
-		s = s[k:]
-	}
-}
-
-// unquoteC undoes the escapes GCC writes in line-marker file names.
-func unquoteC(s string) string {
-	if !bytes.ContainsRune([]byte(s), '\\') {
-		return s
-	}
-	var b []byte
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c == '\\' && i+1 < len(s) {
-			i++
-			c = s[i]
-			if c >= '0' && c <= '7' {
-				v := 0
-				for k := 0; k < 3 && i < len(s) && s[i] >= '0' && s[i] <= '7'; k++ {
-					v = v*8 + int(s[i]-'0')
-					i++
-				}
-				i--
-				c = byte(v)
-			}
-		}
-		b = append(b, c)
-	}
-	return string(b)
 }

@@ -4,14 +4,10 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"strconv"
 )
 
 // An edit replaces src[start:end] with text; start == end inserts. The
 // text lives in the edit list's arena, so edits hold no pointers.
-// Insertions at one offset are ordered by key: closing code of inner
-// constructs first, then closing code of outer ones, then opening code of
-// outer constructs, then of inner ones; equal keys keep creation order.
 type edit struct {
 	start, end int32
 	text       seg32
@@ -26,24 +22,39 @@ func (s seg) empty() bool { return s.a == s.b }
 // seg32 is a seg stored in an edit.
 type seg32 struct{ a, b int32 }
 
-// Keys step by two per nesting level, so that a wrapper gopari adds
-// between a construct and its children (a section of sections) has a key
-// of its own: the odd one between the two levels.
-func closeKey(depth int) int { return -1_000_000 + 2*(1000-depth) }
-func openKey(depth int) int  { return 2 * depth }
+// Insertions at one offset are ordered by key, and equal keys keep their
+// creation order. The keys, for a construct at nesting depth d (0 for
+// one that no other construct encloses):
+//
+//	closeKey(d)      = -2d - 2   closing code: inner constructs first
+//	innerCloseKey(d) = -2d - 3   a wrapper inside the construct at d and
+//	                             around its children (a section of sections)
+//	openKey(d)       =  2d       opening code: outer constructs first
+//	innerOpenKey(d)  =  2d + 1
+//	replaceKey       =  2 maxDepth + 2, after every insertion
+//
+// so that at one offset every closing comes before every opening, and a
+// construct's code encloses its children's. The keys must fit keyBits
+// once biased: that holds for d <= maxDepth, which construct checks
+// before it places anything, and push checks again.
+const maxDepth = 1 << 20
 
-// innerCloseKey and innerOpenKey order a wrapper that sits inside the
-// construct at depth and around its children at depth+1.
+func closeKey(depth int) int      { return -2*depth - 2 }
 func innerCloseKey(depth int) int { return closeKey(depth) - 1 }
+func openKey(depth int) int       { return 2 * depth }
 func innerOpenKey(depth int) int  { return openKey(depth) + 1 }
 
-const replaceKey = 2_000_000
+const replaceKey = 2*maxDepth + 2
 
-// keyBias makes keys non-negative; keyBits holds any biased key.
+// keyBias makes every key non-negative; keyBits holds any biased key.
 const (
-	keyBias = 1 << 21
+	keyBias = 2*maxDepth + 3
 	keyBits = 23
 )
+
+// The biased keys span [0, keyBias+replaceKey]; this fails to compile if
+// that does not fit keyBits.
+var _ [1<<keyBits - 1 - (keyBias + replaceKey)]struct{}
 
 type editList struct {
 	edits []edit
@@ -62,6 +73,9 @@ func (l *editList) add(text ...[]byte) seg {
 func (l *editList) push(start, end int, text seg, key int) {
 	if start > math.MaxInt32 || len(l.arena) > math.MaxInt32 {
 		panic("rewrite: file or generated code larger than 2 GiB")
+	}
+	if key < -keyBias || key > replaceKey {
+		panic(fmt.Sprintf("rewrite: edit key %d out of range: nesting deeper than %d", key, maxDepth))
 	}
 	rep := uint64(0)
 	if start != end {
@@ -135,56 +149,3 @@ func (l *editList) writeTo(w io.Writer, src []byte) error {
 	_, err := w.Write(src[pos:])
 	return err
 }
-
-// appendQuoted appends s as a C string literal. It escapes quotes,
-// backslashes, control bytes and the second '?' of a trigraph; other
-// bytes, UTF-8 included, are kept. Go's %q is not C's escaping.
-func appendQuoted[T string | []byte](b []byte, s T) []byte {
-	b = append(b, '"')
-	plain := true
-	for i := 0; i < len(s); i++ {
-		if needsEscape[s[i]] {
-			plain = false
-			break
-		}
-	}
-	if plain {
-		b = append(b, s...)
-		return append(b, '"')
-	}
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case c == '"' || c == '\\':
-			b = append(b, '\\', c)
-		case c == '\n':
-			b = append(b, '\\', 'n')
-		case c == '\t':
-			b = append(b, '\\', 't')
-		case c == '\r':
-			b = append(b, '\\', 'r')
-		case c == '?' && i > 0 && s[i-1] == '?':
-			b = append(b, '\\', '?')
-		case c < 0x20 || c == 0x7f:
-			b = append(b, '\\', '0'+c>>6, '0'+(c>>3)&7, '0'+c&7)
-		default:
-			b = append(b, c)
-		}
-	}
-	return append(b, '"')
-}
-
-// quoteC renders s as a C string literal; see appendQuoted.
-func quoteC(s string) string { return string(appendQuoted(nil, s)) }
-
-// itoa appends the decimal form of i.
-func itoa(b []byte, i int) []byte { return strconv.AppendInt(b, int64(i), 10) }
-
-// needsEscape marks the bytes appendQuoted may have to escape.
-var needsEscape = func() (t [256]bool) {
-	for c := 0; c < 0x20; c++ {
-		t[c] = true
-	}
-	t['"'], t['\\'], t['?'], t[0x7f] = true, true, true, true
-	return t
-}()

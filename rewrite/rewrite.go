@@ -1,15 +1,25 @@
 // Package rewrite turns the OpenMP directives that package parser found
 // into calls of the POMP interface (pomprt/include/pomp.h), by applying one
 // sorted list of edits to the original bytes.
+//
+// The package is laid out by concern:
+//
+//	rewrite.go    the entry points: Options, Instrument, Source, Result
+//	gen.go        the generator and its walk over the file in source order
+//	construct.go  the table of construct classes and the code of one leaf
+//	split.go      combined constructs: which clause goes on which leaf
+//	place.go      where the code of a construct goes, and #line upkeep
+//	emit.go       building the text of calls and pragmas
+//	user.go       user regions, POMP control directives and lock calls
+//	region.go     the region table written into the file's header
+//	edit.go       the edit list, its ordering keys and its application
+//	quote.go      C string literals
+//	options.go    --disable groups and --untied
 package rewrite
 
 import (
 	"bytes"
-	"cmp"
-	"fmt"
 	"io"
-	"slices"
-	"strconv"
 
 	"gopari/parser"
 )
@@ -30,13 +40,6 @@ type Options struct {
 	// Name is the file name written into #line directives and the region
 	// table; it defaults to the parsed file's name.
 	Name string
-	// Interface, when set, replaces the #include "pomp.h" line of the
-	// header: a compile of preprocessed input needs pomp.h preprocessed.
-	Interface []byte
-	// PragmaLines writes directives as #pragma lines followed by GCC
-	// line markers, instead of _Pragma operators, which GCC does not
-	// honour in preprocessed (.i) input.
-	PragmaLines bool
 }
 
 // Header is the first line of every file gopari writes.
@@ -66,7 +69,7 @@ func (r *Result) WriteTo(w io.Writer) (int64, error) {
 // Bytes returns the instrumented file.
 func (r *Result) Bytes() []byte {
 	b := bytes.NewBuffer(make([]byte, 0, r.Size()))
-	r.WriteTo(b)
+	r.WriteTo(b) // a bytes.Buffer does not fail
 	return b.Bytes()
 }
 
@@ -81,353 +84,18 @@ func (c *countWriter) Write(p []byte) (int, error) {
 	return n, err
 }
 
-type region struct {
-	kind    string
-	flags   flags
-	file    string
-	begin   int
-	end     int
-	name    string
-	sub     string
-	arg     string // a directive argument shown with the clauses: flush(list)
-	hasArg  bool
-	clauses []parser.Clause
-}
-
-type gen struct {
-	pr      *parser.Result
-	f       *parser.File
-	src     []byte
-	toks    []parser.Token
-	opts    Options
-	name    string
-	edits   editList
-	regions []region
-	nl      string
-	diags   *parser.DiagnosticList
-
-	offloads   int
-	offloadPos int
-
-	lineOff, lineNo int                             // the last line lookup
-	off             [parser.ClassUserOnOff + 1]bool // classes --disable turned off
-
-	buf       []byte // scratch for the parts of one construct
-	partStart int    // where the part being built starts in buf
-	tmp       []byte
-}
-
-// flags are the POMP_FLAG_* bits of a region.
-type flags uint16
-
-const (
-	flagNowait flags = 1 << iota
-	flagBarrier
-	flagImplicitBarrier
-	flagCombined
-	flagUntied
-	flagTied
-	flagCleanup
-	flagIf
-	flagFinal
-	flagMergeable
-	flagDepend
-)
-
-var flagNames = []string{"POMP_FLAG_NOWAIT", "POMP_FLAG_BARRIER", "POMP_FLAG_IMPLICIT_BARRIER",
-	"POMP_FLAG_COMBINED", "POMP_FLAG_UNTIED", "POMP_FLAG_TIED", "POMP_FLAG_CLEANUP", "POMP_FLAG_IF",
-	"POMP_FLAG_FINAL", "POMP_FLAG_MERGEABLE", "POMP_FLAG_DEPEND"}
-
-func (f flags) append(b []byte) []byte {
-	if f == 0 {
-		return append(b, '0')
-	}
-	first := true
-	for i, n := range flagNames {
-		if f&(1<<i) != 0 {
-			if !first {
-				b = append(b, '|')
-			}
-			b = append(b, n...)
-			first = false
-		}
-	}
-	return b
-}
-
 // Instrument rewrites the parsed file. Diagnostics are added to the
 // parser result; on errors the output is nil.
+//
+// Preprocessed input (parser.Config.Preprocessed) is compiled without a
+// preprocessor: GCC ignores _Pragma there and would not read #include
+// "pomp.h". Its directives are therefore written as #pragma lines, and
+// the header carries pomp.h itself, preprocessed for the file's language.
 func Instrument(pr *parser.Result, opts Options) *Result {
 	if pr.Diags.HasErrors() {
 		return nil
 	}
-	g := &gen{pr: pr, f: pr.File, src: pr.File.Src, toks: pr.Toks, opts: opts, diags: &pr.Diags, nl: "\n", offloadPos: -1, lineNo: 1}
-	// Instrumented code is a few times larger than the directives it
-	// replaces; sizing the arena once avoids copying it while it grows.
-	// bytes.Buffer.Grow does not zero its memory, and what stays unused is
-	// never touched.
-	var arena bytes.Buffer
-	arena.Grow(384*len(pr.Directives) + len(pr.Locks)*32 + 4096)
-	g.edits.arena = arena.AvailableBuffer()
-	g.edits.edits = make([]edit, 0, 3*len(pr.Directives)+2*len(pr.Locks)+8)
-	g.regions = make([]region, 0, len(pr.Directives)+len(pr.Locks)+8)
-	for c, grp := range groupOf {
-		g.off[c] = g.disabled(grp)
-	}
-	g.name = opts.Name
-	if g.name == "" {
-		g.name = g.f.Name
-	}
-	if i := bytes.IndexByte(g.src, '\n'); i > 0 && g.src[i-1] == '\r' {
-		g.nl = "\r\n"
-	}
-	if bytes.HasPrefix(g.src, []byte("\xEF\xBB\xBF")) {
-		g.edits.replace(0, 3, seg{}) // the BOM cannot follow the header
-	}
-	if g.instrumented() {
-		g.errorf(0, "input is already instrumented by gopari; instrument the original source")
-		return nil
-	}
-	g.walk()
-	if pr.Diags.HasErrors() {
-		pr.Diags.Sort()
-		return nil
-	}
-	if g.offloads > 0 {
-		g.notef(g.offloadPos, "%d target, teams or distribute construct(s) passed through without instrumentation", g.offloads)
-	}
-	if n := len(pr.MacroPragmas); n > 0 {
-		g.notef(pr.MacroPragmas[0], "%d _Pragma(\"omp …\") in macro definitions not instrumented; use gopari cc, which preprocesses first, to instrument them", n)
-	}
-	pr.Diags.Sort()
-	g.edits.sort()
-	return &Result{Regions: len(g.regions), head: g.header(), src: g.src, edits: &g.edits}
-}
-
-func (g *gen) instrumented() bool {
-	if bytes.HasPrefix(g.src, []byte(Header)) {
-		return true
-	}
-	if !bytes.Contains(g.src, []byte("POMP_Register_unit")) {
-		return false
-	}
-	for i, t := range g.toks {
-		if t.Kind == parser.Ident && string(g.src[t.Pos:t.End]) == "POMP_Register_unit" && i+1 < len(g.toks) {
-			return true
-		}
-	}
-	return false
-}
-
-func (g *gen) errorf(off int, format string, args ...any) {
-	*g.diags = append(*g.diags, &parser.Diagnostic{Pos: g.f.Position(off), Msg: fmt.Sprintf(format, args...)})
-}
-
-func (g *gen) notef(off int, format string, args ...any) {
-	*g.diags = append(*g.diags, &parser.Diagnostic{Pos: g.f.Position(off), Severity: parser.Note, Msg: fmt.Sprintf(format, args...)})
-}
-
-func (g *gen) warnf(off int, format string, args ...any) {
-	*g.diags = append(*g.diags, &parser.Diagnostic{Pos: g.f.Position(off), Severity: parser.Warning, Msg: fmt.Sprintf(format, args...)})
-}
-
-// walk instruments constructs, user regions and lock calls in source
-// order, so that region numbers follow the source.
-func (g *gen) walk() {
-	const (
-		kConstruct = iota
-		kUser
-		kControl
-		kLock
-	)
-	type item struct {
-		off, kind, i int
-	}
-	pr := g.pr
-	items := make([]item, 0, len(pr.Constructs)+len(pr.UserRegions)+len(pr.Locks))
-	for i, c := range pr.Constructs {
-		items = append(items, item{c.Dir.Pos, kConstruct, i})
-	}
-	for i, u := range pr.UserRegions {
-		items = append(items, item{u.Begin.Pos, kUser, i})
-	}
-	for i, d := range pr.Directives {
-		if d.Pomp && (d.Class() == parser.ClassUserInit || d.Class() == parser.ClassUserOnOff) {
-			items = append(items, item{d.Pos, kControl, i})
-		}
-	}
-	for i, l := range pr.Locks {
-		items = append(items, item{l.Offset, kLock, i})
-	}
-	slices.SortStableFunc(items, func(a, b item) int { return cmp.Compare(a.off, b.off) })
-	for _, it := range items {
-		switch it.kind {
-		case kConstruct:
-			g.construct(pr.Constructs[it.i])
-		case kUser:
-			g.userRegion(pr.UserRegions[it.i])
-		case kControl:
-			g.userControl(pr.Directives[it.i])
-		case kLock:
-			g.lock(pr.Locks[it.i])
-		}
-	}
-}
-
-// disabled reports whether the user turned off a construct group.
-func (g *gen) disabled(group string) bool { return g.opts.Disable[group] }
-
-// addRegion appends a region and returns its index.
-func (g *gen) addRegion(r region) int {
-	g.regions = append(g.regions, r)
-	return len(g.regions) - 1
-}
-
-// line returns the presumed line of offset off. Lookups move mostly
-// forward through the file, so it counts newlines from the previous
-// lookup when that is close, instead of searching the line table.
-func (g *gen) line(off int) int {
-	if g.f.HasMarkers() {
-		return g.f.Position(off).Line
-	}
-	const near = 4096
-	switch {
-	case off >= g.lineOff && off-g.lineOff < near:
-		g.lineNo += bytes.Count(g.src[g.lineOff:off], []byte{'\n'})
-	case off < g.lineOff && g.lineOff-off < near:
-		g.lineNo -= bytes.Count(g.src[off:g.lineOff], []byte{'\n'})
-	default:
-		g.lineNo = g.f.Line(off)
-	}
-	g.lineOff = off
-	return g.lineNo
-}
-
-func (g *gen) fileAt(off int) string {
-	if g.f.HasMarkers() {
-		if n := g.f.PresumedName(off); n != g.f.Name {
-			return n
-		}
-	}
-	return g.name
-}
-
-// newlines counts the line breaks inside src[start:end]; a replacement
-// of the span ends with as many, to keep the line count.
-func (g *gen) newlines(start, end int) int {
-	return bytes.Count(g.src[start:end], []byte{'\n'})
-}
-
-// lineAfter returns the offset of the first byte of the line after the
-// one holding token j.
-func (g *gen) lineAfter(j int) int {
-	e := g.f.LineEnd(int(g.toks[j].End))
-	if e >= len(g.src) {
-		return len(g.src)
-	}
-	return e + 1
-}
-
-// lineInsert inserts text as a line of its own at off, the start of a
-// line, followed by a #line directive that restores the numbering.
-func (g *gen) lineInsert(off int, text seg, key int) {
-	l := &g.edits
-	a := len(l.arena)
-	if off >= len(g.src) && len(g.src) > 0 && g.src[len(g.src)-1] != '\n' {
-		l.arena = append(l.arena, g.nl...)
-	}
-	l.arena = append(l.arena, l.arena[text.a:text.b]...)
-	l.arena = append(l.arena, g.nl...)
-	if off < len(g.src) {
-		l.arena = g.lineDirective(l.arena, g.f.Position(off).Line, g.fileAt(off))
-	}
-	l.insert(off, seg{a, len(l.arena)}, key)
-}
-
-// marker ends a generated #pragma line with a newline and a line
-// directive that gives the next line the number of the line holding
-// source offset at.
-func (g *gen) marker(b []byte, at int) []byte {
-	b = append(b, g.nl...)
-	return g.lineDirective(b, g.line(at), g.fileAt(at))
-}
-
-// lineDirective appends a #line directive, or a GCC line marker for
-// preprocessed output, and its newline.
-func (g *gen) lineDirective(b []byte, line int, file string) []byte {
-	if g.opts.PragmaLines {
-		b = append(b, "# "...)
-	} else {
-		b = append(b, "#line "...)
-	}
-	b = itoa(b, line)
-	b = append(b, ' ')
-	b = appendQuoted(b, file)
-	return append(b, g.nl...)
-}
-
-// header renders the generated-code header, the region table and the
-// registration of this file's regions.
-func (g *gen) header() []byte {
-	nl := g.nl
-	b := make([]byte, 0, 256+len(g.regions)*96)
-	b = append(b, Header+nl...)
-	if g.opts.Interface != nil {
-		b = append(b, g.opts.Interface...)
-		if len(g.opts.Interface) > 0 && g.opts.Interface[len(g.opts.Interface)-1] != '\n' {
-			b = append(b, nl...)
-		}
-	} else {
-		b = append(b, `#include "pomp.h"`+nl...)
-	}
-	if len(g.regions) > 0 {
-		b = append(b, "static POMP_Region pomp_regions[] = {"+nl...)
-		var lastFile string
-		var quotedFile []byte
-		for i, r := range g.regions {
-			b = append(b, "\t/* "...)
-			b = strconv.AppendInt(b, int64(i), 10)
-			b = append(b, " */ {0, "...)
-			b = append(b, r.kind...)
-			b = append(b, ", "...)
-			b = r.flags.append(b)
-			b = append(b, ", "...)
-			b = strconv.AppendInt(b, int64(r.begin), 10)
-			b = append(b, ", "...)
-			b = strconv.AppendInt(b, int64(r.end), 10)
-			b = append(b, ", "...)
-			if r.file != lastFile {
-				lastFile, quotedFile = r.file, appendQuoted(quotedFile[:0], r.file)
-			}
-			b = append(b, quotedFile...)
-			b = append(b, ", "...)
-			b = appendQuoted(b, r.name)
-			b = append(b, ", "...)
-			if r.sub == "" {
-				b = append(b, '0')
-			} else {
-				b = appendQuoted(b, r.sub)
-			}
-			b = append(b, ", "...)
-			g.tmp = g.tmp[:0]
-			if r.hasArg {
-				g.tmp = append(g.tmp, '(')
-				g.tmp = append(g.tmp, r.arg...)
-				g.tmp = append(g.tmp, ')')
-			}
-			g.tmp = appendClauses(g.tmp, r.clauses, r.hasArg)
-			b = appendQuoted(b, g.tmp)
-			b = append(b, "},"+nl...)
-		}
-		b = append(b, "};"+nl...)
-		b = append(b, "static POMP_Unit pomp_unit = {POMP_ABI_VERSION, "...)
-		b = strconv.AppendInt(b, int64(len(g.regions)), 10)
-		b = append(b, ", "+quoteC(g.name)+", pomp_regions, 0};"+nl...)
-		b = append(b, "static void pomp_register(void) __attribute__((__constructor__));"+nl...)
-		b = append(b, "static void pomp_register(void) { POMP_Register_unit(&pomp_unit); }"+nl...)
-		b = append(b, "static __inline__ POMP_Region *pomp_r(unsigned i) { return &pomp_regions[i]; }"+nl...)
-	}
-	return g.lineDirective(b, 1, g.name)
+	return newGen(pr, opts).run()
 }
 
 // Source parses and instruments one file. The result is nil when the
@@ -440,21 +108,4 @@ func Source(name string, src []byte, cfg parser.Config, opts Options) (*Result, 
 		return nil, pr.Diags
 	}
 	return res, pr.Diags
-}
-
-// appendClauses renders clauses, blank-separated, with a leading blank if
-// lead is set.
-func appendClauses(b []byte, cs []parser.Clause, lead bool) []byte {
-	for i, c := range cs {
-		if i > 0 || lead {
-			b = append(b, ' ')
-		}
-		b = append(b, c.Name...)
-		if c.HasArgs {
-			b = append(b, '(')
-			b = append(b, c.Args...)
-			b = append(b, ')')
-		}
-	}
-	return b
 }

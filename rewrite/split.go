@@ -38,171 +38,227 @@ var leafClauses = map[string]map[string]bool{
 // privatizing clauses, for placing allocate.
 var privatizing = set("private firstprivate lastprivate reduction linear in_reduction")
 
+// A splitter distributes the clauses of one combined directive over its
+// leaves.
+type splitter struct {
+	d         *parser.Directive
+	names     []string // the leaves' directive names
+	out       []leaf
+	par       int      // index of the parallel leaf, or -1
+	shared    []string // list items an inner leaf privatizes: shared on the parallel leaf
+	allocates []parser.Clause
+	warnings  []string
+}
+
+// placements say where a clause goes (OpenMP 5.2, section 17.2). A clause
+// not listed goes to the first leaf that accepts it.
+var placements = map[string]func(*splitter, parser.Clause){
+	"if":           (*splitter).placeIf,
+	"firstprivate": (*splitter).placeFirstprivate,
+	"lastprivate":  (*splitter).placeLastprivate,
+	"reduction":    (*splitter).placeReduction,
+	"linear":       (*splitter).placeLinear,
+	"private":      (*splitter).placePrivate,
+	"shared":       (*splitter).placeEverywhere,
+	"default":      (*splitter).placeEverywhere,
+	"order":        (*splitter).placeEverywhere,
+	"allocate":     (*splitter).deferAllocate,
+}
+
 // splitCombined distributes the clauses of a combined directive over its
 // leaves as OpenMP 5.2, section 17.2, prescribes. Where a data-sharing
 // clause moves to an inner leaf of a parallel construct, the list item is
 // made shared on the parallel leaf, so that the split code means the same
 // and still compiles under default(none).
 func splitCombined(d *parser.Directive) ([]leaf, []string) {
-	names := d.Leaves
-	out := make([]leaf, len(names))
-	for i, n := range names {
-		out[i].name = n
-	}
-	par := -1
-	for i, n := range names {
+	sp := &splitter{d: d, names: d.Leaves, out: make([]leaf, len(d.Leaves)), par: -1}
+	for i, n := range sp.names {
+		sp.out[i].name = n
 		if n == "parallel" {
-			par = i
+			sp.par = i
 		}
 	}
-	accepts := func(i int, clause string) bool { return leafClauses[names[i]][clause] }
-	innermost := func(clause string) int {
-		for i := len(names) - 1; i >= 0; i-- {
-			if accepts(i, clause) {
-				return i
-			}
+	for _, c := range d.Clauses {
+		if place := placements[c.Name]; place != nil {
+			place(sp, c)
+		} else {
+			sp.placeFirst(c)
 		}
-		return -1
 	}
-	firstAccepting := func(clause string) int {
-		for i := range names {
-			if accepts(i, clause) {
-				return i
-			}
+	for _, c := range sp.allocates {
+		placeAllocate(sp.out, c)
+	}
+	sp.shareOnParallel()
+	return sp.out, sp.warnings
+}
+
+func (sp *splitter) accepts(i int, clause string) bool { return leafClauses[sp.names[i]][clause] }
+
+func (sp *splitter) add(i int, c parser.Clause) { sp.out[i].clauses = append(sp.out[i].clauses, c) }
+
+// innermost returns the last leaf that accepts clause, or -1.
+func (sp *splitter) innermost(clause string) int {
+	for i := len(sp.names) - 1; i >= 0; i-- {
+		if sp.accepts(i, clause) {
+			return i
 		}
-		return -1
 	}
-	var warnings []string
-	var shared []string
-	add := func(i int, c parser.Clause) { out[i].clauses = append(out[i].clauses, c) }
-	share := func(items []string) {
-		if par < 0 {
+	return -1
+}
+
+// share records list items to be made shared on the parallel leaf.
+func (sp *splitter) share(items []string) {
+	if sp.par >= 0 {
+		sp.shared = append(sp.shared, items...)
+	}
+}
+
+// placeFirst puts a clause on the first leaf that accepts it, or keeps it
+// on the last leaf with a warning.
+func (sp *splitter) placeFirst(c parser.Clause) {
+	for i := range sp.names {
+		if sp.accepts(i, c.Name) {
+			sp.add(i, c)
 			return
 		}
-		shared = append(shared, items...)
 	}
-	var allocates []parser.Clause
-	for _, c := range d.Clauses {
+	t := len(sp.names) - 1
+	sp.warnings = append(sp.warnings, "clause '"+c.Name+"' is not accepted by any leaf of '"+sp.d.Name+"'; it is kept on '"+sp.names[t]+"'")
+	sp.add(t, c)
+}
+
+// placeIf puts if on every leaf its directive-name modifier names, or on
+// every leaf that accepts it when it has none.
+func (sp *splitter) placeIf(c parser.Clause) {
+	mod, _ := ifModifier(c.Args)
+	placed := false
+	for i := range sp.names {
+		if sp.accepts(i, "if") && (mod == "" || leafHasWord(sp.names[i], mod)) {
+			sp.add(i, c)
+			placed = true
+		}
+	}
+	if !placed {
+		sp.add(len(sp.names)-1, c)
+	}
+}
+
+// placeFirstprivate puts firstprivate on the worksharing leaf, else on
+// the taskloop, else on parallel, else on the innermost leaf accepting it.
+func (sp *splitter) placeFirstprivate(c parser.Clause) {
+	t := -1
+	for i, n := range sp.names {
+		if (n == "for" || n == "for simd" || n == "sections") && t < 0 {
+			t = i
+		}
+	}
+	if t < 0 {
+		for i, n := range sp.names {
+			if strings.HasPrefix(n, "taskloop") {
+				t = i
+			}
+		}
+	}
+	if t < 0 {
+		t = sp.par
+	}
+	if t < 0 {
+		t = sp.innermost(c.Name)
+	}
+	sp.add(t, c)
+	if t != sp.par {
+		sp.share(listItems(c.Args, ""))
+	}
+}
+
+// placeLastprivate puts lastprivate on every leaf that accepts it.
+func (sp *splitter) placeLastprivate(c parser.Clause) {
+	for i := range sp.names {
+		if sp.accepts(i, c.Name) {
+			sp.add(i, c)
+		}
+	}
+	sp.share(listItems(c.Args, "lastprivate"))
+}
+
+// placeReduction puts reduction on every leaf but parallel that accepts
+// it, or on parallel when no other leaf does.
+func (sp *splitter) placeReduction(c parser.Clause) {
+	inner := false
+	for i := range sp.names {
+		if i != sp.par && sp.accepts(i, c.Name) {
+			sp.add(i, c)
+			inner = true
+		}
+	}
+	if inner {
+		sp.share(listItems(c.Args, "reduction"))
+	} else if sp.par >= 0 {
+		sp.add(sp.par, c)
+	}
+}
+
+// placeLinear puts linear on the innermost leaf that accepts it.
+func (sp *splitter) placeLinear(c parser.Clause) {
+	sp.placeInnermost(c)
+	sp.share(listItems(c.Args, "linear"))
+}
+
+// placePrivate puts private on the innermost leaf that accepts it.
+func (sp *splitter) placePrivate(c parser.Clause) { sp.placeInnermost(c) }
+
+func (sp *splitter) placeInnermost(c parser.Clause) {
+	t := sp.innermost(c.Name)
+	if t < 0 {
+		t = len(sp.names) - 1
+	}
+	sp.add(t, c)
+}
+
+// placeEverywhere puts shared, default and order on every leaf that
+// accepts them, or on the last leaf.
+func (sp *splitter) placeEverywhere(c parser.Clause) {
+	placed := false
+	for i := range sp.names {
+		if sp.accepts(i, c.Name) {
+			sp.add(i, c)
+			placed = true
+		}
+	}
+	if !placed {
+		sp.add(len(sp.names)-1, c)
+	}
+}
+
+// deferAllocate keeps allocate for last: it goes where its list items are
+// privatized (placeAllocate).
+func (sp *splitter) deferAllocate(c parser.Clause) { sp.allocates = append(sp.allocates, c) }
+
+// shareOnParallel adds a shared clause to the parallel leaf for the list
+// items that inner leaves privatize, unless parallel names them already.
+func (sp *splitter) shareOnParallel() {
+	if sp.par < 0 || len(sp.shared) == 0 {
+		return
+	}
+	have := make(map[string]bool)
+	for _, c := range sp.out[sp.par].clauses {
 		switch c.Name {
-		case "if":
-			mod, _ := ifModifier(c.Args)
-			placed := false
-			for i := range names {
-				if !accepts(i, "if") {
-					continue
-				}
-				if mod == "" || leafHasWord(names[i], mod) {
-					add(i, c)
-					placed = true
-				}
-			}
-			if !placed {
-				add(len(names)-1, c)
-			}
-		case "firstprivate":
-			t := -1
-			for i, n := range names {
-				if (n == "for" || n == "for simd" || n == "sections") && t < 0 {
-					t = i
-				}
-			}
-			if t < 0 {
-				for i, n := range names {
-					if strings.HasPrefix(n, "taskloop") {
-						t = i
-					}
-				}
-			}
-			if t < 0 {
-				t = par
-			}
-			if t < 0 {
-				t = innermost(c.Name)
-			}
-			add(t, c)
-			if t != par {
-				share(listItems(c.Args, ""))
-			}
-		case "lastprivate":
-			for i := range names {
-				if accepts(i, c.Name) {
-					add(i, c)
-				}
-			}
-			share(listItems(c.Args, "lastprivate"))
-		case "reduction":
-			inner := false
-			for i := range names {
-				if i != par && accepts(i, c.Name) {
-					add(i, c)
-					inner = true
-				}
-			}
-			if inner {
-				share(listItems(c.Args, "reduction"))
-			} else if par >= 0 {
-				add(par, c)
-			}
-		case "linear":
-			t := innermost(c.Name)
-			if t < 0 {
-				t = len(names) - 1
-			}
-			add(t, c)
-			share(listItems(c.Args, "linear"))
-		case "private":
-			t := innermost(c.Name)
-			if t < 0 {
-				t = len(names) - 1
-			}
-			add(t, c)
-		case "shared", "default", "order":
-			placed := false
-			for i := range names {
-				if accepts(i, c.Name) {
-					add(i, c)
-					placed = true
-				}
-			}
-			if !placed {
-				add(len(names)-1, c)
-			}
-		case "allocate":
-			allocates = append(allocates, c)
-		default:
-			t := firstAccepting(c.Name)
-			if t < 0 {
-				t = len(names) - 1
-				warnings = append(warnings, "clause '"+c.Name+"' is not accepted by any leaf of '"+d.Name+"'; it is kept on '"+names[t]+"'")
-			}
-			add(t, c)
-		}
-	}
-	for _, c := range allocates {
-		placeAllocate(out, c)
-	}
-	if par >= 0 && len(shared) > 0 {
-		have := make(map[string]bool)
-		for _, c := range out[par].clauses {
-			switch c.Name {
-			case "shared", "private", "firstprivate", "reduction", "copyin":
-				for _, it := range listItems(c.Args, c.Name) {
-					have[it] = true
-				}
-			}
-		}
-		var list []string
-		for _, it := range shared {
-			if !have[it] && it != "" {
+		case "shared", "private", "firstprivate", "reduction", "copyin":
+			for _, it := range listItems(c.Args, c.Name) {
 				have[it] = true
-				list = append(list, it)
 			}
 		}
-		if len(list) > 0 {
-			out[par].clauses = append(out[par].clauses, parser.Clause{Name: "shared", Args: strings.Join(list, ", "), HasArgs: true})
+	}
+	var list []string
+	for _, it := range sp.shared {
+		if !have[it] && it != "" {
+			have[it] = true
+			list = append(list, it)
 		}
 	}
-	return out, warnings
+	if len(list) > 0 {
+		sp.add(sp.par, parser.Clause{Name: "shared", Args: strings.Join(list, ", "), HasArgs: true})
+	}
 }
 
 func leafHasWord(leafName, word string) bool {

@@ -1,0 +1,122 @@
+package parser
+
+// Where gopari inserts calls of its own besides constructs: user regions
+// (#pragma pomp inst) and the OpenMP lock routines; and where it must not.
+
+// userRegions matches "#pragma pomp inst begin/end/altend" directives.
+func (p *parser) userRegions(cs []*Construct) []*UserRegion {
+	var out, stack []*UserRegion
+	for _, d := range p.list {
+		if !d.Pomp {
+			continue
+		}
+		switch d.class {
+		case ClassUserBegin:
+			if !d.HasArg || d.Arg == "" {
+				p.errorf(d.NameOff, "'#pragma pomp inst begin' needs a region name: begin(name)")
+				continue
+			}
+			r := &UserRegion{Name: d.Arg, Begin: d}
+			stack = append(stack, r)
+			out = append(out, r)
+		case ClassUserEnd:
+			if !d.HasArg || d.Arg == "" {
+				p.errorf(d.NameOff, "'#pragma pomp inst %s' needs a region name: %s(name)", d.Name[len("inst "):], d.Name[len("inst "):])
+				continue
+			}
+			if len(stack) == 0 {
+				p.errorf(d.NameOff, "'#pragma pomp inst %s(%s)' has no matching 'begin(%s)'", d.Name[len("inst "):], d.Arg, d.Arg)
+				continue
+			}
+			r := stack[len(stack)-1]
+			if r.Name != d.Arg {
+				p.errorf(d.NameOff, "'#pragma pomp inst %s(%s)' does not match 'begin(%s)' at %s", d.Name[len("inst "):], d.Arg, r.Name, p.posString(r.Begin.Tok))
+				continue
+			}
+			r.Ends = append(r.Ends, d)
+			if d.Name == "inst end" {
+				stack = stack[:len(stack)-1]
+			}
+		}
+	}
+	for _, r := range stack {
+		p.errorf(r.Begin.NameOff, "'#pragma pomp inst begin(%s)' has no matching 'end(%s)'", r.Name, r.Name)
+	}
+	noCalls := noCallSpans(cs)
+	for _, r := range out {
+		r.NoCall = p.insideNoCalls(noCalls, r.Begin.Tok)
+	}
+	return out
+}
+
+// noCallSpans returns the token spans of the blocks where no calls may be
+// inserted: inside simd, loop, order(concurrent), atomic, target, teams
+// or distribute constructs and whatever they enclose.
+func noCallSpans(cs []*Construct) spans {
+	var rs [][2]int
+	for _, c := range cs {
+		if c.Last >= 0 && (c.NoCalls || c.forbidsCalls()) {
+			rs = append(rs, [2]int{c.Dir.Tok, c.Last + 1})
+		}
+	}
+	return newSpans(rs)
+}
+
+// insideNoCalls reports whether token j lies in a block where no calls may
+// be inserted (spans, from noCallSpans), or in a declare target block.
+func (p *parser) insideNoCalls(spans spans, j int) bool {
+	return p.device.contains(int(p.toks[j].Pos)) || spans.contains(j)
+}
+
+// lockNames are the OpenMP lock routines gopari wraps.
+var lockNames = map[string]bool{
+	"omp_init_lock": true, "omp_init_lock_with_hint": true, "omp_destroy_lock": true,
+	"omp_set_lock": true, "omp_unset_lock": true, "omp_test_lock": true,
+	"omp_init_nest_lock": true, "omp_init_nest_lock_with_hint": true, "omp_destroy_nest_lock": true,
+	"omp_set_nest_lock": true, "omp_unset_nest_lock": true, "omp_test_nest_lock": true,
+}
+
+// notCallPrefix lists words that may precede a call of a lock routine.
+var callPrefix = map[string]bool{
+	"return": true, "else": true, "do": true, "case": true, "goto": true, "throw": true,
+	"co_return": true, "co_await": true, "co_yield": true, "sizeof": true,
+}
+
+// lockCalls finds the uses of the lock API: identifiers spelt exactly like
+// a lock routine, not declared here and not a member name.
+func (p *parser) lockCalls(cs []*Construct) []LockCall {
+	var out []LockCall
+	noCalls := noCallSpans(cs)
+	for _, i32 := range p.ids {
+		i := int(i32)
+		t := p.toks[i]
+		name := p.word(i)
+		if !lockNames[name] {
+			continue
+		}
+		if p.cfg.Preprocessed && p.f.InSystemHeader(int(t.Pos)) {
+			continue
+		}
+		if i > 0 {
+			prev := p.toks[i-1]
+			if prev.Kind == Ident && !callPrefix[p.word(i-1)] {
+				continue // a declaration: void omp_set_lock(...)
+			}
+			if prev.Kind == Punct {
+				pb := p.src[prev.Pos:prev.End]
+				if string(pb) == "." || string(pb) == "->" {
+					continue // a member
+				}
+			}
+		}
+		if p.insideNoCalls(noCalls, i) {
+			continue
+		}
+		lc := LockCall{Tok: i, Name: name, Offset: int(t.Pos)}
+		if p.isPunct(i+1, '(') {
+			lc.Call, lc.Paren = true, i+1
+		}
+		out = append(out, lc)
+	}
+	return out
+}

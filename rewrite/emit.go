@@ -1,0 +1,105 @@
+package rewrite
+
+import "gopari/parser"
+
+// The code of one construct is built in gen.buf, part by part, and then
+// copied into the edit arena by join (place.go). A part is a sequence of
+// words, calls and pragmas separated by blanks.
+
+// saveTask and restoreTask keep the current task across a task
+// scheduling point (pomp.h, TASK IDENTITY).
+const (
+	saveTask    = "POMP_Task_handle pomp_old_task = POMP_Get_current_task();"
+	restoreTask = "POMP_Set_current_task(pomp_old_task);"
+)
+
+// part builds one part in gen.buf: build writes words with w, call and
+// pragma, which separates them by blanks.
+func (g *gen) part(build func()) seg {
+	a := len(g.buf)
+	g.partStart = a
+	build()
+	return seg{a, len(g.buf)}
+}
+
+// w writes words into the current part.
+func (g *gen) w(words ...string) {
+	for _, s := range words {
+		g.sep()
+		g.buf = append(g.buf, s...)
+	}
+}
+
+func (g *gen) sep() {
+	if len(g.buf) > g.partStart && !(g.pragmaLines && g.buf[len(g.buf)-1] == resyncLine) {
+		g.buf = append(g.buf, ' ')
+	}
+}
+
+// call writes fn(pomp_r(reg), args...);
+func (g *gen) call(fn string, reg int, args ...string) {
+	g.sep()
+	g.buf = append(g.buf, fn...)
+	g.buf = append(g.buf, "(pomp_r("...)
+	g.buf = itoa(g.buf, reg)
+	g.buf = append(g.buf, ')')
+	for _, a := range args {
+		g.buf = append(g.buf, ", "...)
+		g.buf = append(g.buf, a...)
+	}
+	g.buf = append(g.buf, ");"...)
+}
+
+// cleanupVar declares a variable whose cleanup handler delivers the end
+// event when cancellation leaves a body.
+func (g *gen) cleanupVar(fn string, reg int) {
+	g.w("POMP_Region *pomp_end __attribute__((__cleanup__(" + fn + "))) =")
+	g.sep()
+	g.buf = append(g.buf, "pomp_r("...)
+	g.buf = itoa(g.buf, reg)
+	g.buf = append(g.buf, ");"...)
+}
+
+// pragma writes an OpenMP directive as a _Pragma operator, which may
+// stand in the middle of a line, so the user's lines keep their numbers.
+func (g *gen) pragma(name, arg string, hasArg bool, clauses []parser.Clause, extra ...string) {
+	g.sep()
+	g.tmp = append(g.tmp[:0], "omp "...)
+	g.tmp = append(g.tmp, name...)
+	if hasArg {
+		g.tmp = append(g.tmp, '(')
+		g.tmp = append(g.tmp, arg...)
+		g.tmp = append(g.tmp, ')')
+	}
+	g.tmp = appendClauses(g.tmp, clauses, true)
+	for _, e := range extra {
+		g.tmp = append(g.tmp, ' ')
+		g.tmp = append(g.tmp, e...)
+	}
+	if g.pragmaLines {
+		// A #pragma line, ended by resyncLine: join turns that into a
+		// newline and a line marker for the insertion point.
+		g.buf = append(g.buf, "\n#pragma "...)
+		g.buf = append(g.buf, g.tmp...)
+		g.buf = append(g.buf, resyncLine)
+		return
+	}
+	g.buf = append(g.buf, "_Pragma("...)
+	g.buf = appendQuoted(g.buf, g.tmp)
+	g.buf = append(g.buf, ')')
+}
+
+// resyncLine stands in generated code for the end of a #pragma line; join
+// replaces it with a newline and a line marker restoring the line of the
+// insertion point.
+const resyncLine = '\x01'
+
+// has reports whether cs holds a clause called name.
+func has(cs []parser.Clause, name string) bool {
+	for _, c := range cs {
+		if c.Name == name {
+			return true
+		}
+	}
+	return false
+}

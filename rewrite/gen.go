@@ -1,0 +1,246 @@
+package rewrite
+
+import (
+	"bytes"
+
+	"gopari/internal/mem"
+	"gopari/parser"
+	"gopari/pomprt/include"
+)
+
+// A gen instruments one parsed file: it walks the constructs, user
+// regions and lock calls in source order, registers a region for each and
+// records the edits that insert its calls.
+type gen struct {
+	pr    *parser.Result
+	f     *parser.File
+	src   []byte
+	toks  []parser.Token
+	opts  Options
+	name  string // the file name recorded in #line and the region table
+	diags *parser.DiagnosticList
+
+	// pragmaLines writes directives as #pragma lines followed by GCC line
+	// markers, instead of _Pragma operators, and iface is the interface
+	// the header carries instead of #include "pomp.h": both for
+	// preprocessed input.
+	pragmaLines bool
+	iface       []byte
+
+	edits   editList
+	regions []region
+	nl      string // the file's line break: "\n" or "\r\n"
+
+	offloads   int // target, teams and distribute constructs passed through
+	offloadPos int // the first of them
+
+	lineOff, lineNo int                     // the last line lookup
+	off             [parser.NumClasses]bool // classes --disable turned off
+
+	leaf1     leafBuilder // builds the leaf at hand
+	work      int         // bytes counted for line numbers, for the test of linear time
+	buf       []byte      // scratch for the parts of one construct
+	partStart int         // where the part being built starts in buf
+	tmp       []byte
+}
+
+func newGen(pr *parser.Result, opts Options) *gen {
+	g := &gen{pr: pr, f: pr.File, src: pr.File.Src, toks: pr.Toks, opts: opts, diags: &pr.Diags, nl: "\n", offloadPos: -1, lineNo: 1}
+	if pr.Config.Preprocessed {
+		g.pragmaLines = true
+		g.iface = include.PompC
+		if pr.Config.CPlusPlus {
+			g.iface = include.PompCXX
+		}
+	}
+	// Instrumented code is a few times larger than the directives it
+	// replaces; sizing the arena once avoids copying it while it grows.
+	// A large make of fresh memory is neither cleared nor faulted in
+	// until written, so what stays unused costs nothing.
+	g.edits.arena = make([]byte, 0, 384*len(pr.Directives)+len(pr.Locks)*32+4096)
+	mem.HugePages(g.edits.arena)
+	g.edits.edits = make([]edit, 0, 3*len(pr.Directives)+2*len(pr.Locks)+8)
+	g.regions = make([]region, 0, len(pr.Directives)+len(pr.Locks)+8)
+	for c := range classes {
+		if grp := classes[c].group; grp != "" {
+			g.off[c] = g.disabled(grp)
+		}
+	}
+	g.name = opts.Name
+	if g.name == "" {
+		g.name = g.f.Name
+	}
+	if i := bytes.IndexByte(g.src, '\n'); i > 0 && g.src[i-1] == '\r' {
+		g.nl = "\r\n"
+	}
+	return g
+}
+
+// run instruments the file and returns the result, or nil after errors.
+func (g *gen) run() *Result {
+	pr := g.pr
+	if bytes.HasPrefix(g.src, []byte("\xEF\xBB\xBF")) {
+		g.edits.replace(0, 3, seg{}) // the BOM cannot follow the header
+	}
+	if g.instrumented() {
+		g.errorf(0, "input is already instrumented by gopari; instrument the original source")
+		return nil
+	}
+	g.walk()
+	if pr.Diags.HasErrors() {
+		pr.Diags.Sort()
+		return nil
+	}
+	if g.offloads > 0 {
+		g.notef(g.offloadPos, "%d target, teams or distribute construct(s) passed through without instrumentation", g.offloads)
+	}
+	if n := len(pr.MacroPragmas); n > 0 {
+		g.notef(pr.MacroPragmas[0], "%d _Pragma(\"omp …\") in macro definitions not instrumented; use gopari cc, which preprocesses first, to instrument them", n)
+	}
+	pr.Diags.Sort()
+	g.edits.sort()
+	return &Result{Regions: len(g.regions), head: g.header(), src: g.src, edits: &g.edits}
+}
+
+// instrumented reports whether the input is gopari's own output.
+func (g *gen) instrumented() bool {
+	if bytes.HasPrefix(g.src, []byte(Header)) {
+		return true
+	}
+	if !bytes.Contains(g.src, []byte("POMP_Register_unit")) {
+		return false
+	}
+	for i, t := range g.toks {
+		if t.Kind == parser.Ident && string(g.src[t.Pos:t.End]) == "POMP_Register_unit" && i+1 < len(g.toks) {
+			return true
+		}
+	}
+	return false
+}
+
+func (g *gen) errorf(off int, format string, args ...any) {
+	g.diags.Report(g.f, off, parser.Error, format, args...)
+}
+
+func (g *gen) warnf(off int, format string, args ...any) {
+	g.diags.Report(g.f, off, parser.Warning, format, args...)
+}
+
+func (g *gen) notef(off int, format string, args ...any) {
+	g.diags.Report(g.f, off, parser.Note, format, args...)
+}
+
+// walk instruments constructs, user regions and lock calls in source
+// order, so that region numbers follow the source. Each of the four
+// lists is in source order already: walk merges them.
+func (g *gen) walk() {
+	pr := g.pr
+	var controls []*parser.Directive
+	for _, d := range pr.Directives {
+		if d.Pomp && (d.Class() == parser.ClassUserInit || d.Class() == parser.ClassUserOnOff) {
+			controls = append(controls, d)
+		}
+	}
+	var next [4]int // the next item of each list
+	offset := func(list int) (int, bool) {
+		i := next[list]
+		switch list {
+		case 0:
+			return pos(pr.Constructs, i, func(c *parser.Construct) int { return c.Dir.Pos })
+		case 1:
+			return pos(pr.UserRegions, i, func(u *parser.UserRegion) int { return u.Begin.Pos })
+		case 2:
+			return pos(controls, i, func(d *parser.Directive) int { return d.Pos })
+		}
+		return pos(pr.Locks, i, func(l parser.LockCall) int { return l.Offset })
+	}
+	for {
+		best, bestOff := -1, 0
+		for list := range next {
+			if off, ok := offset(list); ok && (best < 0 || off < bestOff) {
+				best, bestOff = list, off
+			}
+		}
+		if best < 0 {
+			return
+		}
+		i := next[best]
+		switch best {
+		case 0:
+			g.construct(pr.Constructs[i])
+		case 1:
+			g.userRegion(pr.UserRegions[i])
+		case 2:
+			g.userControl(controls[i])
+		case 3:
+			g.lock(pr.Locks[i])
+		}
+		next[best]++
+	}
+}
+
+// pos returns the offset of list[i], if there is one.
+func pos[T any](list []T, i int, off func(T) int) (int, bool) {
+	if i >= len(list) {
+		return 0, false
+	}
+	return off(list[i]), true
+}
+
+// disabled reports whether the user turned off a construct group.
+func (g *gen) disabled(group string) bool { return g.opts.Disable[group] }
+
+// addRegion appends a region and returns its index.
+func (g *gen) addRegion(r region) int {
+	g.regions = append(g.regions, r)
+	return len(g.regions) - 1
+}
+
+// line returns the presumed line of offset off. Lookups move mostly
+// forward through the file, so it counts newlines from the previous
+// lookup when that is close, instead of searching the line table.
+func (g *gen) line(off int) int {
+	if g.f.HasMarkers() {
+		return g.f.Position(off).Line
+	}
+	const near = 4096
+	switch {
+	case off >= g.lineOff && off-g.lineOff < near:
+		g.lineNo += bytes.Count(g.src[g.lineOff:off], []byte{'\n'})
+		g.work += off - g.lineOff
+	case off < g.lineOff && g.lineOff-off < near:
+		g.lineNo -= bytes.Count(g.src[off:g.lineOff], []byte{'\n'})
+		g.work += g.lineOff - off
+	default:
+		g.lineNo = g.f.Line(off)
+	}
+	g.lineOff = off
+	return g.lineNo
+}
+
+// fileAt returns the file name to record for offset off: the presumed
+// name under a line marker, otherwise the recorded name.
+func (g *gen) fileAt(off int) string {
+	if g.f.HasMarkers() {
+		if n := g.f.PresumedName(off); n != g.f.Name {
+			return n
+		}
+	}
+	return g.name
+}
+
+// newlines counts the line breaks inside src[start:end]; a replacement
+// of the span ends with as many, to keep the line count.
+func (g *gen) newlines(start, end int) int {
+	return bytes.Count(g.src[start:end], []byte{'\n'})
+}
+
+// lineAfter returns the offset of the first byte of the line after the
+// one holding token j.
+func (g *gen) lineAfter(j int) int {
+	e := g.f.LineEnd(int(g.toks[j].End))
+	if e >= len(g.src) {
+		return len(g.src)
+	}
+	return e + 1
+}

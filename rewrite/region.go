@@ -1,0 +1,147 @@
+package rewrite
+
+import (
+	"gopari/parser"
+)
+
+// A region is one entry of the region table that an instrumented file
+// registers with the runtime: a POMP_Region of pomp.h.
+type region struct {
+	kind    string // POMP_PARALLEL, ...
+	flags   flags
+	file    string
+	begin   int
+	end     int
+	name    string
+	sub     string
+	arg     string // a directive argument shown with the clauses: flush(list)
+	hasArg  bool
+	clauses []parser.Clause
+}
+
+// flags are the POMP_FLAG_* bits of a region.
+type flags uint16
+
+const (
+	flagNowait flags = 1 << iota
+	flagBarrier
+	flagImplicitBarrier
+	flagCombined
+	flagUntied
+	flagTied
+	flagCleanup
+	flagIf
+	flagFinal
+	flagMergeable
+	flagDepend
+)
+
+// flagNames are the names of the flags in pomp.h, bit by bit.
+var flagNames = []string{"POMP_FLAG_NOWAIT", "POMP_FLAG_BARRIER", "POMP_FLAG_IMPLICIT_BARRIER",
+	"POMP_FLAG_COMBINED", "POMP_FLAG_UNTIED", "POMP_FLAG_TIED", "POMP_FLAG_CLEANUP", "POMP_FLAG_IF",
+	"POMP_FLAG_FINAL", "POMP_FLAG_MERGEABLE", "POMP_FLAG_DEPEND"}
+
+func (f flags) append(b []byte) []byte {
+	if f == 0 {
+		return append(b, '0')
+	}
+	first := true
+	for i, n := range flagNames {
+		if f&(1<<i) != 0 {
+			if !first {
+				b = append(b, '|')
+			}
+			b = append(b, n...)
+			first = false
+		}
+	}
+	return b
+}
+
+// header renders the generated-code header, the region table and the
+// registration of this file's regions.
+func (g *gen) header() []byte {
+	nl := g.nl
+	b := make([]byte, 0, 256+len(g.iface)+len(g.regions)*192)
+	b = append(b, Header+nl...)
+	if g.iface != nil {
+		b = append(b, g.iface...)
+		if len(g.iface) > 0 && g.iface[len(g.iface)-1] != '\n' {
+			b = append(b, nl...)
+		}
+	} else {
+		b = append(b, `#include "pomp.h"`+nl...)
+	}
+	if len(g.regions) > 0 {
+		b = append(b, "static POMP_Region pomp_regions[] = {"+nl...)
+		var lastFile string
+		var quotedFile []byte
+		for i := range g.regions {
+			r := &g.regions[i]
+			if r.file != lastFile {
+				lastFile, quotedFile = r.file, appendQuoted(quotedFile[:0], r.file)
+			}
+			b = g.appendRegion(b, i, r, quotedFile)
+		}
+		b = append(b, "};"+nl...)
+		b = append(b, "static POMP_Unit pomp_unit = {POMP_ABI_VERSION, "...)
+		b = itoa(b, len(g.regions))
+		b = append(b, ", "+quoteC(g.name)+", pomp_regions, 0};"+nl...)
+		b = append(b, "static void pomp_register(void) __attribute__((__constructor__));"+nl...)
+		b = append(b, "static void pomp_register(void) { POMP_Register_unit(&pomp_unit); }"+nl...)
+		b = append(b, "static __inline__ POMP_Region *pomp_r(unsigned i) { return &pomp_regions[i]; }"+nl...)
+	}
+	return g.lineDirective(b, 1, g.name)
+}
+
+// appendRegion renders region i of the table; file is its file name,
+// quoted.
+func (g *gen) appendRegion(b []byte, i int, r *region, file []byte) []byte {
+	b = append(b, "\t/* "...)
+	b = itoa(b, i)
+	b = append(b, " */ {0, "...)
+	b = append(b, r.kind...)
+	b = append(b, ", "...)
+	b = r.flags.append(b)
+	b = append(b, ", "...)
+	b = itoa(b, r.begin)
+	b = append(b, ", "...)
+	b = itoa(b, r.end)
+	b = append(b, ", "...)
+	b = append(b, file...)
+	b = append(b, ", "...)
+	b = appendQuoted(b, r.name)
+	b = append(b, ", "...)
+	if r.sub == "" {
+		b = append(b, '0')
+	} else {
+		b = appendQuoted(b, r.sub)
+	}
+	b = append(b, ", "...)
+	g.tmp = g.tmp[:0]
+	if r.hasArg {
+		g.tmp = append(g.tmp, '(')
+		g.tmp = append(g.tmp, r.arg...)
+		g.tmp = append(g.tmp, ')')
+	}
+	g.tmp = appendClauses(g.tmp, r.clauses, r.hasArg)
+	b = appendQuoted(b, g.tmp)
+	return append(b, "},"+g.nl...)
+}
+
+// appendClauses renders clauses, blank-separated, with a leading blank if
+// lead is set.
+func appendClauses(b []byte, cs []parser.Clause, lead bool) []byte {
+	for i, c := range cs {
+		if i > 0 || lead {
+			b = append(b, ' ')
+		}
+		b = append(b, c.Name...)
+		if c.HasArgs {
+			b = append(b, '(')
+			b = append(b, c.Args...)
+			b = append(b, ')')
+		}
+	}
+	return b
+}
