@@ -22,7 +22,7 @@ var kindNames = map[int]string{
 	C.POMP_TASK: "task", C.POMP_TASKGROUP: "taskgroup", C.POMP_TASKLOOP: "taskloop",
 	C.POMP_ORDERED: "ordered", C.POMP_SIMD: "simd", C.POMP_LOOP: "loop",
 	C.POMP_CANCEL: "cancel", C.POMP_CANCELLATION_POINT: "cancellation point",
-	C.POMP_USER: "user", C.POMP_LOCK: "lock",
+	C.POMP_USER: "user", C.POMP_LOCK: "lock", C.POMP_MPI: "mpi",
 }
 
 var flagNames = []string{"nowait", "barrier", "implicit_barrier", "combined", "untied", "tied",
@@ -54,21 +54,23 @@ func calibrate() clock {
 
 func (c clock) ns(ticks C.uint64_t) uint64 { return uint64(float64(ticks)*c.nsPerTick + 0.5) }
 
-// collect reads the runtime's C state into a profile. The program's other
-// threads may still run; what they change meanwhile is not seen.
-func collect() *profile.Profile {
-	ck := calibrate()
+// collect reads the runtime's C state g — this process's pomp_g, or a
+// forked child's read from its snapshot — into a profile of wallNs
+// nanoseconds. The program's other threads may still run; what they
+// change meanwhile is not seen.
+func collect(g *C.pomp_rt, ck clock, wallNs uint64) *profile.Profile {
 	p := &profile.Profile{
 		Format:  profile.Format,
 		Version: profile.Version,
-		Clock:   ck.name,
-		WallNs:  uint64(C.pomp_ns()) - uint64(C.pomp_g.ns0),
+		Clock: profile.Clock{Name: ck.name, NsPerTick: ck.nsPerTick, Tick0: uint64(g.tick0), Ns0: uint64(g.ns0),
+			Realtime0Ns: uint64(g.realtime0)},
+		WallNs: wallNs,
 	}
-	C.pthread_mutex_lock(&C.pomp_g.mu)
-	defer C.pthread_mutex_unlock(&C.pomp_g.mu)
+	C.pthread_mutex_lock(&g.mu)
+	defer C.pthread_mutex_unlock(&g.mu)
 
-	n := int(C.pomp_g.nregions)
-	regions := unsafe.Slice(C.pomp_g.regions, n+1)
+	n := int(g.nregions)
+	regions := unsafe.Slice(g.regions, n+1)
 	for id := 1; id <= n; id++ {
 		r := regions[id]
 		reg := profile.Region{
@@ -91,7 +93,7 @@ func collect() *profile.Profile {
 		p.Regions = append(p.Regions, reg)
 	}
 
-	locs := unsafe.Slice(C.pomp_g.locs, int(C.pomp_g.nlocs))
+	locs := unsafe.Slice(g.locs, int(g.nlocs))
 	paths := make([]string, len(locs))
 	var pathOf func(i int) string
 	pathOf = func(i int) string {
@@ -134,6 +136,7 @@ func collect() *profile.Profile {
 				e.LockAcquired = uint64(s.lock_acquired)
 				e.LockWaitNs = ck.ns(s.lock_wait)
 			}
+			e.Messages, e.Bytes = uint64(s.mpi_messages), uint64(s.mpi_bytes)
 			if s.created > 0 || s.executed > 0 {
 				e.TasksCreated, e.TasksExecuted, e.Suspensions = uint64(s.created), uint64(s.executed), uint64(s.suspensions)
 				t := tasks[id]
@@ -142,11 +145,10 @@ func collect() *profile.Profile {
 					tasks[id] = t
 				}
 				addTask(ck, t, s)
-				for k := 0; k < int(s.nedges); k++ {
-					edges[[2]int{int(s.edges[k].parent), id}] += uint64(s.edges[k].count)
-				}
-				if s.other_parents > 0 {
-					edges[[2]int{-1, id}] += uint64(s.other_parents)
+				if s.nedges > 0 {
+					for _, e := range unsafe.Slice(s.edges, int(s.nedges)) {
+						edges[[2]int{int(e.parent), id}] += uint64(e.count)
+					}
 				}
 			} else if s.suspensions > 0 {
 				e.Suspensions = uint64(s.suspensions)
@@ -173,7 +175,7 @@ func collect() *profile.Profile {
 			p.Tree.MaxDepth = t.MaxDepth
 		}
 	}
-	for t := C.pomp_g.threads; t != nil; t = t.next {
+	for t := g.threads; t != nil; t = t.next {
 		p.OSThreads++
 		p.UnmatchedEvents += uint64(t.unmatched)
 	}
@@ -193,7 +195,7 @@ func phase(ck clock, ph C.pomp_phase) *profile.Phase {
 	if ph.visits == 0 {
 		return nil
 	}
-	return &profile.Phase{Visits: uint64(ph.visits), InclNs: ck.ns(ph.incl), ExclNs: ck.ns(ph.excl)}
+	return &profile.Phase{Visits: uint64(ph.visits), Timed: uint64(ph.timed), InclNs: ck.ns(ph.incl), ExclNs: ck.ns(ph.excl)}
 }
 
 func addTask(ck clock, t *profile.TaskStats, s *C.pomp_stat) {
@@ -204,9 +206,10 @@ func addTask(ck clock, t *profile.TaskStats, s *C.pomp_stat) {
 	if s.create_timed > 0 {
 		t.Create.Merge(uint64(s.create_timed), ck.ns(s.create_sum), ck.ns(s.create_min), ck.ns(s.create_max))
 	}
-	if s.executed > 0 && s.exec_min != C.UINT64_MAX {
-		t.Exec.Merge(uint64(s.executed), ck.ns(s.exec_sum), ck.ns(s.exec_min), ck.ns(s.exec_max))
+	if s.exec_timed > 0 {
+		t.Exec.Merge(uint64(s.exec_timed), ck.ns(s.exec_sum), ck.ns(s.exec_min), ck.ns(s.exec_max))
 	}
+	t.Iterations += uint64(s.iterations)
 	if int(s.max_depth) > t.MaxDepth {
 		t.MaxDepth = int(s.max_depth)
 	}
@@ -227,9 +230,9 @@ func itoa(i int) string {
 }
 
 // recordedIDs returns the task IDs kept in POMP_MODE_RECORD.
-func recordedIDs() [][]uint64 {
+func recordedIDs(g *C.pomp_rt) [][]uint64 {
 	var out [][]uint64
-	for t := C.pomp_g.threads; t != nil; t = t.next {
+	for t := g.threads; t != nil; t = t.next {
 		if t.nids > 0 {
 			out = append(out, unsafe.Slice((*uint64)(unsafe.Pointer(t.ids)), int(t.nids)))
 		}

@@ -18,35 +18,82 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"time"
 
 	"gopari/internal/profile"
 )
 
-// finalize writes the profile of this run. It runs once, from exit() or
-// when a signal ends the run (exit is then the signal's name). Failures
-// are reported on stderr; they never change the program's exit status.
+// finalize writes the profile of this run, then the profiles of forked
+// children that ended before it. It runs once, from exit() or when a
+// signal ends the run (exit is then the signal's name). Failures are
+// reported on stderr; they never change the program's exit status.
 func finalize(exit string) {
-	mode := map[int]string{C.POMP_MODE_OFF: "off", C.POMP_MODE_IDS: "ids", C.POMP_MODE_PROFILE: "profile", C.POMP_MODE_RECORD: "ids"}[int(C.pomp_g.mode)]
-	if mode == "off" || C.pomp_g.nregions == 0 {
+	defer control.close()
+	g := &C.pomp_g
+	mode := modeName(g.mode)
+	if mode == "off" || g.nregions == 0 {
 		return // not instrumented: leave no trace
 	}
-	p := collect()
+	p := collect(g, calibrate(), uint64(C.pomp_ns())-uint64(g.ns0))
 	p.Mode = mode
 	p.Exit = exit
 	p.PID = os.Getpid()
 	p.Program, p.Args = commandLine()
-	dir, err := makeExperimentDir(p.Program)
+	if m := thisJob(); m != nil {
+		p.MPI = &m.MPIRank
+	}
+	if p.Events = streamMeta(g); p.Events != nil {
+		p.Mode = "trace"
+	}
+	dir, err := rootDir(p.Program) // made already if the event stream needed it
+	writeExperimentIn(dir, err, p, g)
+}
+
+// runBase returns the name of this process's experiment directory (a
+// numbered sibling is taken if it exists) and whether the user chose it:
+// for a rank of an MPI job, rank-NNNNN in the job's directory.
+func runBase(program string) (base string, explicit bool, err error) {
+	if m := thisJob(); m != nil {
+		base, err = m.rankBase(program)
+		return base, false, err
+	}
+	base, explicit = experimentBase(program)
+	return base, explicit, nil
+}
+
+// modeName is the profile's name of a runtime mode.
+func modeName(m C.int) string {
+	switch m {
+	case C.POMP_MODE_OFF:
+		return "off"
+	case C.POMP_MODE_PROFILE:
+		return "profile"
+	}
+	return "ids"
+}
+
+// writeExperiment writes profile p, and the task IDs of g in
+// POMP_MODE_RECORD, into a new experiment directory named base (or a
+// numbered sibling).
+func writeExperiment(base string, explicit bool, p *profile.Profile, g *C.pomp_rt) {
+	dir, err := makeExperimentDir(base, explicit)
+	writeExperimentIn(dir, err, p, g)
+}
+
+// writeExperimentIn writes p into dir, made with error err.
+func writeExperimentIn(dir string, err error, p *profile.Profile, g *C.pomp_rt) {
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "gopari: no profile written: %v\n", err)
 		return
 	}
 	if err := writeJSON(filepath.Join(dir, "profile.json"), p); err != nil {
+		// Leave nothing behind: the directory is this run's and empty
+		// (but for an event stream, which stays).
+		os.Remove(dir)
 		fmt.Fprintf(os.Stderr, "gopari: no profile written: %v\n", err)
 		return
 	}
-	if int(C.pomp_g.mode) == C.POMP_MODE_RECORD {
-		if err := writeIDs(filepath.Join(dir, "ids.bin")); err != nil {
+	if g.mode == C.POMP_MODE_RECORD {
+		if err := writeIDs(filepath.Join(dir, "ids.bin"), g); err != nil {
 			fmt.Fprintf(os.Stderr, "gopari: task IDs not written: %v\n", err)
 		}
 	}
@@ -65,22 +112,31 @@ func commandLine() (string, []string) {
 	return parts[0], parts[1:]
 }
 
-// makeExperimentDir creates the directory for this run's files. It never
-// reuses an existing path, whether a directory, a file or a symbolic
-// link: a taken name gets a numbered sibling instead, and stderr says so.
-func makeExperimentDir(program string) (string, error) {
-	base := os.Getenv("GOPARI_EXPERIMENT_DIRECTORY")
-	explicit := base != ""
-	if !explicit {
-		name := filepath.Base(program)
-		name = strings.Map(func(r rune) rune {
-			if r == '/' || r == 0 || r < ' ' {
-				return '_'
-			}
-			return r
-		}, name)
-		base = fmt.Sprintf("gopari-%s-%s-%d", name, time.Now().Format("20060102-150405"), os.Getpid())
+// experimentBase returns the name of this run's experiment directory:
+// GOPARI_EXPERIMENT_DIRECTORY (explicit), or
+// gopari-PROGRAM-YYYYMMDD-HHMMSS-PID after the time the run started.
+func experimentBase(program string) (base string, explicit bool) {
+	if base := os.Getenv("GOPARI_EXPERIMENT_DIRECTORY"); base != "" {
+		return base, true
 	}
+	return fmt.Sprintf("gopari-%s-%s-%d", programName(program), startTime.Format("20060102-150405"), os.Getpid()), false
+}
+
+// programName is the program's file name, made safe for a directory name.
+func programName(program string) string {
+	return strings.Map(func(r rune) rune {
+		if r == '/' || r == 0 || r < ' ' {
+			return '_'
+		}
+		return r
+	}, filepath.Base(program))
+}
+
+// makeExperimentDir creates the directory for a run's files. It never
+// reuses an existing path, whether a directory, a file or a symbolic
+// link: a taken name gets a numbered sibling instead, and stderr says so
+// when the name was the user's.
+func makeExperimentDir(base string, explicit bool) (string, error) {
 	dir := base
 	for i := 1; ; i++ {
 		err := os.Mkdir(dir, 0o755)
@@ -111,10 +167,10 @@ func writeJSON(path string, v any) error {
 }
 
 // writeIDs writes every recorded task ID as a little-endian uint64.
-func writeIDs(path string) error {
+func writeIDs(path string, g *C.pomp_rt) error {
 	return writeNew(path, func(w io.Writer) error {
 		var b [8]byte
-		for _, ids := range recordedIDs() {
+		for _, ids := range recordedIDs(g) {
 			for _, id := range ids {
 				binary.LittleEndian.PutUint64(b[:], id)
 				if _, err := w.Write(b[:]); err != nil {
@@ -129,7 +185,9 @@ func writeIDs(path string) error {
 // writeNew writes a new file at path with mode 0644 under the umask,
 // through a temporary file and a rename, so that a reader never sees it
 // half written. It never replaces an existing file, and leaves no
-// temporary file behind on failure.
+// temporary file behind on failure. Every failure is returned: of the
+// writes (through the buffer's flush), of close (where NFS reports a full
+// disk or quota) and of the rename.
 func writeNew(path string, write func(io.Writer) error) error {
 	tmp := path + ".tmp"
 	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
@@ -156,7 +214,10 @@ func writeNew(path string, write func(io.Writer) error) error {
 			}
 		}
 	}
-	os.Remove(tmp)
+	if rerr := os.Remove(tmp); err == nil && rerr != nil && !errors.Is(rerr, fs.ErrNotExist) {
+		// The file is written; only its temporary name is left over.
+		fmt.Fprintf(os.Stderr, "gopari: %s is written, but %s could not be removed: %v\n", path, tmp, rerr)
+	}
 	return err
 }
 

@@ -36,19 +36,46 @@ static void missing(const char *fn)
 	} while (0)
 #define CALL(fn, ...) (fn ? fn(__VA_ARGS__) : (missing(#fn), 0))
 
-/* visit counts a call of a lock routine at its call site. */
-static void visit(POMP_Region *r)
+/* trace records a call of a lock routine in the event stream: ENTER at
+ * t0, the acquisition or release of lock l (type, or 0), EXIT at t1. */
+static void trace(pomp_thr *t, POMP_Region *r, uint64_t t0, unsigned type, void *l, uint64_t t1)
+{
+	if (!t0)
+		t0 = t1 = pomp_now();
+	ev_record(&t->ev, t->index, EV_ENTER, r->id, t0, 0, 0, 0, 0);
+	if (type)
+		ev_record(&t->ev, t->index, type, r->id, t1, 1, (uint64_t)(uintptr_t)l, 0, 0);
+	ev_record(&t->ev, t->index, EV_EXIT, r->id, t1, 0, 0, 0, 0);
+}
+
+/* visit counts a call of a lock routine at its call site; type is
+ * EV_LOCK_RELEASED for an unset call. */
+static void visit_as(POMP_Region *r, unsigned type, void *l)
 {
 	if (pomp_mode < POMP_MODE_PROFILE)
 		return;
-	pomp_stat_at(pomp_self(), r->id)->ph[PH_CONSTRUCT].visits++;
+	/* Only waiting is timed, and these calls do not wait. */
+	pomp_thr *t = pomp_self();
+	pomp_phase *p = &pomp_stat_at(t, r->id)->ph[PH_CONSTRUCT];
+	p->visits++;
+	p->timed++;
+	if (t->ev.mask)
+		trace(t, r, 0, type, l, 0);
 }
 
-/* acquired records an acquisition that waited wait ticks. */
-static void acquired(POMP_Region *r, uint64_t wait)
+static void visit(POMP_Region *r) { visit_as(r, 0, NULL); }
+
+/* acquired records an acquisition of lock l that waited from t0 to t1
+ * (0 and 0 when it did not wait). */
+static void acquired(POMP_Region *r, void *l, uint64_t t0, uint64_t t1)
 {
-	pomp_stat *s = pomp_stat_at(pomp_self(), r->id);
+	uint64_t wait = t1 - t0;
+	pomp_thr *t = pomp_self();
+	if (t->ev.mask)
+		trace(t, r, t0, EV_LOCK_ACQUIRED, l, t1);
+	pomp_stat *s = pomp_stat_at(t, r->id);
 	s->ph[PH_CONSTRUCT].visits++;
+	s->ph[PH_CONSTRUCT].timed++;
 	s->ph[PH_CONSTRUCT].incl += wait;
 	s->ph[PH_CONSTRUCT].excl += wait;
 	s->lock_acquired++;
@@ -67,7 +94,7 @@ void POMP_Init_lock_with_hint(POMP_Region *r, void *l, int h)
 		CALLV(omp_init_lock, l);
 }
 void POMP_Destroy_lock(POMP_Region *r, void *l) { visit(r); CALLV(omp_destroy_lock, l); }
-void POMP_Unset_lock(POMP_Region *r, void *l) { visit(r); CALLV(omp_unset_lock, l); }
+void POMP_Unset_lock(POMP_Region *r, void *l) { visit_as(r, EV_LOCK_RELEASED, l); CALLV(omp_unset_lock, l); }
 void POMP_Init_nest_lock(POMP_Region *r, void *l) { visit(r); CALLV(omp_init_nest_lock, l); }
 void POMP_Init_nest_lock_with_hint(POMP_Region *r, void *l, int h)
 {
@@ -78,7 +105,7 @@ void POMP_Init_nest_lock_with_hint(POMP_Region *r, void *l, int h)
 		CALLV(omp_init_nest_lock, l);
 }
 void POMP_Destroy_nest_lock(POMP_Region *r, void *l) { visit(r); CALLV(omp_destroy_nest_lock, l); }
-void POMP_Unset_nest_lock(POMP_Region *r, void *l) { visit(r); CALLV(omp_unset_nest_lock, l); }
+void POMP_Unset_nest_lock(POMP_Region *r, void *l) { visit_as(r, EV_LOCK_RELEASED, l); CALLV(omp_unset_nest_lock, l); }
 
 void POMP_Set_lock(POMP_Region *r, void *l)
 {
@@ -88,7 +115,7 @@ void POMP_Set_lock(POMP_Region *r, void *l)
 	}
 	uint64_t t0 = pomp_now();
 	CALLV(omp_set_lock, l);
-	acquired(r, pomp_now() - t0);
+	acquired(r, l, t0, pomp_now());
 }
 
 void POMP_Set_nest_lock(POMP_Region *r, void *l)
@@ -99,17 +126,19 @@ void POMP_Set_nest_lock(POMP_Region *r, void *l)
 	}
 	uint64_t t0 = pomp_now();
 	CALLV(omp_set_nest_lock, l);
-	acquired(r, pomp_now() - t0);
+	acquired(r, l, t0, pomp_now());
 }
 
 int POMP_Test_lock(POMP_Region *r, void *l)
 {
 	int ok = CALL(omp_test_lock, l);
 	if (pomp_mode >= POMP_MODE_PROFILE) {
-		if (ok)
-			acquired(r, 0);
-		else
+		if (ok) {
+			uint64_t now = pomp_now();
+			acquired(r, l, now, now);
+		} else {
 			visit(r);
+		}
 	}
 	return ok;
 }
@@ -118,10 +147,12 @@ int POMP_Test_nest_lock(POMP_Region *r, void *l)
 {
 	int n = CALL(omp_test_nest_lock, l);
 	if (pomp_mode >= POMP_MODE_PROFILE) {
-		if (n)
-			acquired(r, 0);
-		else
+		if (n) {
+			uint64_t now = pomp_now();
+			acquired(r, l, now, now);
+		} else {
 			visit(r);
+		}
 	}
 	return n;
 }

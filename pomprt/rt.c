@@ -1,16 +1,14 @@
 /*
  * rt.c — the per-event part of libpomp. Everything here runs in C on
  * thread-local memory; Go is reached only at exit (pompGoFinalize).
+ * How a run starts and ends (initialisation, exit, signals) is in
+ * lifecycle.c. How time is attributed, and when it is sampled, is
+ * described in rt.h.
  */
-#define _GNU_SOURCE /* pipe2 */
-#include <errno.h>
-#include <fcntl.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include <unistd.h>
 #include "rt.h"
 
 #if defined(__x86_64__) || defined(__i386__)
@@ -31,8 +29,18 @@ static int saved_mode = POMP_MODE_PROFILE; /* restored by POMP_On */
 /* OpenMP routines, weak so that libpomp links into programs without
  * OpenMP; absent, they behave as in a sequential program. */
 extern int omp_get_thread_num(void) __attribute__((weak));
+extern int omp_get_num_threads(void) __attribute__((weak));
 
 static int thread_num(void) { return omp_get_thread_num ? omp_get_thread_num() : 0; }
+
+/* EV appends a record to the thread's event stream if its mask takes the
+ * type: one check per event (events.h). */
+#define EV_ON(t, type) __builtin_expect(((t)->ev.mask >> (type)) & 1, 0)
+#define EV(t, type, region, ts, n, a, b, c)                                              \
+	do {                                                                             \
+		if (EV_ON(t, type))                                                      \
+			ev_record(&(t)->ev, (t)->index, (type), (region), (ts), (n), (a), (b), (c)); \
+	} while (0)
 
 /* ---------------------------------------------------------------------
  * Time.
@@ -46,8 +54,16 @@ uint64_t pomp_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
+#ifdef POMP_COUNT_NOW /* a test build: how often the clock is read */
+uint64_t pomp_now_calls;
+#define COUNT_NOW() (pomp_now_calls++)
+#else
+#define COUNT_NOW() ((void)0)
+#endif
+
 static inline uint64_t now(void)
 {
+	COUNT_NOW();
 #ifdef POMP_HAVE_TSC
 	if (__builtin_expect(use_tsc, 1))
 		return __rdtsc();
@@ -71,147 +87,94 @@ static int invariant_tsc(void)
 }
 
 /* ---------------------------------------------------------------------
- * Initialization and finalization.
+ * The clock and the mode, set once at start-up (lifecycle.c).
  */
-static void at_exit(void) { pomp_finalize_now(); }
+static void configure(void);
 
-/* ---------------------------------------------------------------------
- * Signals that end a run: SIGINT, SIGTERM and SIGHUP, where the program
- * starts with their default action. The handler only writes the signal
- * number to a pipe; a goroutine (main.go) reads it, writes the profile
- * and ends the process with the same signal. A second signal, or one in
- * a forked child, takes the default action at once. A handler the
- * program installs later replaces this one, as it should.
- */
-static int sig_pipe[2] = {-1, -1};
-static pid_t sig_pid;
-static int sig_seen;
-static const int sig_caught[] = {SIGINT, SIGTERM, SIGHUP};
-
-static void die_by(int sig)
+/* pomp_clock_start picks the timer — the TSC if it is invariant and
+ * allow_tsc is set, else CLOCK_MONOTONIC — and takes the run's start
+ * time. */
+void pomp_clock_start(int allow_tsc)
 {
-	signal(sig, SIG_DFL);
-	raise(sig); /* delivered when the handler returns */
-}
-
-static void on_signal(int sig)
-{
-	int saved = errno;
-	unsigned char b = (unsigned char)sig;
-	if (getpid() != sig_pid || __atomic_fetch_add(&sig_seen, 1, __ATOMIC_SEQ_CST) > 0 ||
-	    write(sig_pipe[1], &b, 1) != 1)
-		die_by(sig);
-	errno = saved;
-}
-
-static void catch_signals(void)
-{
-	if (pipe2(sig_pipe, O_CLOEXEC) != 0)
-		return;
-	sig_pid = getpid();
-	for (size_t i = 0; i < sizeof sig_caught / sizeof sig_caught[0]; i++) {
-		struct sigaction old, sa;
-		if (sigaction(sig_caught[i], NULL, &old) != 0 || (old.sa_flags & SA_SIGINFO) || old.sa_handler != SIG_DFL)
-			continue; /* ignored, or the program's own */
-		memset(&sa, 0, sizeof sa);
-		sa.sa_handler = on_signal;
-		sigemptyset(&sa.sa_mask);
-		sa.sa_flags = SA_RESTART;
-		sigaction(sig_caught[i], &sa, NULL);
-	}
-}
-
-int pomp_signal_fd(void) { return sig_pipe[0]; }
-
-static const char *signal_name(int sig)
-{
-	switch (sig) {
-	case SIGINT:
-		return "SIGINT";
-	case SIGTERM:
-		return "SIGTERM";
-	case SIGHUP:
-		return "SIGHUP";
-	}
-	return "signal";
-}
-
-/* pomp_signal_exit writes the profile, best effort, while the program's
- * threads may still run (events stop being recorded first), then ends
- * the process by sig with its default action. */
-void pomp_signal_exit(int sig)
-{
-	pomp_mode = POMP_MODE_OFF;
-	pthread_mutex_lock(&pomp_g.mu);
-	int done = pomp_g.finalized;
-	pomp_g.finalized = 1;
-	pthread_mutex_unlock(&pomp_g.mu);
-	if (!done)
-		pompGoFinalize((char *)signal_name(sig));
-	signal(sig, SIG_DFL);
-	sigset_t set;
-	sigemptyset(&set);
-	sigaddset(&set, sig);
-	pthread_sigmask(SIG_UNBLOCK, &set, NULL);
-	raise(sig);
-	_exit(128 + sig); /* should the signal not end the process */
-}
-
-static void init_once(void)
-{
-	const char *m = getenv("GOPARI_MODE");
-	int mode = POMP_MODE_PROFILE;
-	if (m && *m) {
-		if (!strcmp(m, "off"))
-			mode = POMP_MODE_OFF;
-		else if (!strcmp(m, "ids"))
-			mode = POMP_MODE_IDS;
-		else if (!strcmp(m, "profile"))
-			mode = POMP_MODE_PROFILE;
-		else
-			fprintf(stderr, "gopari: GOPARI_MODE=%s is not off, ids or profile; using profile\n", m);
-	}
-	if (mode == POMP_MODE_IDS && getenv("GOPARI_RECORD_IDS") && *getenv("GOPARI_RECORD_IDS"))
-		mode = POMP_MODE_RECORD; /* a test switch: keep every task ID */
-	use_tsc = invariant_tsc() && !(getenv("GOPARI_CLOCK") && !strcmp(getenv("GOPARI_CLOCK"), "monotonic"));
+	use_tsc = invariant_tsc() && allow_tsc;
 	pomp_g.use_tsc = use_tsc;
+	struct timespec rt;
+	clock_gettime(CLOCK_REALTIME, &rt);
 	pomp_g.ns0 = pomp_ns();
 	pomp_g.tick0 = now();
+	pomp_g.realtime0 = (uint64_t)rt.tv_sec * 1000000000u + (uint64_t)rt.tv_nsec;
+	configure();
+}
+
+/* pomp_set_mode sets the run's mode, which POMP_On restores. */
+void pomp_set_mode(int mode)
+{
 	saved_mode = mode;
 	pomp_mode = mode;
 	pomp_g.mode = mode;
-	if (mode != POMP_MODE_OFF) {
-		pomp_self(); /* the initial thread gets index 0 */
-		atexit(at_exit);
-		catch_signals();
-	}
 }
 
-void pomp_init(void)
+/* configure reads the runtime's settings beyond the mode. */
+static void configure(void)
 {
-	static pthread_once_t once = PTHREAD_ONCE_INIT;
-	pthread_once(&once, init_once);
+	const char *s = getenv("GOPARI_SAMPLING");
+	pomp_g.sampling = !(s && !strcmp(s, "off"));
+	pomp_ev_configure();
+	if (pomp_g.ev_mask)
+		pomp_g.sampling = 0; /* a trace times everything: the profile is exact */
+	/* Until the clock is calibrated (at the first fork after 10 ms), a
+	 * tick is taken to be 1/4 ns: a generous bound for "long". */
+	pomp_g.long_ticks = use_tsc ? 4 * (uint64_t)LONG_NS : LONG_NS;
+	pomp_g.short_ticks = use_tsc ? (uint64_t)SHORT_NS : SHORT_NS; /* a tick is taken to be 1 ns until calibrated */
 }
 
-/* Runs before the constructors of the program (priority 101), so that
- * events from C++ static initializers are counted. */
-__attribute__((constructor(101))) static void pomp_ctor(void) { pomp_init(); }
-
-void pomp_finalize_now(void)
+/* calibrate_long converts LONG_NS into ticks once the run is long enough
+ * to measure the tick rate. */
+static void calibrate_long(uint64_t ts)
 {
-	pthread_mutex_lock(&pomp_g.mu);
-	int done = pomp_g.finalized;
-	pomp_g.finalized = 1;
-	pthread_mutex_unlock(&pomp_g.mu);
-	if (done)
+	static int done;
+	if (done || !use_tsc)
 		return;
-	pompGoFinalize("exit");
+	uint64_t ns = pomp_ns() - pomp_g.ns0;
+	if (ns < 10000000 || ts <= pomp_g.tick0)
+		return;
+	double per_ns = (double)(ts - pomp_g.tick0) / (double)ns;
+	pomp_g.long_ticks = (uint64_t)((double)LONG_NS * per_ns);
+	pomp_g.short_ticks = (uint64_t)((double)SHORT_NS * per_ns);
+	done = 1;
 }
 
 /* ---------------------------------------------------------------------
  * Registration of regions, threads and locations.
  */
 static void grow_stats(pomp_loc *l, uint32_t need);
+
+/* region_flags derives the runtime's flags of a region from its table
+ * entry. */
+static uint8_t region_flags(const POMP_Region *r)
+{
+	uint8_t f = 0;
+	switch (r->kind) {
+	case POMP_ORDERED:
+		if ((r->flags & POMP_FLAG_DEPEND) && r->begin_line == r->end_line)
+			f |= RF_STANDALONE;
+		break;
+	case POMP_TASKLOOP:
+		f |= RF_SCHED | RF_EXITHOOK;
+		if (r->clauses && strstr(r->clauses, "nogroup"))
+			f |= RF_NOGROUP;
+		break;
+	case POMP_TASKWAIT:
+	case POMP_TASKYIELD:
+	case POMP_BARRIER:
+		f |= RF_SCHED;
+		break;
+	case POMP_TASKGROUP:
+		f |= RF_EXITHOOK; /* the wait follows the end of its body */
+		break;
+	}
+	return f;
+}
 
 void POMP_Register_unit(POMP_Unit *u)
 {
@@ -227,24 +190,40 @@ void POMP_Register_unit(POMP_Unit *u)
 		uint32_t cap = pomp_g.capregions ? pomp_g.capregions : 64;
 		while (cap < need)
 			cap *= 2;
-		pomp_g.regions = realloc(pomp_g.regions, cap * sizeof *pomp_g.regions);
+		POMP_Region **regions = realloc(pomp_g.regions, cap * sizeof *regions);
+		/* The flags and spans are read without the lock: the old arrays
+		 * stay. */
+		uint8_t *rflags = calloc(cap, 1);
+		uint64_t *rspan = calloc(cap, sizeof *rspan);
+		if (!regions || !rflags || !rspan)
+			abort();
+		if (pomp_g.rflags) {
+			memcpy(rflags, pomp_g.rflags, pomp_g.capregions);
+			memcpy(rspan, pomp_g.rspan, pomp_g.capregions * sizeof *rspan);
+		}
+		pomp_g.regions = regions;
+		pomp_g.rspan = rspan;
+		pomp_g.rflags = rflags;
 		pomp_g.capregions = cap;
 	}
 	for (uint32_t i = 0; i < u->n_regions; i++) {
-		u->regions[i].id = ++pomp_g.nregions;
-		pomp_g.regions[u->regions[i].id] = &u->regions[i];
+		POMP_Region *r = &u->regions[i];
+		r->id = ++pomp_g.nregions;
+		pomp_g.regions[r->id] = r;
+		pomp_g.rflags[r->id] = region_flags(r);
 	}
 	u->next = pomp_g.units;
 	pomp_g.units = u;
 	pthread_mutex_unlock(&pomp_g.mu);
 }
 
+static pomp_frame *push(pomp_thr *t);
+
 static pomp_thr *register_thread(void)
 {
 	pomp_thr *t = calloc(1, sizeof *t);
 	if (!t)
 		abort();
-	t->task = -1;
 	pthread_mutex_lock(&pomp_g.mu);
 	t->index = pomp_g.next_index++;
 	t->next = pomp_g.threads;
@@ -255,6 +234,21 @@ static pomp_thr *register_thread(void)
 	pomp_thread.next = ((POMP_Task_handle)t->index << 32) | 1;
 	if (t->index != 0 && pomp_thread.current == POMP_ROOT_TASK)
 		pomp_thread.current = (POMP_Task_handle)t->index << 32; /* its own initial task */
+	/* The bottom of the stack: the thread's initial task, measured so that
+	 * the regions it runs outside parallel regions are. */
+	pomp_frame *f = push(t);
+	memset(f, 0, sizeof *f);
+	f->kind = FR_ROOT;
+	f->flags = FL_MEASURED | FL_TS;
+	f->id = pomp_thread.current;
+	f->prev_task = -1;
+	f->last = now();
+	t->task = 0;
+	t->cur_id = f->id;
+	t->measured = 1;
+	t->egen = 1;
+	t->tracing = pomp_g.ev_mask != 0;
+	pomp_ev_thread(t, t->index);
 	return t;
 }
 
@@ -289,6 +283,8 @@ static uint32_t new_loc(uint32_t parent, uint32_t num, uint32_t level, uint32_t 
 	if (pomp_g.nlocs == pomp_g.caplocs) {
 		uint32_t cap = pomp_g.caplocs ? 2 * pomp_g.caplocs : 64;
 		pomp_loc **l = malloc(cap * sizeof *l);
+		if (!l)
+			abort();
 		if (pomp_g.nlocs)
 			memcpy(l, pomp_g.locs, pomp_g.nlocs * sizeof *l);
 		/* The old array is never freed: threads may still read it. */
@@ -305,6 +301,21 @@ static uint32_t new_loc(uint32_t parent, uint32_t num, uint32_t level, uint32_t 
 	l->os_thread = os;
 	grow_stats(l, pomp_g.nregions + 1);
 	pomp_g.locs[pomp_g.nlocs++] = l;
+	if (parent != UINT32_MAX) {
+		pomp_loc *p = pomp_g.locs[parent];
+		if (num >= p->nchildren) {
+			uint32_t n = num + 1 > 2 * p->nchildren ? num + 1 : 2 * p->nchildren;
+			uint32_t *c = malloc(n * sizeof *c);
+			if (!c)
+				abort();
+			for (uint32_t i = 0; i < n; i++)
+				c[i] = i < p->nchildren ? p->children[i] : UINT32_MAX;
+			/* The old array leaks: a master may be reading it. */
+			p->children = c;
+			p->nchildren = n;
+		}
+		p->children[num] = l->index;
+	}
 	return l->index;
 }
 
@@ -326,23 +337,17 @@ static uint32_t root_loc(pomp_thr *t)
 	return found;
 }
 
-/* child_loc returns the location of thread num of the team forked by
+/* child_loc returns the location of thread num of the teams forked by
  * location parent. */
 static uint32_t child_loc(pomp_thr *t, uint32_t parent, uint32_t num)
 {
 	if (t->has_cache && t->cache_parent == parent && t->cache_num == num)
 		return t->cache_loc;
 	pthread_mutex_lock(&pomp_g.mu);
-	uint32_t found = UINT32_MAX;
-	for (uint32_t i = 0; i < pomp_g.nlocs; i++) {
-		pomp_loc *l = pomp_g.locs[i];
-		if (l->level > 0 && l->parent == parent && l->num == num) {
-			found = i;
-			break;
-		}
-	}
+	pomp_loc *p = pomp_g.locs[parent];
+	uint32_t found = num < p->nchildren ? p->children[num] : UINT32_MAX;
 	if (found == UINT32_MAX)
-		found = new_loc(parent, num, pomp_g.locs[parent]->level + 1, t->index);
+		found = new_loc(parent, num, p->level + 1, t->index);
 	pthread_mutex_unlock(&pomp_g.mu);
 	t->cache_parent = parent;
 	t->cache_num = num;
@@ -355,6 +360,11 @@ static uint32_t child_loc(pomp_thr *t, uint32_t parent, uint32_t num)
 static void set_loc(pomp_thr *t, uint32_t i)
 {
 	pomp_loc *l = pomp_g.locs[i];
+	if (t->loc != i)
+		t->egen++; /* the cached edge counters are another location's */
+	t->ev.loc = i;
+	if (t->ev.mask & (1u << EV_LOC))
+		ev_record(&t->ev, t->index, EV_LOC, 0, now(), 1, i, 0, 0);
 	t->loc = i;
 	t->has_loc = 1;
 	t->stat = l->stat;
@@ -406,6 +416,107 @@ static inline __attribute__((always_inline)) pomp_stat *stat_at(pomp_thr *t, uin
 
 pomp_stat *pomp_stat_at(pomp_thr *t, uint32_t region) { return stat_at(t, region); }
 
+void pomp_frames_restart(pomp_thr *t, uint64_t tick)
+{
+	for (int k = 0; k < t->nfr; k++) {
+		pomp_frame *f = &t->fr[k];
+		f->start = f->last = tick;
+		f->excl = f->est = f->exec = 0;
+		f->susp = 0;
+	}
+	/* The counts of open frames start empty with the statistics: count
+	 * the open phases again, at the location each was opened at. */
+	uint32_t loc = t->has_loc ? t->loc : 0;
+	for (int k = t->nfr - 1; k >= 0; k--) {
+		pomp_frame *f = &t->fr[k];
+		if (f->kind == FR_IMPLICIT)
+			loc = f->saved_loc; /* frames below were opened at the encountering location */
+		if ((f->kind == FR_PHASE || f->kind == FR_FORK) && t->has_loc && loc < pomp_g.nlocs) {
+			pomp_loc *l = pomp_g.locs[loc];
+			if (f->region < l->nstat)
+				l->stat[f->region].active[f->phase]++;
+		}
+	}
+	t->creating = 0;
+	t->egen++;
+}
+
+/* loc_stat returns the statistics of region at location l, which another
+ * thread may own: the caller knows that no thread acts as l meanwhile. */
+static pomp_stat *loc_stat(pomp_loc *l, uint32_t region)
+{
+	if (region >= l->nstat) {
+		pthread_mutex_lock(&pomp_g.mu);
+		if (region >= l->nstat)
+			grow_stats(l, region + 1);
+		pthread_mutex_unlock(&pomp_g.mu);
+	}
+	return &l->stat[region];
+}
+
+/* ---------------------------------------------------------------------
+ * Statistics helpers.
+ */
+/* edge_slow counts a child of region child created by a task of region
+ * parent in s, and caches the counter in slot h. */
+static __attribute__((noinline)) void edge_slow(pomp_thr *t, pomp_stat *s, uint32_t parent, uint32_t child, unsigned h)
+{
+	uint32_t i = 0;
+	while (i < s->nedges && s->edges[i].parent != parent)
+		i++;
+	if (i == s->nedges) {
+		if (s->nedges == s->capedges) {
+			uint32_t cap = s->capedges ? 2 * s->capedges : 4;
+			pomp_edge *e = malloc(cap * sizeof *e);
+			if (!e)
+				abort();
+			if (s->nedges)
+				memcpy(e, s->edges, s->nedges * sizeof *e);
+			/* The old array leaks: a finalizer may be reading it. */
+			s->edges = e;
+			s->capedges = cap;
+			t->egen++; /* cached counters may point into the old array */
+		}
+		s->edges[i] = (pomp_edge){.parent = parent, .count = 0};
+		s->nedges++;
+	}
+	s->edges[i].count++;
+	t->ecache[h].parent = parent;
+	t->ecache[h].child = child;
+	t->ecache[h].count = &s->edges[i].count;
+	t->ecache[h].gen = t->egen;
+}
+
+/* add_edge counts a child of region child (statistics s) created by a
+ * task of region parent. The memory grows with the pairs of regions, not
+ * with tasks; a small cache per thread finds the counter. */
+static inline __attribute__((always_inline)) void add_edge(pomp_thr *t, pomp_stat *s, uint32_t parent, uint32_t child)
+{
+	unsigned h = (parent * 31u + child) & 63;
+	if (__builtin_expect(t->ecache[h].gen == t->egen && t->ecache[h].parent == parent && t->ecache[h].child == child, 1))
+		(*t->ecache[h].count)++;
+	else
+		edge_slow(t, s, parent, child, h);
+}
+
+/* sampled decides whether the n-th instance of region created here is
+ * measured. */
+static inline __attribute__((always_inline)) int sampled(pomp_thr *t, uint64_t n, uint32_t region)
+{
+	(void)t;
+	return n <= SAMPLE_EXACT || (n & (SAMPLE_EVERY - 1)) == 0 || !pomp_g.sampling || (pomp_g.rflags[region] & RF_LONG);
+}
+
+static inline __attribute__((always_inline)) void dist_add(uint64_t *n, uint64_t *sum, uint64_t *min, uint64_t *max, uint64_t d)
+{
+	++*n;
+	*sum += d;
+	if (d < *min)
+		*min = d;
+	if (d > *max)
+		*max = d;
+}
+
 /* ---------------------------------------------------------------------
  * The frame stack.
  */
@@ -426,46 +537,73 @@ static inline __attribute__((always_inline)) pomp_frame *push(pomp_thr *t)
 	return &t->fr[t->nfr++];
 }
 
-/* find returns the index of the innermost frame of region and kind (and
- * phase, for FR_PHASE), or -1. Frames above it were abandoned by
- * cancellation, an exit from the middle of a region, or an untied task
- * that moved to another thread. */
-static int find(pomp_thr *t, uint32_t region, int kind, int phase)
+static inline __attribute__((always_inline)) pomp_frame *top(pomp_thr *t) { return &t->fr[t->nfr - 1]; }
+
+/* open_phase pushes a frame of a region phase (statistics s) on t's
+ * stack. The frame reads the clock if it is measured (its task is), or if
+ * it is the outermost frame of its region and phase here (for the
+ * inclusive time); *ts is the time read, or 0. A frame on top of a
+ * measured frame is measured itself: they belong to one task. */
+static inline __attribute__((always_inline)) pomp_frame *open_phase(pomp_thr *t, pomp_stat *s, uint32_t region, int kind, int phase, int measured, uint64_t *ts)
 {
-	for (int i = t->nfr - 1; i >= 0; i--) {
-		pomp_frame *f = &t->fr[i];
-		if (f->region == region && f->kind == kind && (kind != FR_PHASE || f->phase == phase))
-			return i;
-		if (f->kind == FR_TASK || f->kind == FR_IMPLICIT)
-			break; /* never unwind past a task of another region */
+	if (__builtin_expect(t->nfr == t->capfr, 0))
+		grow_frames(t);
+	pomp_frame *below = &t->fr[t->nfr - 1];
+	int flags = measured ? FL_MEASURED | FL_TS : 0;
+	if (s->active[phase]++ == 0)
+		flags |= FL_OUTER | FL_TS;
+	uint64_t now_ts = 0;
+	if (flags | t->tracing) {
+		now_ts = now();
+		flags |= FL_TS;
+		if (below->flags & FL_MEASURED)
+			below->excl += now_ts - below->last;
 	}
-	return -1;
+	pomp_frame *f = &t->fr[t->nfr++];
+	f->region = region;
+	f->kind = (uint8_t)kind;
+	f->phase = (uint16_t)phase;
+	f->flags = (uint8_t)flags;
+	f->start = f->last = now_ts;
+	f->excl = 0;
+	f->est = 0;
+	*ts = now_ts;
+	return f;
 }
 
-/* unwind drops the frames above index i, restoring the task chain. */
-static void unwind(pomp_thr *t, int i)
+/* own_time returns the exclusive ticks of measured frame f closed at ts:
+ * its time at the top, minus the estimated time of short task instances
+ * that ran on it unmeasured. */
+static inline __attribute__((always_inline)) uint64_t own_time(const pomp_frame *f, uint64_t ts)
 {
-	if (t->nfr - 1 > i)
-		t->unmatched += t->nfr - 1 - i;
-	while (t->task > i)
-		t->task = t->fr[t->task].prev_task;
-	t->nfr = i + 1;
+	uint64_t ex = f->excl + (ts - f->last);
+	return ex > f->est ? ex - f->est : 0;
 }
 
-/* close pops frame i and accounts its phase; it returns the inclusive
- * ticks. */
-static uint64_t close_phase(pomp_thr *t, int i, uint64_t end)
+/* close_top pops the top frame, a phase or fork frame, into phase p of
+ * s, and returns the time read, or 0. */
+static inline __attribute__((always_inline)) uint64_t close_top(pomp_thr *t, pomp_stat *s, pomp_phase *p)
 {
-	pomp_frame *f = &t->fr[i];
-	uint64_t incl = end - f->start;
-	pomp_phase *p = &stat_at(t, f->region)->ph[f->phase];
+	pomp_frame *f = &t->fr[t->nfr - 1];
+	uint64_t ts = 0;
 	p->visits++;
-	p->incl += incl;
-	p->excl += incl > f->child ? incl - f->child : 0;
-	t->nfr = i;
-	if (i > 0)
-		t->fr[i - 1].child += incl;
-	return incl;
+	s->active[f->phase]--;
+	if (f->flags & FL_TS) {
+		ts = now();
+		if (f->flags & FL_OUTER)
+			p->incl += ts - f->start;
+		if (f->flags & FL_MEASURED) {
+			uint64_t ex = own_time(f, ts);
+			p->timed++;
+			p->excl += ex;
+			t->fr[t->task].exec += ex;
+		}
+	}
+	t->nfr--;
+	pomp_frame *below = &t->fr[t->nfr - 1];
+	if (below->flags & FL_MEASURED)
+		below->last = ts;
+	return ts;
 }
 
 static int phase_of(int ev)
@@ -482,113 +620,153 @@ static int phase_of(int ev)
 }
 
 /* ---------------------------------------------------------------------
- * Region events.
+ * Tasks: switching the thread's current task.
  */
-void pomp_rt_enter(POMP_Region *r, int ev)
+
+/* suspend notes that the innermost task of t is suspended for a task
+ * about to be pushed. */
+static inline __attribute__((always_inline)) void suspend(pomp_thr *t)
 {
-	pomp_thr *t = self();
-	uint64_t ts = now();
-	pomp_frame *f = push(t);
-	f->region = r->id;
-	f->kind = FR_PHASE;
-	f->phase = (uint16_t)phase_of(ev);
-	f->timed = 1;
-	f->start = ts;
-	f->child = 0;
+	pomp_frame *c = &t->fr[t->task];
+	if (__builtin_expect(c->flags & FL_CLOSING, 0))
+		stat_at(t, c->region)->suspensions++; /* its body is accounted already */
+	else
+		c->susp++;
 }
 
-void pomp_rt_exit(POMP_Region *r, int ev)
+/* push_task suspends the innermost task of t and pushes a task frame on
+ * top: the one code path of Task_begin, Parallel_begin and the taskloop
+ * tasks. A measured task reads the clock. So does an unmeasured one on
+ * top of a measured frame, whose time must not count as that frame's,
+ * unless its region is short (RF_SHORT): then the frame below keeps
+ * running and subtracts the region's mean span at its end. Tasks run in a
+ * closing barrier always read the clock: the barrier wait excludes them
+ * exactly. */
+static inline __attribute__((always_inline)) pomp_frame *push_task(pomp_thr *t, uint32_t region, int kind, int measured, uint64_t id, uint32_t depth, int suspends, uint64_t *ts)
 {
-	uint64_t ts = now();
-	pomp_thr *t = self();
-	int i = find(t, r->id, FR_PHASE, phase_of(ev));
-	if (i < 0) {
-		t->unmatched++;
-		return;
+	/* An implicit task does not suspend the task that encounters its
+	 * parallel region: that task waits for its team in its own code. */
+	if (suspends)
+		suspend(t);
+	if (__builtin_expect(t->nfr == t->capfr, 0))
+		grow_frames(t);
+	pomp_frame *below = &t->fr[t->nfr - 1];
+	int flags = measured ? FL_MEASURED | FL_TS : 0;
+	uint64_t now_ts = 0;
+	if (below->flags & FL_MEASURED) {
+		if (!measured && (pomp_g.rflags[region] & RF_SHORT) &&
+		    !(below->flags & FL_CLOSING) && !t->tracing)
+			below->est += pomp_g.rspan[region];
+		else
+			flags |= FL_TS;
 	}
-	unwind(t, i);
-	close_phase(t, i, ts);
+	if (flags) {
+		now_ts = now();
+		if (below->flags & FL_MEASURED)
+			below->excl += now_ts - below->last;
+	}
+	pomp_frame *f = &t->fr[t->nfr++];
+	f->region = region;
+	f->kind = (uint8_t)kind;
+	/* A taskloop's generated tasks are its body; its construct phase is
+	 * the taskloop on the encountering thread. */
+	f->phase = kind == FR_IMPLICIT || kind == FR_TASKLOOP ? PH_BODY : PH_CONSTRUCT;
+	f->flags = (uint8_t)flags;
+	f->start = f->last = now_ts;
+	f->excl = 0;
+	f->est = 0;
+	f->id = id;
+	f->susp = 0;
+	f->prev_task = t->task;
+	f->exec = 0;
+	f->depth = depth;
+	t->task = t->nfr - 1;
+	t->cur_id = id;
+	t->measured = measured;
+	pomp_thread.current = id;
+	*ts = now_ts;
+	return f;
 }
 
-/* ---------------------------------------------------------------------
- * Tasks.
- */
-static void add_edge(pomp_stat *s, uint32_t parent)
+/* pop_task pops the task frame on top of t at time ts (0 if it did not
+ * read the clock) and makes the task below current again. */
+static inline __attribute__((always_inline)) void pop_task(pomp_thr *t, pomp_frame *f, uint64_t ts)
 {
-	for (uint32_t i = 0; i < s->nedges; i++) {
-		if (s->edges[i].parent == parent) {
-			s->edges[i].count++;
-			return;
+	t->task = f->prev_task;
+	t->nfr--;
+	if (f->flags & FL_TS) {
+		pomp_frame *below = &t->fr[t->nfr - 1];
+		if (__builtin_expect(below->flags & FL_CLOSING, 0) && ts) {
+			pomp_loc *l = pomp_g.locs[t->loc];
+			l->close_tasks += ts - f->start; /* run in the closing barrier */
+			l->close_pend_start = 0;
 		}
+		if (below->flags & FL_MEASURED)
+			below->last = ts;
 	}
-	if (s->nedges < POMP_EDGES) {
-		s->edges[s->nedges].parent = parent;
-		s->edges[s->nedges].count = 1;
-		s->nedges++;
-		return;
-	}
-	s->other_parents++;
+	pomp_frame *c = &t->fr[t->task];
+	t->cur_id = c->id;
+	t->measured = (c->flags & FL_MEASURED) != 0;
+	pomp_thread.current = c->id;
 }
 
-/* Creations of a region at a location are all timed until this many,
- * then one in CREATE_SAMPLE; counts are always exact. */
-#define CREATE_EXACT 256
-#define CREATE_SAMPLE 8
-
-POMP_Task_info pomp_rt_task_create_begin(POMP_Region *r)
+/* span_seen records how long a measured instance of region stayed on its
+ * thread, for the estimate of unmeasured short instances. A region is
+ * short when at most 1% of SAMPLE_EXACT or more measured instances at a
+ * location took SHORT_NS or longer (a preempted instance does not change
+ * that); the estimate is the mean of its short instances. */
+static __attribute__((noinline)) void span_seen(pomp_stat *s, uint32_t region, uint64_t span)
 {
-	pomp_thr *t = self();
-	if (pomp_mode != POMP_MODE_PROFILE)
-		return 0;
-	pomp_stat *s = stat_at(t, r->id);
-	uint32_t parent = 0, depth = 0;
-	if (t->task >= 0) {
-		parent = t->fr[t->task].region;
-		depth = t->fr[t->task].depth;
-	}
-	s->created++;
-	add_edge(s, parent);
-	if (depth + 1 > s->max_depth)
-		s->max_depth = depth + 1;
-	t->creating = r->id;
-	/* Only timed creations push a frame. Counted per region and
-	 * location, so that interleaved regions are sampled alike. */
-	if (s->created <= CREATE_EXACT || s->created % CREATE_SAMPLE == 0) {
-		pomp_frame *f = push(t);
-		f->region = r->id;
-		f->kind = FR_CREATE;
-		f->phase = PH_CONSTRUCT;
-		f->child = 0;
-		f->start = now();
-	}
-	return depth + 1;
+	s->span_n++;
+	if (span >= pomp_g.short_ticks)
+		s->span_long++;
+	else
+		s->span_sum += span;
+	uint8_t f = pomp_g.rflags[region];
+	int shorter = s->span_n >= SAMPLE_EXACT && s->span_long * 100 <= s->span_n;
+	if (shorter != ((f & RF_SHORT) != 0))
+		pomp_g.rflags[region] = (uint8_t)(shorter ? f | RF_SHORT : f & ~RF_SHORT);
+	if (s->span_n > s->span_long)
+		pomp_g.rspan[region] = s->span_sum / (s->span_n - s->span_long);
 }
 
-void pomp_rt_task_create_end(POMP_Region *r)
+/* long_seen keeps RF_LONG: the region's measured instances took LONG_NS
+ * or more on average at this location, so that timing them all costs
+ * little. */
+static __attribute__((noinline)) void long_seen(pomp_stat *s, uint32_t region)
 {
-	pomp_thr *t = self();
-	if (pomp_mode != POMP_MODE_PROFILE)
-		return;
-	t->creating = 0;
-	/* Frames pushed since the matching create_begin are all popped by
-	 * now, so the top frame is this creation's if it was timed. */
-	int i = t->nfr - 1;
-	if (i < 0 || t->fr[i].kind != FR_CREATE || t->fr[i].region != r->id)
-		return;
-	uint64_t d = now() - t->fr[i].start;
-	pomp_stat *s = stat_at(t, r->id);
-	s->create_timed++;
-	s->create_sum += d;
-	if (d < s->create_min)
-		s->create_min = d;
-	if (d > s->create_max)
-		s->create_max = d;
-	t->nfr = i;
+	uint8_t f = pomp_g.rflags[region];
+	int lng = s->exec_sum >= s->exec_timed * pomp_g.long_ticks;
+	if (lng != ((f & RF_LONG) != 0))
+		pomp_g.rflags[region] = (uint8_t)(lng ? f | RF_LONG : f & ~RF_LONG);
 }
 
-static void record_id(pomp_thr *t, POMP_Task_handle id)
+/* end_task_stats accounts the end of task frame f (statistics s) at ts.
+ * A task's inclusive time is its execution: its own time and that of the
+ * regions it ran, not the tasks that ran while it was suspended. */
+static inline __attribute__((always_inline)) void end_task_stats(pomp_thr *t, pomp_frame *f, pomp_stat *s, uint64_t ts)
 {
-	if (t->nids == t->capids) {
+	pomp_phase *p = &s->ph[f->phase];
+	p->visits++;
+	s->suspensions += f->susp;
+	if (f->flags & FL_MEASURED) {
+		uint64_t own = own_time(f, ts);
+		uint64_t exec = f->exec + own;
+		p->timed++;
+		p->excl += own;
+		p->incl += exec;
+		dist_add(&s->exec_timed, &s->exec_sum, &s->exec_min, &s->exec_max, exec);
+		if (__builtin_expect((s->exec_timed & 63) == 0, 0))
+			long_seen(s, f->region);
+		if (f->kind == FR_TASK && pomp_g.sampling)
+			span_seen(s, f->region, ts - f->start);
+	}
+	(void)t;
+}
+
+static void record_pair(pomp_thr *t, POMP_Task_handle id, POMP_Task_handle parent)
+{
+	if (t->nids + 2 > t->capids) {
 		size_t cap = t->capids ? 2 * t->capids : 1 << 16;
 		uint64_t *p = realloc(t->ids, cap * sizeof *p);
 		if (!p)
@@ -597,80 +775,884 @@ static void record_id(pomp_thr *t, POMP_Task_handle id)
 		t->capids = cap;
 	}
 	t->ids[t->nids++] = id;
+	t->ids[t->nids++] = parent;
 }
 
-void pomp_rt_task_begin(POMP_Region *r, POMP_Task_handle parent, POMP_Task_info info, POMP_Task_handle id)
+/* ---------------------------------------------------------------------
+ * Untied tasks. At a scheduling point an untied task may continue on
+ * another thread (libomp moves them). Its frames are taken off the stack
+ * into a pomp_parked record, published by task ID, and a placeholder
+ * frame stays. If the task continues here, its frames come back; if its
+ * handle appears on another thread, that thread takes them.
+ */
+static pomp_parked **park_slot(uint64_t id) { return &pomp_g.parked[(id ^ (id >> 32)) & 255]; }
+
+static void parked_unlink(pomp_parked *p)
 {
-	pomp_thr *t = self();
-	(void)parent;
-	if (pomp_mode == POMP_MODE_RECORD) {
-		record_id(t, id);
+	for (pomp_parked **q = park_slot(p->id); *q; q = &(*q)->next) {
+		if (*q == p) {
+			*q = p->next;
+			return;
+		}
+	}
+}
+
+static void parked_free(pomp_parked *p)
+{
+	p->next = pomp_g.free_parked;
+	pomp_g.free_parked = p;
+}
+
+/* park moves the untied innermost task of t and its phase frames into a
+ * record, at time ts. */
+static __attribute__((noinline)) void park(pomp_thr *t, uint64_t ts)
+{
+	int i = t->task;
+	int n = t->nfr - i;
+	pthread_mutex_lock(&pomp_g.park_mu);
+	pomp_parked *p = pomp_g.free_parked;
+	if (p)
+		pomp_g.free_parked = p->next;
+	else if (!(p = calloc(1, sizeof *p)))
+		abort();
+	if (n > p->capfr) {
+		free(p->fr);
+		p->capfr = n < 8 ? 8 : n;
+		if (!(p->fr = malloc(p->capfr * sizeof *p->fr)))
+			abort();
+	}
+	memcpy(p->fr, &t->fr[i], n * sizeof *p->fr);
+	p->nfr = n;
+	p->id = t->fr[i].id;
+	p->owner = t;
+	p->park_ts = ts;
+	p->nested = 0;
+	pomp_parked **slot = park_slot(p->id);
+	p->next = *slot;
+	*slot = p;
+	pthread_mutex_unlock(&pomp_g.park_mu);
+	for (int k = 0; k < n; k++) {
+		p->fr[k].flags &= (uint8_t)~FL_OUTER;
+		if (p->fr[k].kind == FR_PHASE)
+			stat_at(t, p->fr[k].region)->active[p->fr[k].phase]--;
+	}
+	pomp_frame *f = &t->fr[i];
+	int32_t prev = f->prev_task;
+	memset(f, 0, sizeof *f);
+	f->kind = FR_PARKED;
+	f->id = p->id;
+	f->parked = p;
+	f->prev_task = prev;
+	t->nfr = i + 1;
+	t->measured = 0;
+}
+
+/* unpark_frames pushes the frames of p on t's stack at time ts; the caller
+ * holds park_mu, and t's innermost task is suspended already. */
+static void unpark_frames(pomp_thr *t, pomp_parked *p, uint64_t ts, int moved)
+{
+	int base = t->nfr;
+	while (t->nfr + p->nfr > t->capfr)
+		grow_frames(t);
+	memcpy(&t->fr[base], p->fr, p->nfr * sizeof *p->fr);
+	t->nfr += p->nfr;
+	pomp_frame *f = &t->fr[base];
+	f->susp += p->nested + (moved ? 1 : 0);
+	f->prev_task = t->task;
+	if (moved)
+		f->start = ts; /* its time on this thread starts now */
+	pomp_frame *tp = top(t);
+	if (p->nested || moved)
+		tp->last = ts; /* the time it was away is not its own */
+	for (int k = base; k < t->nfr; k++)
+		if (t->fr[k].kind == FR_PHASE)
+			stat_at(t, t->fr[k].region)->active[t->fr[k].phase]++;
+	t->task = base;
+	t->cur_id = p->id;
+	t->measured = 1;
+}
+
+static void resync(pomp_thr *t);
+
+/* unpark_here brings back the frames of the untied task parked on t (its
+ * placeholder on top) when the task continues here. */
+static __attribute__((noinline)) void unpark_here(pomp_thr *t)
+{
+	uint64_t ts = now();
+	pomp_frame *ph = &t->fr[t->task];
+	pomp_parked *p = ph->parked;
+	if (t->task != t->nfr - 1) {
+		t->unmatched += t->nfr - 1 - t->task; /* tasks that began on it and never ended */
+		t->nfr = t->task + 1;
+	}
+	int32_t prev = ph->prev_task;
+	t->nfr--;
+	t->task = prev;
+	pthread_mutex_lock(&pomp_g.park_mu);
+	if (p->owner != t) {
+		/* Another thread took the task while this one still held its
+		 * placeholder, and it parked again since: take it from there. */
+		parked_free(p);
+		pthread_mutex_unlock(&pomp_g.park_mu);
+		t->cur_id = t->fr[t->task].id;
+		t->measured = (t->fr[t->task].flags & FL_MEASURED) != 0;
+		resync(t);
 		return;
 	}
-	uint64_t ts = now();
-	pomp_stat *s = stat_at(t, r->id);
-	s->executed++;
-	if (t->creating == r->id) /* begun by its creator before create_end */
-		s->undeferred++;
-	t->creating = 0;
-	if (t->task >= 0) {
-		pomp_frame *c = &t->fr[t->task];
-		c->exec += ts - c->resume;
-		c->susp++;
-	}
-	pomp_frame *f = push(t);
-	f->region = r->id;
-	f->kind = FR_TASK;
-	f->phase = PH_CONSTRUCT;
-	f->timed = 1;
-	f->start = f->resume = ts;
-	f->child = 0;
-	f->exec = 0;
-	f->susp = 0;
-	f->depth = (uint32_t)info;
-	f->prev_task = t->task;
-	t->task = t->nfr - 1;
+	parked_unlink(p);
+	unpark_frames(t, p, ts, 0);
+	parked_free(p);
+	pthread_mutex_unlock(&pomp_g.park_mu);
 }
 
-/* end_task closes the task or implicit-task frame i at time ts. */
-static inline __attribute__((always_inline)) void end_task(pomp_thr *t, int i, uint64_t ts, pomp_stat *s, int phase)
+/* adopt takes the untied task h, parked by another thread, onto t. It
+ * returns 0 if no task h is parked. */
+static int adopt(pomp_thr *t, uint64_t h)
 {
-	pomp_frame *f = &t->fr[i];
-	uint64_t exec = f->exec + (ts - f->resume);
-	uint64_t incl = ts - f->start;
-	pomp_phase *p = &s->ph[phase];
-	p->visits++;
-	p->incl += incl;
-	p->excl += exec > f->child ? exec - f->child : 0;
-	s->suspensions += f->susp;
-	if (f->kind == FR_TASK) {
-		s->exec_sum += exec;
-		if (exec < s->exec_min)
-			s->exec_min = exec;
-		if (exec > s->exec_max)
-			s->exec_max = exec;
+	pthread_mutex_lock(&pomp_g.park_mu);
+	pomp_parked *p = *park_slot(h);
+	while (p && p->id != h)
+		p = p->next;
+	if (!p) {
+		pthread_mutex_unlock(&pomp_g.park_mu);
+		return 0;
 	}
-	t->task = f->prev_task;
-	t->nfr = i;
-	if (t->task >= 0)
-		t->fr[t->task].resume = ts;
-	if (i > 0)
-		t->fr[i - 1].child += incl;
+	parked_unlink(p);
+	uint64_t ts = now();
+	suspend(t);
+	pomp_frame *below = top(t);
+	if (below->flags & FL_MEASURED)
+		below->excl += ts - below->last;
+	unpark_frames(t, p, ts, 1);
+	if (p->owner)
+		p->owner = t; /* taken: the thread it left frees it when it notices */
+	else
+		parked_free(p);
+	pthread_mutex_unlock(&pomp_g.park_mu);
+	pomp_thread.current = h;
+	EV(t, EV_RESUME, 0, ts, 1, h, 0, 0);
+	return 1;
+}
+
+/* release drops the placeholder of a parked task from t's stack: the task
+ * left t, or was taken by another thread already. */
+static void release(pomp_thr *t, pomp_parked *p)
+{
+	pthread_mutex_lock(&pomp_g.park_mu);
+	if (p->owner != t) {
+		parked_free(p); /* taken: the record was the placeholder's alone */
+	} else {
+		p->owner = NULL; /* it left: whoever continues it takes it */
+	}
+	pthread_mutex_unlock(&pomp_g.park_mu);
+}
+
+/* nested_on_parked counts a task begun on top of the placeholder of a
+ * parked task. */
+static __attribute__((noinline)) void nested_on_parked(pomp_thr *t, pomp_parked *p)
+{
+	pthread_mutex_lock(&pomp_g.park_mu);
+	if (p->owner == t)
+		p->nested++;
+	pthread_mutex_unlock(&pomp_g.park_mu);
+}
+
+/* ---------------------------------------------------------------------
+ * Taskloop tasks in C: their end is observed at the next event.
+ */
+static void end_taskloop(pomp_thr *t, uint64_t ts);
+static void end_taskloop_at(pomp_thr *t, uint64_t ts, uint64_t iters, long long last);
+
+/* tl_bound returns the latest time at which the taskloop task f can have
+ * ended, given that the thread noticed at ts. */
+static uint64_t tl_bound(const pomp_frame *f, uint64_t ts)
+{
+	const pomp_tlinst *in = f->tl;
+	if (in && __atomic_load_n(&in->seq, __ATOMIC_RELAXED) == f->tl_seq) {
+		uint64_t x = __atomic_load_n(&in->exit_ts, __ATOMIC_RELAXED);
+		if (x && x < ts && x >= f->start)
+			ts = x;
+	}
+	if (f->team_seq) {
+		/* Run in a closing barrier: it ended before its team joined. */
+		pomp_loc *p = pomp_g.locs[pomp_g.locs[f->saved_loc]->parent];
+		if (__atomic_load_n(&p->join_seq, __ATOMIC_ACQUIRE) == f->team_seq) {
+			uint64_t x = __atomic_load_n(&p->join_ts, __ATOMIC_RELAXED);
+			if (x < ts && x >= f->start)
+				ts = x;
+		}
+	}
+	return ts;
+}
+
+static inline int tl_pending(const pomp_frame *f) { return f->kind == FR_TASKLOOP && !(f->flags & FL_CXX); }
+
+/* ---------------------------------------------------------------------
+ * Resynchronization: the thread's current handle is not the task the
+ * runtime expects.
+ */
+
+/* drop pops the frames of t above index keep, at time ts: stale frames
+ * quietly (closing implicit tasks, placeholders of parked tasks, C
+ * taskloop tasks that ended), the others as unmatched. It returns how
+ * many frames went without an end record in the event stream. */
+static int drop(pomp_thr *t, int keep, uint64_t ts)
+{
+	int silent = 0;
+	while (t->nfr - 1 > keep) {
+		pomp_frame *f = top(t);
+		switch (f->kind) {
+		case FR_IMPLICIT:
+			if (f->flags & FL_CLOSING) {
+				pop_task(t, f, ts);
+				silent++;
+				continue;
+			}
+			break;
+		case FR_PARKED:
+			silent++;
+			release(t, f->parked);
+			t->task = f->prev_task;
+			t->nfr--;
+			t->cur_id = t->fr[t->task].id;
+			t->measured = (t->fr[t->task].flags & FL_MEASURED) != 0;
+			continue;
+		case FR_TASKLOOP:
+			if (tl_pending(f)) {
+				end_taskloop(t, ts);
+				continue;
+			}
+			break;
+		}
+		/* Abandoned: cancellation, longjmp, exit from a region. */
+		t->unmatched++;
+		silent++;
+		if (f->kind == FR_PHASE || f->kind == FR_FORK)
+			stat_at(t, f->region)->active[f->phase]--;
+		if (FR_IS_TASK(f->kind)) {
+			pop_task(t, f, ts);
+		} else {
+			t->nfr--;
+		}
+		if (t->fr[t->nfr - 1].flags & FL_MEASURED)
+			t->fr[t->nfr - 1].last = ts;
+	}
+	return silent;
+}
+
+/* resync makes the runtime follow the thread's current handle: a task
+ * below on this thread's stack, or an untied task parked by another. */
+static __attribute__((noinline)) void resync(pomp_thr *t)
+{
+	uint64_t h = pomp_thread.current;
+	int above = -1; /* the task frame just above the one found */
+	for (int i = t->task; i >= 0; above = i, i = t->fr[i].prev_task) {
+		if (t->fr[i].id != h)
+			continue;
+		if (above >= 0) {
+			uint64_t ts = now();
+			/* Unless only taskloop tasks ended, which the stream hears,
+			 * it needs to hear that h is current again. */
+			if (drop(t, above - 1, ts))
+				EV(t, EV_RESUME, 0, ts, 1, h, 0, 0);
+		}
+		return;
+	}
+	if (adopt(t, h))
+		return;
+	/* A handle the runtime never saw (a task begun while measurement was
+	 * off): follow it as an alias of the innermost task. */
+	if (pomp_g.mode == pomp_mode)
+		t->unmatched++;
+	t->cur_id = h;
+}
+
+#define CHECK(t)                                                                  \
+	do {                                                                      \
+		if (__builtin_expect(pomp_thread.current != (t)->cur_id, 0))     \
+			resync(t);                                                \
+	} while (0)
+
+/* ---------------------------------------------------------------------
+ * The event stream (events.h): one check of the thread's mask per event
+ * (EV, at the top of this file), the rest out of the way.
+ */
+
+/* lock_address names a critical section: its name, hashed (FNV-1a), so
+ * that every critical of one name has one address. */
+static uint64_t lock_address(const POMP_Region *r)
+{
+	const char *n = r->sub_name ? r->sub_name : "";
+	uint64_t h = 14695981039346656037ull;
+	for (; *n; n++)
+		h = (h ^ (unsigned char)*n) * 1099511628211ull;
+	return h;
+}
+
+/* ev_enter and ev_exit record a region phase; a critical section's body
+ * is bracketed by the acquisition and release of its lock. */
+static __attribute__((noinline)) void ev_enter(pomp_thr *t, const POMP_Region *r, int ph, uint64_t ts)
+{
+	if (!ts)
+		ts = now();
+	if (r->kind == POMP_CRITICAL && ph == PH_BODY)
+		EV(t, EV_LOCK_ACQUIRED, r->id, ts, 1, lock_address(r), 0, 0);
+	EV(t, EV_ENTER + ph, r->id, ts, 0, 0, 0, 0);
+}
+
+static __attribute__((noinline)) void ev_exit(pomp_thr *t, const POMP_Region *r, int ph, uint64_t ts)
+{
+	if (!ts)
+		ts = now();
+	EV(t, EV_EXIT + ph, r->id, ts, 0, 0, 0, 0);
+	if (r->kind == POMP_CRITICAL && ph == PH_BODY)
+		EV(t, EV_LOCK_RELEASED, r->id, ts, 1, lock_address(r), 0, 0);
+}
+
+/* ---------------------------------------------------------------------
+ * Region events.
+ */
+
+/* unpark_if_parked continues the untied task whose placeholder is the
+ * innermost task of t: an event of the task's own code happens here. */
+static inline __attribute__((always_inline)) void unpark_if_parked(pomp_thr *t)
+{
+	if (__builtin_expect(t->fr[t->task].kind == FR_PARKED, 0))
+		unpark_here(t);
+}
+
+static __attribute__((noinline)) void enter_full(POMP_Region *r, int ev)
+{
+	pomp_thr *t = self();
+	CHECK(t);
+	t->creating = 0;
+	unpark_if_parked(t);
+	uint32_t id = r->id;
+	pomp_stat *s = stat_at(t, id);
+	int measured = t->measured;
+	if (__builtin_expect(pomp_g.rflags[id] & (RF_STANDALONE | RF_SCHED), 0)) {
+		if (pomp_g.rflags[id] & RF_STANDALONE) {
+			/* Standalone ordered (doacross): sampled like short tasks. */
+			uint64_t n = s->ph[PH_CONSTRUCT].visits + 1;
+			if (!sampled(t, n, id) || !measured) {
+				s->ph[PH_CONSTRUCT].visits++;
+				t->skip_region = id;
+				return;
+			}
+		}
+	}
+	uint64_t ts;
+	open_phase(t, s, id, FR_PHASE, phase_of(ev), measured, &ts);
+	if (t->ev.mask)
+		ev_enter(t, r, phase_of(ev), ts);
+	if (__builtin_expect((pomp_g.rflags[id] & RF_SCHED) && (t->fr[t->task].flags & FL_UNTIED), 0))
+		park(t, ts ? ts : now());
+}
+
+/* find returns the index of the innermost frame of region, kind and
+ * phase within the innermost task, or -1. */
+static int find(pomp_thr *t, uint32_t region, int kind, int phase)
+{
+	for (int i = t->nfr - 1; i > t->task; i--) {
+		pomp_frame *f = &t->fr[i];
+		if (f->region == region && f->kind == kind && f->phase == phase)
+			return i;
+		if (FR_IS_TASK(f->kind))
+			break;
+	}
+	return -1;
+}
+
+static void exit_slow(pomp_thr *t, POMP_Region *r, int ph);
+
+static __attribute__((noinline)) void exit_full(POMP_Region *r, int ev)
+{
+	pomp_thr *t = self();
+	CHECK(t);
+	t->creating = 0;
+	unpark_if_parked(t);
+	int ph = phase_of(ev);
+	pomp_frame *f = top(t);
+	if (__builtin_expect(f->region != r->id || f->kind != FR_PHASE || f->phase != ph ||
+	                             (pomp_g.rflags[r->id] & (RF_STANDALONE | RF_EXITHOOK)),
+	                     0)) {
+		exit_slow(t, r, ph);
+		return;
+	}
+	pomp_stat *s = stat_at(t, r->id);
+	uint64_t ts = close_top(t, s, &s->ph[ph]);
+	if (t->ev.mask)
+		ev_exit(t, r, ph, ts);
+}
+
+static __attribute__((noinline)) void exit_slow(pomp_thr *t, POMP_Region *r, int ph)
+{
+	uint32_t id = r->id;
+	if (t->skip_region == id && ph == PH_CONSTRUCT) {
+		t->skip_region = 0; /* an unmeasured standalone ordered */
+		return;
+	}
+	int i = find(t, id, FR_PHASE, ph);
+	if (i < 0) {
+		t->unmatched++;
+		return;
+	}
+	if (i != t->nfr - 1)
+		drop(t, i, now());
+	pomp_stat *s = stat_at(t, id);
+	pomp_frame *f = top(t);
+	uint64_t aux = f->aux;
+	uint64_t ts = close_top(t, s, &s->ph[ph]);
+	if (t->ev.mask)
+		ev_exit(t, r, ph, ts);
+	if (r->kind == POMP_TASKLOOP && !(pomp_g.rflags[id] & RF_NOGROUP)) {
+		/* Its tasks have all ended: a bound for the ends observed late. */
+		pomp_tlinst *in = &t->tlinst[aux % POMP_TLINST];
+		if (in->seq == aux)
+			__atomic_store_n(&in->exit_ts, ts ? ts : now(), __ATOMIC_RELAXED);
+	}
+	if (r->kind == POMP_TASKGROUP && ph == PH_BODY && (t->fr[t->task].flags & FL_UNTIED))
+		park(t, ts ? ts : now()); /* the wait for the group follows */
+}
+
+/* ---------------------------------------------------------------------
+ * Tasks.
+ */
+static __attribute__((noinline)) POMP_Task_info create_begin_full(POMP_Region *r)
+{
+	pomp_thr *t = self();
+	POMP_Task_info info;
+	info.id = POMP_New_task_id();
+	info.ctx = 0;
+	if (pomp_mode == POMP_MODE_RECORD)
+		return info;
+	CHECK(t);
+	unpark_if_parked(t);
+	pomp_frame *task = &t->fr[t->task];
+	uint32_t depth = task->depth + 1;
+	uint32_t id = r->id;
+	pomp_stat *s = stat_at(t, id);
+	uint64_t n = ++s->created;
+	add_edge(t, s, task->region, id);
+	if (depth > s->max_depth)
+		s->max_depth = depth;
+	int m = sampled(t, n, id);
+	/* An undeferred task begins before any other event of this thread;
+	 * every other event clears creating. */
+	t->creating = info.id;
+	t->create_region = id;
+	t->create_timed = m;
+	info.ctx = depth;
+	if (m) {
+		t->create_start = now();
+		info.ctx |= CTX_MEASURED | CTX_END;
+	}
+	task->cid = info.id;
+	EV(t, EV_CREATE_BEGIN, id, t->create_start, 1, info.id, 0, 0);
+	if (__builtin_expect(task->flags & FL_UNTIED, 0)) {
+		park(t, m ? t->create_start : now());
+		info.ctx |= CTX_END;
+	}
+	return info;
+}
+
+void pomp_rt_task_create_end(POMP_Region *r)
+{
+	pomp_thr *t = self();
+	if (pomp_mode == POMP_MODE_RECORD)
+		return;
+	CHECK(t);
+	unpark_if_parked(t);
+	uint64_t ts = 0;
+	if (t->ev.mask) {
+		/* An undeferred task's creation ends when its execution does:
+		 * at its TASK_END, the thread's last record. */
+		ts = t->creating == 0 ? t->ev.last : now();
+		EV(t, EV_CREATE_END, r->id, ts, 1, t->fr[t->task].cid, 0, 0);
+	}
+	if (t->creating == 0 || t->create_region != r->id)
+		return; /* undeferred: its creation ended when it began */
+	t->creating = 0;
+	if (!t->create_timed)
+		return;
+	uint64_t d = (ts ? ts : now()) - t->create_start;
+	pomp_stat *s = stat_at(t, r->id);
+	dist_add(&s->create_timed, &s->create_sum, &s->create_min, &s->create_max, d);
+}
+
+/* before_task prepares t for a task that begins on top of its stack,
+ * other than one it is creating: a C taskloop task on top has ended, and a
+ * parked untied task below is suspended. */
+static __attribute__((noinline)) void before_task(pomp_thr *t, int undeferred)
+{
+	pomp_frame *f = top(t);
+	if (tl_pending(f) && !undeferred)
+		end_taskloop(t, now());
+	f = &t->fr[t->task];
+	if (f->kind == FR_PARKED && t->task == t->nfr - 1)
+		nested_on_parked(t, f->parked);
+}
+
+static __attribute__((noinline)) void task_begin_full(POMP_Region *r, POMP_Task_handle parent, POMP_Task_handle id_, POMP_Task_ctx ctx)
+{
+	POMP_Task_info info = {id_, ctx};
+	pomp_thr *t = self();
+	if (pomp_mode == POMP_MODE_RECORD) {
+		record_pair(t, info.id, parent);
+		pomp_thread.current = info.id;
+		return;
+	}
+	if (__builtin_expect(!info.id, 0))
+		info.id = POMP_New_task_id(); /* created while measurement was off */
+	CHECK(t);
+	int undeferred = info.id == t->creating;
+	if (__builtin_expect(t->fr[t->nfr - 1].kind >= FR_TASKLOOP, 0))
+		before_task(t, undeferred);
+	uint32_t id = r->id;
+	pomp_stat *s = stat_at(t, id);
+	int m = (info.ctx & CTX_MEASURED) != 0;
+	int untied = (r->flags & POMP_FLAG_UNTIED) != 0;
+	uint64_t ts;
+	/* Untied tasks are always measured: they may move. */
+	pomp_frame *f = push_task(t, id, FR_TASK, m | untied, info.id, (uint32_t)info.ctx, 1, &ts);
+	if (__builtin_expect(untied, 0))
+		f->flags |= FL_UNTIED;
+	EV(t, EV_TASK_BEGIN, id, ts, 2, info.id, parent, 0);
+	s->executed++;
+	if (undeferred) {
+		s->undeferred++;
+		t->creating = 0;
+		if (t->create_timed) {
+			pomp_stat *cs = stat_at(t, t->create_region);
+			uint64_t end = ts ? ts : now();
+			dist_add(&cs->create_timed, &cs->create_sum, &cs->create_min, &cs->create_max, end - t->create_start);
+		}
+	}
+}
+
+static __attribute__((noinline)) void task_end_full(POMP_Region *r)
+{
+	pomp_thr *t = self();
+	if (pomp_mode == POMP_MODE_RECORD)
+		return;
+	CHECK(t);
+	t->creating = 0;
+	int i = t->task;
+	pomp_frame *f = &t->fr[i];
+	if (__builtin_expect(f->kind != FR_TASK || f->region != r->id, 0)) {
+		t->unmatched++;
+		return;
+	}
+	if (__builtin_expect(i != t->nfr - 1, 0))
+		drop(t, i, now());
+	uint64_t ts = f->flags & FL_TS ? now() : 0;
+	EV(t, EV_TASK_END, r->id, ts, 1, f->id, 0, 0);
+	end_task_stats(t, f, stat_at(t, r->id), ts);
+	pop_task(t, f, ts);
+}
+
+
+/* ---------------------------------------------------------------------
+ * Fast paths. Most events of a run with many tasks are those of tasks
+ * that are not timed, in tasks that are not timed: they need no clock
+ * and none of the special cases. Each entry point below handles that
+ * case with a few loads and stores and no call, so that the compiler
+ * keeps it a leaf; anything else goes to the full function above, which
+ * does the same and more.
+ */
+
+/* plain reports whether thread t can take a fast path: its handle is
+ * the one the runtime expects, it keeps no stream (nor did: frames then
+ * read the clock), nothing is parked. */
+static inline __attribute__((always_inline)) int plain(pomp_thr *t)
+{
+	return t && pomp_thread.current == t->cur_id && !(t->ev.mask | (uint64_t)t->tracing) &&
+	       t->fr[t->task].kind != FR_PARKED && pomp_mode == POMP_MODE_PROFILE;
+}
+
+void pomp_rt_enter(POMP_Region *r, int ev)
+{
+	pomp_thr *t = self_tls;
+	uint32_t id = r->id;
+	if (__builtin_expect(!plain(t) || id >= t->nstat, 0))
+		return enter_full(r, ev);
+	uint8_t rf = pomp_g.rflags[id];
+	pomp_stat *s = &t->stat[id];
+	int ph = phase_of(ev);
+	if (rf & RF_STANDALONE) {
+		/* A standalone ordered (doacross), sampled: one visit counted. */
+		uint64_t n = s->ph[PH_CONSTRUCT].visits + 1;
+		if (sampled(t, n, id) && t->measured)
+			return enter_full(r, ev);
+		s->ph[PH_CONSTRUCT].visits = n;
+		t->skip_region = id;
+		t->creating = 0;
+		return;
+	}
+	if (__builtin_expect(t->measured || t->nfr == t->capfr, 0))
+		return enter_full(r, ev);
+	if (__builtin_expect(s->active[ph] == 0, 0) || ((rf & RF_SCHED) && (t->fr[t->task].flags & FL_UNTIED)))
+		return enter_full(r, ev); /* the outermost reads the clock; untied tasks park */
+	t->creating = 0;
+	s->active[ph]++;
+	pomp_frame *f = &t->fr[t->nfr++];
+	f->region = id;
+	f->kind = FR_PHASE;
+	f->phase = (uint16_t)ph;
+	f->flags = 0;
+	f->start = f->last = f->excl = f->est = 0;
+}
+
+void pomp_rt_exit(POMP_Region *r, int ev)
+{
+	pomp_thr *t = self_tls;
+	if (__builtin_expect(!plain(t), 0))
+		return exit_full(r, ev);
+	int ph = phase_of(ev);
+	uint32_t id = r->id;
+	if (t->skip_region == id && ph == PH_CONSTRUCT) {
+		t->skip_region = 0; /* an unmeasured standalone ordered */
+		t->creating = 0;
+		return;
+	}
+	pomp_frame *f = &t->fr[t->nfr - 1];
+	if (__builtin_expect(f->region != id || f->kind != FR_PHASE || f->phase != ph || (f->flags & FL_TS) ||
+	                             (pomp_g.rflags[id] & (RF_STANDALONE | RF_EXITHOOK)) || id >= t->nstat,
+	                     0))
+		return exit_full(r, ev);
+	t->creating = 0;
+	pomp_stat *s = &t->stat[id];
+	s->ph[ph].visits++;
+	s->active[ph]--;
+	t->nfr--;
+}
+
+POMP_Task_info pomp_rt_task_create_begin(POMP_Region *r)
+{
+	pomp_thr *t = self_tls;
+	uint32_t id = r->id;
+	if (__builtin_expect(!plain(t) || id >= t->nstat || (uint32_t)pomp_thread.next == 0, 0))
+		return create_begin_full(r);
+	pomp_frame *task = &t->fr[t->task];
+	pomp_stat *s = &t->stat[id];
+	uint64_t n = s->created + 1;
+	unsigned h = (task->region * 31u + id) & 63;
+	if (__builtin_expect(sampled(t, n, id) || (task->flags & FL_UNTIED) || t->ecache[h].gen != t->egen ||
+	                             t->ecache[h].parent != task->region || t->ecache[h].child != id,
+	                     0))
+		return create_begin_full(r);
+	POMP_Task_info info;
+	info.id = pomp_thread.next++;
+	uint32_t depth = task->depth + 1;
+	s->created = n;
+	(*t->ecache[h].count)++;
+	if (depth > s->max_depth)
+		s->max_depth = depth;
+	t->creating = info.id;
+	t->create_region = id;
+	t->create_timed = 0;
+	task->cid = info.id;
+	info.ctx = depth;
+	return info;
+}
+
+void pomp_rt_task_begin(POMP_Region *r, POMP_Task_handle parent, POMP_Task_handle id, POMP_Task_ctx ctx)
+{
+	pomp_thr *t = self_tls;
+	uint32_t rid = r->id;
+	if (__builtin_expect(!plain(t) || !id || (ctx & CTX_MEASURED) || (r->flags & POMP_FLAG_UNTIED) ||
+	                             rid >= t->nstat || t->nfr == t->capfr,
+	                     0))
+		return task_begin_full(r, parent, id, ctx);
+	pomp_frame *below = &t->fr[t->nfr - 1];
+	pomp_frame *c = &t->fr[t->task];
+	if (__builtin_expect(below->kind >= FR_TASKLOOP || (c->flags & FL_CLOSING), 0))
+		return task_begin_full(r, parent, id, ctx);
+	if (below->flags & FL_MEASURED) {
+		/* Only a short region's task spares the clock on a timed frame. */
+		if (!(pomp_g.rflags[rid] & RF_SHORT))
+			return task_begin_full(r, parent, id, ctx);
+		below->est += pomp_g.rspan[rid];
+	}
+	c->susp++;
+	pomp_frame *f = &t->fr[t->nfr++];
+	f->region = rid;
+	f->kind = FR_TASK;
+	f->phase = PH_CONSTRUCT;
+	f->flags = 0;
+	f->start = f->last = f->excl = f->est = 0;
+	f->id = id;
+	f->susp = 0;
+	f->prev_task = t->task;
+	f->exec = 0;
+	f->depth = (uint32_t)ctx;
+	t->task = t->nfr - 1;
+	t->cur_id = id;
+	t->measured = 0;
+	pomp_thread.current = id;
+	pomp_stat *s = &t->stat[rid];
+	s->executed++;
+	if (id == t->creating) {
+		s->undeferred++;
+		t->creating = 0;
+	}
 }
 
 void pomp_rt_task_end(POMP_Region *r)
 {
-	uint64_t ts = now();
+	pomp_thr *t = self_tls;
+	if (__builtin_expect(!plain(t), 0))
+		return task_end_full(r);
+	int i = t->task;
+	pomp_frame *f = &t->fr[i];
+	uint32_t rid = r->id;
+	if (__builtin_expect(f->kind != FR_TASK || f->region != rid || i != t->nfr - 1 ||
+	                             (f->flags & (FL_TS | FL_MEASURED | FL_UNTIED)) || rid >= t->nstat,
+	                     0))
+		return task_end_full(r);
+	t->creating = 0;
+	pomp_stat *s = &t->stat[rid];
+	s->ph[PH_CONSTRUCT].visits++;
+	s->suspensions += f->susp;
+	t->task = f->prev_task;
+	t->nfr--;
+	pomp_frame *c = &t->fr[t->task];
+	t->cur_id = c->id;
+	t->measured = (c->flags & FL_MEASURED) != 0;
+	pomp_thread.current = c->id;
+}
+
+/* ---------------------------------------------------------------------
+ * Taskloops.
+ */
+
+/* Taskloop context: depth in the low 32 bits, the encountering task's
+ * region above. */
+void pomp_rt_taskloop_enter(POMP_Region *r, POMP_Task_handle encountering, POMP_Taskloop_info *tl)
+{
 	pomp_thr *t = self();
 	if (pomp_mode == POMP_MODE_RECORD)
 		return;
-	int i = t->task;
-	if (i < 0 || t->fr[i].kind != FR_TASK || t->fr[i].region != r->id) {
-		t->unmatched++; /* an untied task that moved here from another thread */
+	CHECK(t);
+	pomp_frame *task = &t->fr[t->task];
+	tl->ctx = (uint64_t)(task->depth + 1) | (uint64_t)task->region << 32;
+	uint64_t seq = ++t->tlseq;
+	pomp_tlinst *in = &t->tlinst[seq % POMP_TLINST];
+	__atomic_store_n(&in->exit_ts, 0, __ATOMIC_RELAXED);
+	__atomic_store_n(&in->seq, seq, __ATOMIC_RELAXED);
+	tl->instance = in;
+	tl->seq = seq;
+	(void)encountering;
+	pomp_rt_enter(r, POMP_EV_CONSTRUCT);
+	pomp_frame *f = top(t);
+	if (f->region == r->id && f->kind == FR_PHASE)
+		f->aux = seq;
+	else if (t->task < t->nfr && t->fr[t->task].kind == FR_PARKED) {
+		pomp_parked *p = t->fr[t->task].parked;
+		p->fr[p->nfr - 1].aux = seq;
+	}
+}
+
+void pomp_rt_taskloop_begin(POMP_Taskloop_info *tl, long long first, int cxx)
+{
+	pomp_thr *t = self();
+	POMP_Task_handle id = POMP_New_task_id();
+	tl->id = id;
+	if (pomp_mode == POMP_MODE_RECORD) {
+		record_pair(t, id, tl->parent);
+		pomp_thread.current = id;
 		return;
 	}
-	unwind(t, i);
-	end_task(t, i, ts, stat_at(t, r->id), PH_CONSTRUCT);
+	CHECK(t);
+	t->creating = 0;
+	if (t->fr[t->nfr - 1].kind >= FR_TASKLOOP)
+		before_task(t, 0);
+	POMP_Region *r = tl->region;
+	uint32_t rid = r->id;
+	pomp_stat *s = stat_at(t, rid);
+	uint64_t n = ++s->created;
+	s->executed++;
+	uint32_t depth = (uint32_t)tl->ctx;
+	add_edge(t, s, (uint32_t)(tl->ctx >> 32), rid);
+	if (depth > s->max_depth)
+		s->max_depth = depth;
+	int m = sampled(t, n, rid);
+	uint32_t flags = (cxx ? FL_CXX : 0) | (r->flags & POMP_FLAG_UNTIED ? FL_UNTIED : 0);
+	if (flags & FL_UNTIED)
+		m = 1;
+	uint64_t ts;
+	pomp_frame *f = push_task(t, rid, FR_TASKLOOP, m, id, depth, 1, &ts);
+	f->flags |= (uint8_t)flags;
+	if (!(f->flags & FL_TS) && !cxx) {
+		/* Its end is observed late and bounded by the taskloop's: both
+		 * need its start. */
+		f->flags |= FL_TS;
+		f->start = f->last = now();
+	}
+	f->aux = pomp_thread.iterations;
+	f->tl_last = pomp_thread.last_iteration;
+	pomp_thread.iterations = 0;
+	f->tl = tl->instance;
+	f->tl_seq = tl->seq;
+	f->team_seq = 0;
+	pomp_frame *below = &t->fr[t->nfr - 2];
+	if (!cxx && below->kind == FR_IMPLICIT && (below->flags & FL_CLOSING)) {
+		pomp_loc *l = pomp_g.locs[t->loc];
+		l->close_pend_start = f->start;
+		l->close_pend_tl = f->tl;
+		l->close_pend_seq = f->tl_seq;
+		f->saved_loc = t->loc;
+		f->team_seq = l->close_seq;
+	}
+	EV(t, EV_TASKLOOP_BEGIN, rid, ts ? ts : f->start, 3, id, tl->parent, (uint64_t)first);
+}
+
+/* end_taskloop ends the taskloop task on top of t: at ts in C++ (exact),
+ * or, in C, at ts bounded by the end of its taskloop. */
+static void end_taskloop(pomp_thr *t, uint64_t ts)
+{
+	end_taskloop_at(t, ts, 0, POMP_ITERATION_UNKNOWN);
+}
+
+/* end_taskloop_at ends the taskloop task on top of t: at ts in C++
+ * (exact), with its iterations and last iteration; in C at ts bounded by
+ * the end of its taskloop, with what the thread noted. */
+static void end_taskloop_at(pomp_thr *t, uint64_t ts, uint64_t iters, long long last)
+{
+	pomp_frame *f = top(t);
+	if (!(f->flags & FL_CXX)) {
+		ts = tl_bound(f, ts);
+		iters = pomp_thread.iterations;
+		last = pomp_thread.last_iteration;
+		pomp_thread.iterations = f->aux;
+		pomp_thread.last_iteration = f->tl_last;
+	}
+	if (!(f->flags & FL_TS))
+		ts = 0;
+	else if (ts < f->last)
+		ts = f->last;
+	pomp_stat *s = stat_at(t, f->region);
+	s->iterations += iters;
+	EV(t, EV_TASKLOOP_END, f->region, ts ? ts : now(), 2, f->id, (uint64_t)last, 0);
+	end_task_stats(t, f, s, ts);
+	pop_task(t, f, ts);
+}
+
+void pomp_rt_taskloop_end(POMP_Taskloop_info *tl)
+{
+	pomp_thr *t = self();
+	if (pomp_mode == POMP_MODE_RECORD)
+		return;
+	CHECK(t);
+	int i = t->task;
+	pomp_frame *f = &t->fr[i];
+	if (f->kind != FR_TASKLOOP || f->id != tl->id) {
+		t->unmatched++;
+		return;
+	}
+	if (i != t->nfr - 1)
+		drop(t, i, now());
+	end_taskloop_at(t, f->flags & FL_TS ? now() : 0, tl->iterations, tl->last);
 }
 
 /* ---------------------------------------------------------------------
@@ -678,91 +1660,176 @@ void pomp_rt_task_end(POMP_Region *r)
  */
 POMP_Task_info POMP_Parallel_fork(POMP_Region *r, POMP_Task_handle encountering)
 {
-	(void)encountering;
-	if (pomp_mode < POMP_MODE_PROFILE)
-		return 0;
+	POMP_Task_info team = {0, 0};
+	if (pomp_mode < POMP_MODE_PROFILE || pomp_mode == POMP_MODE_RECORD)
+		return team;
 	pomp_thr *t = self();
-	cur_loc(t);
-	uint64_t ts = now();
-	pomp_frame *f = push(t);
-	f->region = r->id;
-	f->kind = FR_FORK;
-	f->phase = PH_CONSTRUCT;
-	f->start = ts;
-	f->child = 0;
+	CHECK(t);
+	pomp_loc *l = cur_loc(t);
+	uint64_t ts;
+	pomp_frame *f = open_phase(t, stat_at(t, r->id), r->id, FR_FORK, PH_CONSTRUCT, 1, &ts);
 	f->saved_loc = t->loc;
-	return (POMP_Task_info)t->loc + 1;
+	f->aux = ++l->forks;
+	f->id = encountering;
+	calibrate_long(ts);
+	EV(t, EV_FORK, r->id, ts, 1, encountering, 0, 0);
+	team.id = (POMP_Task_handle)t->loc + 1;
+	team.ctx = f->aux;
+	return team;
+}
+
+/* clear_stale drops what a thread that joins a team as a worker left on
+ * its stack: closing implicit tasks of earlier teams, and taskloop tasks
+ * and untied tasks that ended or left. */
+static void clear_stale(pomp_thr *t, uint64_t ts)
+{
+	int keep = 0;
+	for (int i = t->task; i > 0; i = t->fr[i].prev_task) {
+		pomp_frame *f = &t->fr[i];
+		if (!(f->kind == FR_IMPLICIT && (f->flags & FL_CLOSING)) && f->kind != FR_PARKED && !tl_pending(f)) {
+			keep = t->nfr - 1;
+			break; /* a live task: this thread is nesting, not recruited */
+		}
+	}
+	if (keep == 0)
+		drop(t, 0, ts);
 }
 
 void POMP_Parallel_begin(POMP_Region *r, POMP_Task_handle encountering, POMP_Task_info team)
 {
-	(void)encountering;
 	if (pomp_mode == POMP_MODE_OFF)
 		return;
+	pomp_thr *t = self();
 	POMP_Task_handle id = POMP_New_task_id();
 	pomp_thread.current = id;
-	pomp_thr *t = self();
-	if (pomp_mode == POMP_MODE_RECORD)
-		record_id(t, id);
+	if (pomp_mode == POMP_MODE_RECORD) {
+		record_pair(t, id, encountering);
+		return;
+	}
 	if (pomp_mode != POMP_MODE_PROFILE)
 		return;
-	uint64_t ts = now();
-	uint32_t parent = team ? (uint32_t)(team - 1) : (cur_loc(t), t->loc);
+	pomp_frame *tp = top(t);
+	int master = tp->kind == FR_FORK && tp->region == r->id;
+	if (!master)
+		clear_stale(t, now());
+	uint32_t parent = team.id ? (uint32_t)(team.id - 1) : (cur_loc(t), t->loc);
 	uint32_t saved = t->has_loc ? t->loc : parent;
 	set_loc(t, child_loc(t, parent, (uint32_t)thread_num()));
-	pomp_g.locs[t->loc]->implicit_tasks++;
-	if (t->task >= 0) {
-		pomp_frame *c = &t->fr[t->task];
-		c->exec += ts - c->resume;
-		c->susp++;
-	}
-	pomp_frame *f = push(t);
-	f->region = r->id;
-	f->kind = FR_IMPLICIT;
-	f->phase = PH_BODY;
-	f->timed = 1;
-	f->start = f->resume = ts;
-	f->child = 0;
-	f->exec = 0;
-	f->susp = 0;
-	f->depth = 0;
-	f->prev_task = t->task;
+	pomp_loc *l = pomp_g.locs[t->loc];
+	l->implicit_tasks++;
+	l->close_seq = team.ctx;
+	l->close_end = 0;
+	l->close_tasks = 0;
+	uint64_t ts;
+	pomp_frame *f = push_task(t, r->id, FR_IMPLICIT, 1, id, 0, 0, &ts);
 	f->saved_loc = saved;
-	t->task = t->nfr - 1;
+	f->aux = master && omp_get_num_threads ? (uint64_t)omp_get_num_threads() : 1;
+	EV(t, EV_IMPLICIT_BEGIN, r->id, ts, 2, id, encountering, 0);
 }
 
 void POMP_Parallel_end(POMP_Region *r)
 {
 	if (pomp_mode != POMP_MODE_PROFILE)
 		return;
-	uint64_t ts = now();
 	pomp_thr *t = self();
+	CHECK(t);
 	int i = t->task;
-	if (i < 0 || t->fr[i].kind != FR_IMPLICIT || t->fr[i].region != r->id) {
+	pomp_frame *f = &t->fr[i];
+	if (f->kind != FR_IMPLICIT || f->region != r->id || (f->flags & FL_CLOSING)) {
 		t->unmatched++;
 		return;
 	}
-	unwind(t, i);
-	/* The location stays: tasks run in the region's closing barrier
-	 * belong to this team. */
-	end_task(t, i, ts, stat_at(t, r->id), PH_BODY);
+	uint64_t ts = now();
+	if (i != t->nfr - 1)
+		drop(t, i, ts);
+	pomp_stat *s = stat_at(t, r->id);
+	pomp_phase *p = &s->ph[PH_BODY];
+	p->visits++;
+	p->timed++;
+	p->incl += ts - f->start; /* a location runs one implicit task of a region at a time */
+	p->excl += own_time(f, ts);
+	s->suspensions += f->susp;
+	f->susp = 0;
+	/* It stays measured, so that tasks run on it read the clock. */
+	f->flags |= FL_CLOSING;
+	f->last = ts;
+	pomp_loc *l = pomp_g.locs[t->loc];
+	l->close_tasks = 0;
+	l->close_pend_start = 0;
+	l->close_end = ts;
+	EV(t, EV_IMPLICIT_END, r->id, ts, 1, f->id, 0, 0);
+}
+
+/* join_barrier computes every member's wait in the closing barrier of the
+ * team forked by location parent (instance seq) with n members. */
+static void join_barrier(uint32_t region, uint32_t parent, uint64_t seq, uint64_t n, uint64_t ts)
+{
+	pomp_loc *p = pomp_g.locs[parent];
+	__atomic_store_n(&p->join_ts, ts, __ATOMIC_RELAXED);
+	__atomic_store_n(&p->join_seq, seq, __ATOMIC_RELEASE);
+	for (uint64_t i = 0; i < n && i < p->nchildren; i++) {
+		uint32_t li = p->children[i];
+		if (li == UINT32_MAX)
+			continue;
+		pomp_loc *l = pomp_g.locs[li];
+		if (l->close_seq != seq || l->close_end == 0 || l->close_end > ts)
+			continue;
+		uint64_t busy = ts - l->close_end;
+		uint64_t tasks = l->close_tasks;
+		if (l->close_pend_start && l->close_pend_start >= l->close_end) {
+			/* A taskloop task (C) whose end the member has not seen. */
+			pomp_frame pf = {.start = l->close_pend_start, .tl = l->close_pend_tl, .tl_seq = l->close_pend_seq};
+			tasks += tl_bound(&pf, ts) - l->close_pend_start;
+		}
+		uint64_t wait = busy > tasks ? busy - tasks : 0;
+		pomp_phase *b = &loc_stat(l, region)->ph[PH_BARRIER];
+		b->visits++;
+		b->timed++;
+		b->incl += wait;
+		b->excl += wait;
+	}
 }
 
 void POMP_Parallel_join(POMP_Region *r, POMP_Task_handle encountering)
 {
-	(void)encountering;
 	if (pomp_mode != POMP_MODE_PROFILE)
 		return;
 	uint64_t ts = now();
 	pomp_thr *t = self();
-	int i = find(t, r->id, FR_FORK, 0);
+	/* The master's implicit task, closing, lies on the fork frame. */
+	int i = -1;
+	for (int k = t->nfr - 1; k > 0; k--) {
+		pomp_frame *f = &t->fr[k];
+		if (f->kind == FR_FORK && f->region == r->id) {
+			i = k;
+			break;
+		}
+	}
 	if (i < 0) {
 		t->unmatched++;
 		return;
 	}
-	unwind(t, i);
-	set_loc(t, t->fr[i].saved_loc);
-	close_phase(t, i, ts);
+	uint64_t n = 1;
+	if (i + 1 < t->nfr && t->fr[i + 1].kind == FR_IMPLICIT && t->fr[i + 1].region == r->id)
+		n = t->fr[i + 1].aux;
+	pomp_frame *fork = &t->fr[i];
+	join_barrier(r->id, fork->saved_loc, fork->aux, n, ts);
+	/* Drop the implicit task and anything stale above it. */
+	while (t->nfr - 1 > i) {
+		pomp_frame *f = top(t);
+		if (f->kind == FR_IMPLICIT && f->region == r->id) {
+			if (!(f->flags & FL_CLOSING))
+				t->unmatched++; /* its end was never seen */
+			pop_task(t, f, 0);
+			continue;
+		}
+		drop(t, t->nfr - 2, ts);
+	}
+	set_loc(t, fork->saved_loc);
+	fork->last = ts; /* the team's time is not the fork's own */
+	pomp_stat *s = stat_at(t, r->id);
+	uint64_t end = close_top(t, s, &s->ph[PH_CONSTRUCT]);
+	EV(t, EV_JOIN, r->id, end ? end : ts, 1, encountering, 0, 0);
 }
 
 /* ---------------------------------------------------------------------
@@ -781,8 +1848,6 @@ void POMP_Body_end_cleanup(POMP_Region **r)
 /* ---------------------------------------------------------------------
  * User control.
  */
-void POMP_Init(void) { pomp_init(); }
-
 void POMP_Off(void)
 {
 	if (pomp_mode >= POMP_MODE_PROFILE)

@@ -1,5 +1,6 @@
 /*
- * rt.h — internal data of libpomp, shared by its C part (rt.c, locks.c)
+ * rt.h — internal data of libpomp, shared by its C part (rt.c, locks.c,
+ * lifecycle.c)
  * and its Go part, which reads these structures once, at exit.
  *
  * Every event is handled in C on thread-local memory. Statistics live per
@@ -7,6 +8,33 @@
  * created by thread 1 of the first team), not an OS thread — and per
  * region. Their size depends on the number of regions and locations,
  * never on the number of tasks or events.
+ *
+ * TIME. Each thread keeps a stack of frames: the tasks it runs (its
+ * initial task at the bottom, implicit tasks, explicit and taskloop
+ * tasks) and the region phases open in them. A frame's exclusive time is
+ * the time it was the top of its thread's stack; a task's execution time
+ * is the sum of the exclusive times of its own frames, so the time of a
+ * task suspended for another is not counted. A region's inclusive time
+ * at a location counts the time during which at least one of its frames
+ * was open there (the outermost one), as a call-path profile does, so
+ * recursion is not counted twice.
+ *
+ * SAMPLING. Reading the clock costs about 10 ns, as much as a whole tiny
+ * task. Counts are always exact; times are measured for every implicit
+ * task and for every frame inside a measured task, and for a sample of
+ * the instances of short task regions: all instances until a location has
+ * created SAMPLE_EXACT of a region, then one in SAMPLE_EVERY, unless the
+ * measured instances of the region ran LONG_NS or more on average, after
+ * which all are measured. A task that is not measured still reads the
+ * clock when it begins and ends on top of a measured frame, so that the
+ * frame below stays exact; unless its region is short (RF_SHORT: its
+ * measured instances took less than SHORT_NS from begin to end, but for
+ * 1%), in which case the frame below subtracts the region's mean instead
+ * (its est), and the tiny task costs no clock read. Tasks in a closing
+ * barrier always read the clock: the barrier wait is exact. The
+ * outermost frame of a region phase at a location always reads the
+ * clock, so that inclusive times stay exact. Trace mode measures
+ * everything.
  */
 #ifndef POMP_RT_H
 #define POMP_RT_H
@@ -14,28 +42,28 @@
 #include <stdint.h>
 #include <pthread.h>
 #include "include/pomp.h"
+#include "events.h"
 
 /* Phases of a region whose time is measured separately. */
 enum {
-	PH_CONSTRUCT = 0, /* X_enter .. X_exit, or the whole task/parallel region */
-	PH_BODY,          /* X_begin .. X_end: the body executed */
-	PH_BARRIER,       /* the implicit barrier of a worksharing construct */
+	PH_CONSTRUCT = 0, /* X_enter .. X_exit, a task's execution, or a parallel region's fork .. join */
+	PH_BODY,          /* X_begin .. X_end: the body executed; an implicit task */
+	PH_BARRIER,       /* the implicit barrier of a worksharing construct or of a parallel region */
 	PH_WAIT,          /* taskgroup: end of body .. exit */
 	PH_COUNT
 };
 
 typedef struct pomp_phase {
 	uint64_t visits;
-	uint64_t incl; /* ticks, children included */
-	uint64_t excl; /* ticks, children and tasks run meanwhile excluded */
+	uint64_t timed; /* visits whose exclusive time was measured */
+	uint64_t incl;  /* ticks during which a visit was open here (outermost visits) */
+	uint64_t excl;  /* ticks of the timed visits, nested frames and other tasks excluded */
 } pomp_phase;
 
-#define POMP_EDGES 4
-
 /* A creation-tree edge: child tasks of this region created from within a
- * region (task, implicit task or root). */
+ * task (or implicit or initial task) of region parent. */
 typedef struct pomp_edge {
-	uint32_t parent; /* region id; 0 is the initial task */
+	uint32_t parent; /* region id; 0 is an initial task */
 	uint32_t pad;
 	uint64_t count;
 } pomp_edge;
@@ -43,20 +71,26 @@ typedef struct pomp_edge {
 /* Statistics of one region at one location. */
 typedef struct pomp_stat {
 	pomp_phase ph[PH_COUNT];
-	/* Tasks. */
-	uint64_t created;      /* instances created here */
-	uint64_t executed;     /* instances begun here */
-	uint64_t undeferred;   /* executed at once by their creator (if(0), final, included, throttled) */
-	uint64_t suspensions;  /* times a task of this region was suspended for another */
-	uint64_t create_timed; /* creations whose duration was measured */
-	uint64_t create_sum, create_min, create_max;
-	uint64_t exec_sum, exec_min, exec_max; /* execution time, suspended time excluded */
-	uint32_t max_depth;                    /* deepest creation depth of an instance */
-	uint32_t nedges;
-	pomp_edge edges[POMP_EDGES];
-	uint64_t other_parents; /* creations from parents beyond POMP_EDGES */
+	uint32_t active[PH_COUNT]; /* frames of this region open here, by phase */
+	uint32_t max_depth;        /* deepest creation depth of an instance created here */
+	uint32_t pad0;
+	/* Tasks and taskloop tasks. */
+	uint64_t created;     /* instances created here */
+	uint64_t executed;    /* instances begun here */
+	uint64_t undeferred;  /* executed at once by their creator (if(0), final, included, throttled) */
+	uint64_t suspensions; /* times a task of this region was suspended for another, or moved */
+	uint64_t create_timed, create_sum, create_min, create_max;
+	uint64_t exec_timed, exec_sum, exec_min, exec_max; /* measured instances, suspended time excluded */
+	uint64_t iterations;                               /* taskloop: iterations of its tasks run here */
+	uint64_t span_sum, span_n, span_long;              /* measured instances: begin to end here */
+	pomp_edge *edges;                                  /* every parent region, exactly */
+	uint32_t nedges, capedges;
+	uint32_t last_edge; /* index of the edge used last */
+	uint32_t pad;
 	/* Locks: acquisitions and the time spent waiting for them. */
 	uint64_t lock_acquired, lock_wait;
+	/* MPI calls (libpomp_mpi.a): messages and bytes sent. */
+	uint64_t mpi_messages, mpi_bytes;
 } pomp_stat;
 
 /* A location: one place in the team tree. */
@@ -66,46 +100,130 @@ typedef struct pomp_loc {
 	uint32_t num;    /* thread number in its team, or the OS thread index for a root */
 	uint32_t level;  /* nesting level: 0 for an initial thread */
 	uint32_t os_thread;
-	uint32_t nstat;      /* size of stat, in regions */
-	pomp_stat *stat;     /* indexed by region id */
+	uint32_t nstat;  /* size of stat, in regions */
+	pomp_stat *stat; /* indexed by region id */
 	uint64_t implicit_tasks;
+	/* Teams forked here: their members' locations by thread number. */
+	uint32_t *children;
+	uint32_t nchildren;
+	/* The closing barrier of the team instance this location last took
+	 * part in, written by its member, read by the master at join. */
+	uint64_t close_seq;   /* which team instance (the forking location's fork count) */
+	uint64_t close_end;   /* when the member ended its body */
+	uint64_t close_tasks; /* ticks of tasks it ran after that */
+	uint64_t close_pend_start;          /* start of a C taskloop task it runs there, not yet ended */
+	const struct pomp_tlinst *close_pend_tl;
+	uint64_t close_pend_seq;
+	uint64_t forks;    /* teams forked here so far */
+	uint64_t join_seq; /* the last team forked here that joined, and when */
+	uint64_t join_ts;
 } pomp_loc;
 
-/* A frame of a thread's stack: an open region phase or a task. */
+/* A frame of a thread's stack. */
 typedef struct pomp_frame {
 	uint32_t region;
 	uint8_t kind;  /* FR_* */
-	uint8_t timed; /* the frame holds start times */
+	uint8_t flags; /* FL_* */
 	uint16_t phase;
-	uint64_t start;
-	uint64_t child; /* ticks of nested frames and tasks */
-	/* Task and implicit-task frames. */
-	uint64_t resume; /* when it last became the current task */
-	uint64_t exec;   /* execution ticks before the last suspension */
+	uint64_t start; /* when it opened (FL_TS) */
+	uint64_t last;  /* when it last became the top of the stack (FL_MEASURED) */
+	uint64_t excl;  /* ticks as the top of the stack, before last */
+	uint64_t est;   /* ticks of short task instances that ran on it unmeasured, estimated */
+	/* Task frames (FR_TASK, FR_IMPLICIT, FR_ROOT, FR_TASKLOOP, FR_PARKED). */
+	uint64_t id;
 	uint32_t susp;
+	int32_t prev_task; /* the enclosing task frame, -1 for the root */
+	uint64_t exec;     /* ticks of its closed phase frames */
 	uint32_t depth;
-	int32_t prev_task; /* the enclosing task frame, -1 if none */
 	uint32_t saved_loc;
+	struct pomp_parked *parked; /* FR_PARKED */
+	uint64_t aux;               /* FR_TASKLOOP in C: iterations count before it began; FR_FORK: team instance */
+	const struct pomp_tlinst *tl; /* FR_TASKLOOP: its taskloop, which bounds its end in C */
+	uint64_t tl_seq;
+	uint64_t team_seq; /* FR_TASKLOOP run in a closing barrier: the team (saved_loc is the member) */
+	uint64_t cid;      /* task frames: the task being created (for CREATE_END) */
+	int64_t tl_last;   /* FR_TASKLOOP in C: the enclosing one's last iteration */
 } pomp_frame;
 
-enum { FR_PHASE = 0, FR_CREATE, FR_TASK, FR_IMPLICIT, FR_FORK };
+_Static_assert(sizeof(pomp_frame) == 128, "pomp_frame is 128 bytes");
+
+enum {
+	FR_PHASE = 0, /* a region phase */
+	FR_FORK,      /* a parallel region on its encountering thread, fork .. join */
+	FR_ROOT,      /* a thread's initial task */
+	FR_IMPLICIT,  /* an implicit task */
+	FR_TASK,      /* an explicit task */
+	FR_TASKLOOP,  /* a task generated by a taskloop */
+	FR_PARKED     /* an untied task at a scheduling point, kept in a pomp_parked */
+};
+
+#define FR_IS_TASK(k) ((k) >= FR_ROOT)
+
+enum {
+	FL_TS = 1 << 0,       /* read the clock when it opened and will when it closes */
+	FL_MEASURED = 1 << 1, /* its own time is recorded */
+	FL_OUTER = 1 << 2,    /* the outermost open frame of its region here */
+	FL_CLOSING = 1 << 3,  /* implicit task: body ended, in the closing barrier */
+	FL_UNTIED = 1 << 4,   /* task: untied, may move to another thread */
+	FL_CXX = 1 << 5,      /* taskloop task: its end is reported (C++) */
+};
+
+/* An untied task at a scheduling point, while it may move: its frames,
+ * taken off its thread's stack. Guarded by pomp_g.park_mu. */
+typedef struct pomp_parked {
+	uint64_t id;
+	struct pomp_thr *owner; /* the thread whose stack holds its placeholder, or NULL once it left */
+	uint64_t park_ts;
+	uint32_t nested; /* tasks begun on top of it on its thread while parked */
+	int nfr, capfr;
+	pomp_frame *fr; /* fr[0] is the task frame */
+	struct pomp_parked *next;
+} pomp_parked;
+
+/* A taskloop encountered on this thread: the bound of its tasks' ends in C. */
+typedef struct pomp_tlinst {
+	uint64_t seq;
+	uint64_t exit_ts; /* 0 until Taskloop_exit */
+} pomp_tlinst;
+
+#define POMP_TLINST 64
 
 /* One OS thread. */
 typedef struct pomp_thr {
-	uint32_t index;    /* OS thread index, the high half of its task IDs */
-	uint32_t loc;      /* current location index */
+	uint32_t index; /* OS thread index, the high half of its task IDs */
+	uint32_t loc;   /* current location index */
 	int has_loc;
-	pomp_stat *stat;   /* the current location's statistics, cached */
+	pomp_stat *stat; /* the current location's statistics, cached */
 	uint32_t nstat;
-	uint32_t creating; /* region of a task being created here and not yet begun, or 0 */
 	pomp_frame *fr;
 	int nfr, capfr;
-	int task;          /* index of the innermost task or implicit-task frame, -1 */
+	int task;         /* index of the innermost task frame */
+	uint64_t cur_id;  /* what pomp_thread.current should hold */
+	int measured;     /* the innermost task is measured */
+	int tracing;      /* GOPARI_MODE=trace on this thread */
+	pomp_evbuf ev;    /* its event stream (events.h) */
+	/* The creation in progress on this thread. */
+	uint64_t creating;       /* ID of the task being created, or 0 */
+	uint64_t create_start;   /* when, if timed */
+	uint32_t create_region;
+	int create_timed;
+	/* A standalone ordered event left unmeasured. */
+	uint32_t skip_region;
 	uint64_t unmatched;
 	uint32_t cache_parent, cache_num, cache_loc; /* the last child_loc lookup */
 	int has_cache;
-	uint64_t *ids;     /* POMP_MODE_RECORD: every task ID begun here */
+	uint64_t *ids; /* POMP_MODE_RECORD: (task ID, parent ID) of every task begun here */
 	size_t nids, capids;
+	pomp_tlinst tlinst[POMP_TLINST];
+	/* The creation-tree counters used last, by (parent, child) region;
+	 * valid while gen matches egen. */
+	struct {
+		uint32_t parent, child;
+		uint64_t gen;
+		uint64_t *count;
+	} ecache[64];
+	uint64_t egen;
+	uint64_t tlseq;
 	struct pomp_thr *next;
 } pomp_thr;
 
@@ -115,6 +233,8 @@ typedef struct pomp_rt {
 	POMP_Unit *units;
 	uint32_t nregions; /* region ids run from 1 to nregions */
 	POMP_Region **regions;
+	uint8_t *rflags; /* per region: RF_* */
+	uint64_t *rspan; /* per region: mean ticks from begin to end of its measured instances */
 	uint32_t capregions;
 	pomp_loc **locs;
 	uint32_t nlocs, caplocs;
@@ -122,24 +242,83 @@ typedef struct pomp_rt {
 	uint32_t nthreads;
 	uint32_t next_index; /* next OS thread index for task IDs */
 	uint64_t tick0, ns0; /* timer at initialization */
+	uint64_t realtime0;  /* CLOCK_REALTIME then, in ns */
 	int use_tsc;
 	int finalized;
-	int mode; /* the run's mode, from GOPARI_MODE; pomp_mode may differ after POMP_Off or a signal */
+	int mode;     /* the run's mode, from GOPARI_MODE; pomp_mode may differ after POMP_Off or a signal */
+	int sampling; /* 0: measure every instance */
+	uint64_t ev_mask;        /* the records a thread's stream holds; 0: no stream (events.h) */
+	int ev_complete, ev_done; /* set by pomp_ev_finish */
+	uint64_t long_ticks, short_ticks;
+	pthread_mutex_t park_mu;
+	pomp_parked *parked[256]; /* by task ID */
+	pomp_parked *free_parked;
 } pomp_rt;
+
+/* Region flags of the runtime's own. */
+enum {
+	RF_LONG = 1 << 0,       /* an instance ran for LONG_NS or more: measure all */
+	RF_STANDALONE = 1 << 1, /* a standalone ordered (depend, doacross) */
+	RF_NOGROUP = 1 << 2,    /* a taskloop with nogroup */
+	RF_SCHED = 1 << 3,      /* a task scheduling point: an untied task may move there */
+	RF_EXITHOOK = 1 << 4,   /* its exit needs more than closing its frame */
+	RF_SHORT = 1 << 5       /* its measured instances ran shorter than SHORT_NS, but for 1% */
+};
+
+#define SAMPLE_EXACT 1000
+#define SAMPLE_EVERY 32
+#ifndef LONG_NS /* overridable for instruction counts under a simulator */
+#define LONG_NS 10000
+#endif
+#ifndef SHORT_NS
+#define SHORT_NS 2000
+#endif
+
+/* The runtime's part of POMP_Task_info.ctx: the depth in the low 32 bits. */
+#define CTX_MEASURED (1ull << 32)
+#define CTX_END POMP_CTX_END /* Task_create_end must reach the runtime */
 
 extern pomp_rt pomp_g;
 
+/* rt.c */
 uint64_t pomp_now(void);
 uint64_t pomp_ns(void);
-void pomp_init(void);
-void pomp_finalize_now(void);
+void pomp_clock_start(int allow_tsc);
+void pomp_set_mode(int mode);
 pomp_thr *pomp_self(void);
 pomp_stat *pomp_stat_at(pomp_thr *t, uint32_t region);
+/* pomp_frames_restart makes the open frames of t count from tick, in a
+ * forked child whose statistics start empty. */
+void pomp_frames_restart(pomp_thr *t, uint64_t tick);
 
-int pomp_signal_fd(void);
-void pomp_signal_exit(int sig);
+/* lifecycle.c: start-up, exit, signals and fork. A forked child resets
+ * the state above in reset_after_fork (lifecycle.c), and hands it to the
+ * root as a snapshot that copies these structs: a new pointer field in
+ * them needs a line in both places. */
+void pomp_init(void);
+void pomp_finalize_now(void);
+int pomp_control_fd(void);
+int pomp_signal_exit(int sig);
+int pomp_fork_depth(void);
 
-/* Implemented in Go (main.go). */
+#define POMP_FORK_CHAIN 8
+
+/* The state of a forked child, read from its snapshot in the root. */
+typedef struct pomp_snapshot {
+	pomp_rt rt;                    /* its runtime state, as collect reads it */
+	int32_t pid, ppid, sig, depth; /* sig: 0 for exit() */
+	int32_t chain[POMP_FORK_CHAIN]; /* pids of the forks from the root to it */
+	uint64_t start_ns, end_ns;     /* its fork and its end */
+	const char *exit;              /* "exit" or the signal's name */
+	void *map;
+	size_t len;
+} pomp_snapshot;
+
+int pomp_snapshot_open(int fd, pomp_snapshot *s);
+void pomp_snapshot_close(pomp_snapshot *s);
+
+/* Implemented in Go (main.go, events.go). */
 extern void pompGoFinalize(char *exit);
+extern int pompGoRunDir(char *buf, int n);
 
 #endif

@@ -1,5 +1,15 @@
 // Package profile defines the profile that libpomp writes at exit and
 // gopari report reads: versioned JSON, one file per run.
+//
+// Counts (visits, tasks created and executed, suspensions, creation-tree
+// edges) are always exact. Times are in nanoseconds. They are exact for
+// everything except the instances of short task regions: after a location
+// has created 1,000 instances of a task region, the runtime measures one
+// in 16 of the further ones (and all of them again once an instance has
+// run for 10 µs or more), because reading the clock costs as much as a
+// tiny task. A Phase says how many of its visits were timed, a Dist how
+// many instances it summarizes; GOPARI_SAMPLING=off and trace mode
+// measure everything.
 package profile
 
 import (
@@ -12,7 +22,7 @@ import (
 // newer versions.
 const (
 	Format  = "gopari-profile"
-	Version = 1
+	Version = 2
 )
 
 // A Profile is everything one run recorded.
@@ -22,11 +32,19 @@ type Profile struct {
 	Program string   `json:"program"`
 	Args    []string `json:"args,omitempty"`
 	PID     int      `json:"pid"`
-	Mode    string   `json:"mode"`
-	Clock   string   `json:"clock"` // tsc or monotonic
-	WallNs  uint64   `json:"wall_ns"`
+	// ForkedFrom is the PID of the process this one was forked from
+	// without exec; 0 for a process started by exec (the usual case).
+	ForkedFrom int `json:"forked_from,omitempty"`
+	// MPI says which rank of which MPI job the process was; nil outside
+	// an MPI job.
+	MPI    *MPIRank `json:"mpi,omitempty"`
+	Mode   string   `json:"mode"`
+	Clock  Clock    `json:"clock"`
+	WallNs uint64   `json:"wall_ns"`
 	// Exit says how the profile came to be written: "exit" for a normal
-	// exit or exit(), or the name of a signal.
+	// exit or exit(), or the name of the signal that ended the run
+	// (SIGINT, SIGTERM, SIGHUP, SIGPIPE; SIGABRT, SIGSEGV, SIGBUS,
+	// SIGFPE, SIGILL for a crash).
 	Exit string `json:"exit"`
 
 	Regions []Region `json:"regions"`
@@ -38,16 +56,74 @@ type Profile struct {
 	Stats     []Stat      `json:"stats"`
 	Tasks     []TaskStats `json:"tasks"`
 	Tree      Tree        `json:"creation_tree"`
+	// Events is the event stream's description; nil without one.
+	Events *Events `json:"events,omitempty"`
 	// UnmatchedEvents counts end events without their begin on the same
 	// thread (cancellation, exit from inside a region, migrated untied
 	// tasks); their time is not attributed.
 	UnmatchedEvents uint64 `json:"unmatched_events"`
 }
 
+// An MPIRank is a process's place in an MPI job, as the launcher's
+// environment describes it.
+type MPIRank struct {
+	Rank     int    `json:"rank"`
+	Size     int    `json:"size"` // 0 if the launcher does not say
+	Job      string `json:"job"`  // the key every rank of the job shares, e.g. ompi-135004161
+	Launcher string `json:"launcher"`
+}
+
+// Clock is the runtime's clock: its name ("tsc" or "monotonic") and how
+// its ticks convert to time: ns since start = (ticks - Tick0) * NsPerTick;
+// at Tick0 the monotonic clock read Ns0 and the real-time clock
+// Realtime0Ns. A version 1 profile names the clock only.
+type Clock struct {
+	Name        string  `json:"name"`
+	NsPerTick   float64 `json:"ns_per_tick,omitempty"`
+	Tick0       uint64  `json:"tick0,omitempty"`
+	Ns0         uint64  `json:"ns0,omitempty"`
+	Realtime0Ns uint64  `json:"realtime0_ns,omitempty"`
+}
+
+// UnmarshalJSON reads the object, or a version 1 profile's clock name.
+func (c *Clock) UnmarshalJSON(b []byte) error {
+	if len(b) > 0 && b[0] == '"' {
+		return json.Unmarshal(b, &c.Name)
+	}
+	type plain Clock
+	return json.Unmarshal(b, (*plain)(c))
+}
+
+// Events describes the run's event stream (docs/events.md), when it was
+// recorded (GOPARI_MODE=trace): its files below Dir, one per OS thread,
+// with their records (TIME and LOC included) and bytes (headers
+// included), and the records dropped (GOPARI_TRACE_MAX_BYTES, a full
+// disk). Complete is false when a thread was still recording when the
+// profile was written (a signal, exit() while other threads ran).
+type Events struct {
+	Version  int         `json:"version"`
+	Dir      string      `json:"dir"`
+	Kinds    []string    `json:"kinds"`
+	Files    []EventFile `json:"files"`
+	Bytes    int64       `json:"bytes"`
+	Records  int64       `json:"records"`
+	Dropped  int64       `json:"dropped"`
+	Complete bool        `json:"complete"`
+}
+
+// An EventFile is one OS thread's stream file.
+type EventFile struct {
+	Name     string `json:"name"`
+	OSThread int    `json:"os_thread"`
+	Bytes    int64  `json:"bytes"`
+	Records  int64  `json:"records"`
+	Dropped  int64  `json:"dropped"`
+}
+
 // A Region is one instrumented construct.
 type Region struct {
 	ID        int      `json:"id"`
-	Kind      string   `json:"kind"` // parallel, for, task, critical, ...
+	Kind      string   `json:"kind"` // parallel, for, task, critical, ..., mpi
 	Name      string   `json:"name"` // the directive as written, e.g. "parallel for"
 	File      string   `json:"file"`
 	BeginLine int      `json:"begin_line"`
@@ -66,35 +142,77 @@ type Thread struct {
 	ImplicitTasks uint64 `json:"implicit_tasks"`
 }
 
-// A Phase is the time spent in one part of a region.
+// A Phase is the time spent in one part of a region at one location.
+//
+// InclNs is the time during which at least one visit was open there: a
+// visit nested in another visit of the same region (recursion) is not
+// counted again, as in a call-path profile, so it never exceeds the wall
+// time. It is exact even when visits are sampled: the outermost visit is
+// always timed. ExclNs is the time the timed visits spent in the phase
+// itself, without nested regions and without tasks that ran meanwhile; it
+// covers Timed of the Visits.
 type Phase struct {
 	Visits uint64 `json:"visits"`
+	Timed  uint64 `json:"timed"`
 	InclNs uint64 `json:"incl_ns"`
 	ExclNs uint64 `json:"excl_ns"`
 }
 
-// A Stat is what one thread (location) spent in one region. Construct is
-// the whole construct as its thread saw it (enter to exit; for a task, its
-// execution; for a parallel region, fork to join); Body the part
-// executed (single, master, critical, section bodies and each implicit
-// task of a parallel region); Barrier the implicit barrier of a
-// worksharing construct; Wait the end of a taskgroup.
+// ExclEstimateNs returns the exclusive time of all visits: ExclNs scaled
+// from the timed visits to all.
+func (p *Phase) ExclEstimateNs() float64 {
+	if p == nil {
+		return 0
+	}
+	if p.Timed == 0 || p.Timed >= p.Visits {
+		return float64(p.ExclNs)
+	}
+	return float64(p.ExclNs) * float64(p.Visits) / float64(p.Timed)
+}
+
+// Sampled reports whether only some visits were timed.
+func (p *Phase) Sampled() bool { return p != nil && p.Timed < p.Visits }
+
+// A Stat is what one thread (location) spent in one region.
+//
+//   - Construct: the whole construct as its thread saw it, enter to exit;
+//     for a task or taskloop task, its instances (exclusive time: its
+//     execution without nested regions); for a parallel region, fork to
+//     join on the encountering thread, whose exclusive time is the
+//     master's fork and join work.
+//   - Body: the part executed (single, master, critical, section bodies);
+//     for a parallel region, each implicit task until it ends its body;
+//     for a taskloop, the tasks it generates (its Construct is the
+//     taskloop on the encountering thread).
+//   - Barrier: the implicit barrier of a worksharing construct; for a
+//     parallel region, the closing barrier: how long this thread waited
+//     for the others after its body, the tasks it ran meanwhile excluded
+//     (they are charged to its implicit task, whose Suspensions count
+//     them).
+//   - Wait: the end of a taskgroup.
 type Stat struct {
-	Region        int    `json:"region"`
-	Thread        int    `json:"thread"`
-	Construct     *Phase `json:"construct,omitempty"`
-	Body          *Phase `json:"body,omitempty"`
-	Barrier       *Phase `json:"barrier,omitempty"`
-	Wait          *Phase `json:"wait,omitempty"`
+	Region    int    `json:"region"`
+	Thread    int    `json:"thread"`
+	Construct *Phase `json:"construct,omitempty"`
+	Body      *Phase `json:"body,omitempty"`
+	Barrier   *Phase `json:"barrier,omitempty"`
+	Wait      *Phase `json:"wait,omitempty"`
+	// Tasks of this region created and executed here; suspensions of
+	// its tasks (or of the implicit tasks of a parallel region) here.
 	TasksCreated  uint64 `json:"tasks_created,omitempty"`
 	TasksExecuted uint64 `json:"tasks_executed,omitempty"`
 	Suspensions   uint64 `json:"suspensions,omitempty"`
 	LockAcquired  uint64 `json:"lock_acquired,omitempty"`
 	LockWaitNs    uint64 `json:"lock_wait_ns,omitempty"`
+	// MPI calls (region kind "mpi"): messages sent or received and their
+	// bytes, as the call's name says (see the README's hybrid section).
+	Messages uint64 `json:"messages,omitempty"`
+	Bytes    uint64 `json:"bytes,omitempty"`
 }
 
 // A Dist summarizes durations. Timed counts the instances measured; when
-// it is below the number of instances, SumNs covers only those.
+// it is below the number of instances (sampling), SumNs, MinNs and MaxNs
+// cover only those.
 type Dist struct {
 	Timed uint64 `json:"timed"`
 	SumNs uint64 `json:"sum_ns"`
@@ -125,10 +243,18 @@ func (d Dist) MeanNs() float64 {
 	return float64(d.SumNs) / float64(d.Timed)
 }
 
-// TaskStats describes the instances of one task region, over all
-// threads. Creation time runs from Task_create_begin to Task_create_end
-// (for an undeferred task it includes its execution); execution time
-// excludes the time the task was suspended.
+// TaskStats describes the instances of one task or taskloop region, over
+// all threads. A taskloop's instances are the tasks it generates, counted
+// where they run.
+//
+// Creation time runs from Task_create_begin until the task is queued, or,
+// for an undeferred task (if(0), final, included, or run at once by a
+// throttling runtime), until it begins to execute: it never contains the
+// task's execution. Execution time excludes the time the task was
+// suspended for other tasks. Suspensions counts the times an instance was
+// suspended for another task, or continued on another thread (untied).
+// MaxDepth is the deepest creation depth of an instance: 1 for a task
+// created by an implicit or initial task.
 type TaskStats struct {
 	Region      int    `json:"region"`
 	Created     uint64 `json:"created"`
@@ -138,18 +264,24 @@ type TaskStats struct {
 	Create      Dist   `json:"create"`
 	Exec        Dist   `json:"exec"`
 	MaxDepth    int    `json:"max_depth"`
+	// Iterations run by a taskloop's tasks.
+	Iterations uint64 `json:"iterations,omitempty"`
 }
 
 // CreateTotalNs estimates the total creation time from the timed
 // creations.
 func (t TaskStats) CreateTotalNs() float64 { return t.Create.MeanNs() * float64(t.Created) }
 
+// ExecTotalNs estimates the total execution time from the measured
+// instances.
+func (t TaskStats) ExecTotalNs() float64 { return t.Exec.MeanNs() * float64(t.Executed) }
+
 // Tree is the task creation tree, aggregated by region.
 type Tree struct {
 	// Edges count child tasks of region Child created by tasks of region
-	// Parent; Parent 0 is the initial task (or an implicit task outside
-	// any instrumented parallel region), -1 stands for parents not
-	// individually counted.
+	// Parent (a task, taskloop or parallel region, whose implicit tasks
+	// create tasks); Parent 0 is an initial task. Every pair is listed
+	// with its exact count.
 	Edges    []Edge `json:"edges"`
 	MaxDepth int    `json:"max_depth"`
 }
@@ -177,6 +309,9 @@ func Read(path string) (*Profile, error) {
 	if p.Version > Version {
 		return nil, fmt.Errorf("%s: profile version %d is newer than this gopari reads (%d)", path, p.Version, Version)
 	}
+	if p.Version < 2 {
+		p.upgrade()
+	}
 	return &p, nil
 }
 
@@ -191,4 +326,16 @@ func (p *Profile) Region(id int) *Region {
 		}
 	}
 	return nil
+}
+
+// upgrade brings a version 1 profile to this version's meaning: version 1
+// timed every visit, and had no closing-barrier phase.
+func (p *Profile) upgrade() {
+	for i := range p.Stats {
+		for _, ph := range []*Phase{p.Stats[i].Construct, p.Stats[i].Body, p.Stats[i].Barrier, p.Stats[i].Wait} {
+			if ph != nil && ph.Timed == 0 {
+				ph.Timed = ph.Visits
+			}
+		}
+	}
 }

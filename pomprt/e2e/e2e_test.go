@@ -16,7 +16,6 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -61,6 +60,17 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
+// noClang says why the tests run without clang, or is empty.
+var noClang = "clang (clang-14 and libomp-14-dev) not installed"
+
+// TestCompilers reports, as a skip that make test lists, when the
+// end-to-end tests cannot use clang.
+func TestCompilers(t *testing.T) {
+	if noClang != "" {
+		t.Skip("clang tests: " + noClang)
+	}
+}
+
 // findCompilers returns gcc, and clang where it can build and run an
 // OpenMP program.
 func findCompilers(tmp string) []compiler {
@@ -78,12 +88,15 @@ func findCompilers(tmp string) []compiler {
 		os.WriteFile(src, []byte("#include <omp.h>\nint main(void){int n=0;\n#pragma omp parallel\n{\n#pragma omp atomic\nn++;}\nreturn n>0?0:1;}\n"), 0o644)
 		exe := filepath.Join(tmp, "probe-"+v)
 		if err := exec.Command(v, append(c.openmp, src, "-o", exe)...).Run(); err != nil {
+			noClang = v + " cannot build an OpenMP program (libomp-14-dev missing?)"
 			continue
 		}
 		if err := exec.Command(exe).Run(); err != nil {
+			noClang = v + " builds OpenMP programs that do not run"
 			continue
 		}
 		out = append(out, c)
+		noClang = ""
 		break
 	}
 	return out
@@ -105,10 +118,14 @@ type program struct {
 	orig, inst string // executables
 }
 
-var buildMu sync.Mutex
-
 // build compiles testdata/name with c, uninstrumented and instrumented.
 func build(t *testing.T, c compiler, name string) program {
+	t.Helper()
+	return buildOpts(t, c, name, rewrite.Options{})
+}
+
+// buildOpts is build with instrumentation options.
+func buildOpts(t *testing.T, c compiler, name string, opts rewrite.Options) program {
 	t.Helper()
 	src, err := os.ReadFile(filepath.Join("testdata", name))
 	if err != nil {
@@ -120,7 +137,7 @@ func build(t *testing.T, c compiler, name string) program {
 	if cpp {
 		cc = c.cxx
 	}
-	res, diags := rewrite.Source(name, src, parser.Config{CPlusPlus: cpp}, rewrite.Options{})
+	res, diags := rewrite.Source(name, src, parser.Config{CPlusPlus: cpp}, opts)
 	if res == nil {
 		t.Fatalf("instrumenting %s: %v", name, diags)
 	}
@@ -434,9 +451,10 @@ func TestIDsUnique(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ids := make([]uint64, len(b)/8)
+	// ids.bin holds (task ID, parent ID) pairs.
+	ids := make([]uint64, len(b)/16)
 	for i := range ids {
-		ids[i] = binary.LittleEndian.Uint64(b[8*i:])
+		ids[i] = binary.LittleEndian.Uint64(b[16*i:])
 	}
 	if len(ids) < 10_000_000 {
 		t.Fatalf("%d IDs recorded, want at least 10000000", len(ids))

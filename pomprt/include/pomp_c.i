@@ -1,6 +1,10 @@
-enum { POMP_ABI_VERSION = 1 };
+enum { POMP_ABI_VERSION = 3 };
 typedef unsigned long long POMP_Task_handle;
-typedef unsigned long long POMP_Task_info;
+typedef unsigned long long POMP_Task_ctx;
+typedef struct POMP_Task_info {
+ POMP_Task_handle id;
+ POMP_Task_ctx ctx;
+} POMP_Task_info;
 enum {
  POMP_PARALLEL = 1,
  POMP_FOR,
@@ -24,6 +28,7 @@ enum {
  POMP_CANCELLATION_POINT,
  POMP_USER,
  POMP_LOCK,
+ POMP_MPI,
  POMP_KIND_COUNT
 };
 enum {
@@ -67,13 +72,15 @@ enum {
 typedef struct POMP_Thread {
  POMP_Task_handle current;
  unsigned long long next;
+ unsigned long long iterations;
+ long long last_iteration;
 } POMP_Thread;
 extern __thread __attribute__((__tls_model__("initial-exec"))) POMP_Thread pomp_thread;
 extern int pomp_mode;
 POMP_Task_handle pomp_rt_thread_new(void);
 POMP_Task_info pomp_rt_task_create_begin(POMP_Region *r);
 void pomp_rt_task_create_end(POMP_Region *r);
-void pomp_rt_task_begin(POMP_Region *r, POMP_Task_handle parent, POMP_Task_info info, POMP_Task_handle id);
+void pomp_rt_task_begin(POMP_Region *r, POMP_Task_handle parent, POMP_Task_handle id, POMP_Task_ctx ctx);
 void pomp_rt_task_end(POMP_Region *r);
 void pomp_rt_enter(POMP_Region *r, int event);
 void pomp_rt_exit(POMP_Region *r, int event);
@@ -97,30 +104,82 @@ POMP_Task_info POMP_Parallel_fork(POMP_Region *r, POMP_Task_handle encountering)
 void POMP_Parallel_begin(POMP_Region *r, POMP_Task_handle encountering, POMP_Task_info team);
 void POMP_Parallel_end(POMP_Region *r);
 void POMP_Parallel_join(POMP_Region *r, POMP_Task_handle encountering);
-static __inline__ __attribute__((__always_inline__, __unused__)) POMP_Task_info POMP_Task_create_begin(POMP_Region *r)
+static __inline__ __attribute__((__always_inline__, __unused__)) POMP_Task_handle POMP_Task_create_begin(POMP_Region *r, POMP_Task_ctx *ctx)
 {
- return pomp_mode >= POMP_MODE_PROFILE ? pomp_rt_task_create_begin(r) : 0;
+ if (pomp_mode >= POMP_MODE_PROFILE) {
+  POMP_Task_info info = pomp_rt_task_create_begin(r);
+  *ctx = info.ctx;
+  return info.id;
+ }
+ *ctx = 0;
+ return pomp_mode == POMP_MODE_OFF ? 0 : POMP_New_task_id();
 }
-static __inline__ __attribute__((__always_inline__, __unused__)) void POMP_Task_create_end(POMP_Region *r)
+static __inline__ __attribute__((__always_inline__, __unused__)) void POMP_Task_create_end(POMP_Region *r, POMP_Task_ctx ctx)
 {
- if (pomp_mode >= POMP_MODE_PROFILE)
+ if (__builtin_expect(!!(ctx & (1ull << 33)), 0))
   pomp_rt_task_create_end(r);
 }
-static __inline__ __attribute__((__always_inline__, __unused__)) void POMP_Task_begin(POMP_Region *r, POMP_Task_handle parent, POMP_Task_info info)
+static __inline__ __attribute__((__always_inline__, __unused__)) void POMP_Task_begin(POMP_Region *r, POMP_Task_handle parent, POMP_Task_handle id, POMP_Task_ctx ctx)
 {
  int mode = pomp_mode;
- POMP_Task_handle id;
- if (mode == POMP_MODE_OFF)
-  return;
- id = POMP_New_task_id();
- pomp_thread.current = id;
  if (mode >= POMP_MODE_PROFILE)
-  pomp_rt_task_begin(r, parent, info, id);
+  pomp_rt_task_begin(r, parent, id, ctx);
+ else if (mode != POMP_MODE_OFF)
+  pomp_thread.current = id ? id : POMP_New_task_id();
 }
 static __inline__ __attribute__((__always_inline__, __unused__)) void POMP_Task_end(POMP_Region *r)
 {
  if (pomp_mode >= POMP_MODE_PROFILE)
   pomp_rt_task_end(r);
+}
+typedef struct POMP_Taskloop_info {
+ POMP_Task_handle id;
+ POMP_Task_handle parent;
+ unsigned long long ctx;
+ unsigned long long iterations;
+ long long last;
+ POMP_Region *region;
+ void *instance;
+ unsigned long long seq;
+} POMP_Taskloop_info;
+void pomp_rt_taskloop_enter(POMP_Region *r, POMP_Task_handle encountering, POMP_Taskloop_info *tl);
+void pomp_rt_taskloop_begin(POMP_Taskloop_info *tl, long long first, int cxx);
+void pomp_rt_taskloop_end(POMP_Taskloop_info *tl);
+static __inline__ __attribute__((__always_inline__, __unused__)) void POMP_Taskloop_enter_(POMP_Region *r, POMP_Task_handle encountering, POMP_Taskloop_info *tl)
+{
+ tl->id = 0;
+ tl->parent = encountering;
+ tl->ctx = 0;
+ tl->iterations = 0;
+ tl->last = (-0x7fffffffffffffffLL - 1);
+ tl->region = r;
+ tl->instance = 0;
+ tl->seq = 0;
+ if (pomp_mode >= POMP_MODE_PROFILE)
+  pomp_rt_taskloop_enter(r, encountering, tl);
+}
+static __inline__ __attribute__((__always_inline__, __unused__)) void POMP_Taskloop_begin_(POMP_Taskloop_info *tl, long long first, int cxx)
+{
+ int mode = pomp_mode;
+ if (mode >= POMP_MODE_PROFILE) {
+  pomp_rt_taskloop_begin(tl, first, cxx);
+  return;
+ }
+ tl->id = mode == POMP_MODE_OFF ? 1 : POMP_New_task_id();
+ if (mode != POMP_MODE_OFF)
+  pomp_thread.current = tl->id;
+}
+typedef POMP_Taskloop_info POMP_Taskloop_task;
+static __inline__ __attribute__((__always_inline__, __unused__)) void POMP_Taskloop_enter(POMP_Region *r, POMP_Task_handle encountering, POMP_Taskloop_task *tl)
+{
+ POMP_Taskloop_enter_(r, encountering, tl);
+}
+static __inline__ __attribute__((__always_inline__, __unused__)) void POMP_Taskloop_iteration(POMP_Taskloop_task *tl, long long iteration)
+{
+ if (__builtin_expect(!!(!tl->id), 0))
+  POMP_Taskloop_begin_(tl, iteration, 0);
+ pomp_thread.iterations++;
+ pomp_thread.last_iteration = iteration;
 }
 static __inline__ __attribute__((__always_inline__, __unused__)) void POMP_For_enter(POMP_Region *r) { if (pomp_mode >= POMP_MODE_PROFILE) pomp_rt_enter(r, POMP_EV_CONSTRUCT); } static __inline__ __attribute__((__always_inline__, __unused__)) void POMP_For_exit(POMP_Region *r) { if (pomp_mode >= POMP_MODE_PROFILE) pomp_rt_exit(r, POMP_EV_CONSTRUCT); }
 static __inline__ __attribute__((__always_inline__, __unused__)) void POMP_Sections_enter(POMP_Region *r) { if (pomp_mode >= POMP_MODE_PROFILE) pomp_rt_enter(r, POMP_EV_CONSTRUCT); } static __inline__ __attribute__((__always_inline__, __unused__)) void POMP_Sections_exit(POMP_Region *r) { if (pomp_mode >= POMP_MODE_PROFILE) pomp_rt_exit(r, POMP_EV_CONSTRUCT); }
@@ -139,7 +198,7 @@ static __inline__ __attribute__((__always_inline__, __unused__)) void POMP_Taskw
 static __inline__ __attribute__((__always_inline__, __unused__)) void POMP_Taskyield_begin(POMP_Region *r) { if (pomp_mode >= POMP_MODE_PROFILE) pomp_rt_enter(r, POMP_EV_CONSTRUCT); } static __inline__ __attribute__((__always_inline__, __unused__)) void POMP_Taskyield_end(POMP_Region *r) { if (pomp_mode >= POMP_MODE_PROFILE) pomp_rt_exit(r, POMP_EV_CONSTRUCT); }
 static __inline__ __attribute__((__always_inline__, __unused__)) void POMP_Taskgroup_enter(POMP_Region *r) { if (pomp_mode >= POMP_MODE_PROFILE) pomp_rt_enter(r, POMP_EV_CONSTRUCT); } static __inline__ __attribute__((__always_inline__, __unused__)) void POMP_Taskgroup_exit(POMP_Region *r) { if (pomp_mode >= POMP_MODE_PROFILE) pomp_rt_exit(r, POMP_EV_CONSTRUCT); }
 static __inline__ __attribute__((__always_inline__, __unused__)) void POMP_Taskgroup_begin(POMP_Region *r) { if (pomp_mode >= POMP_MODE_PROFILE) pomp_rt_enter(r, POMP_EV_BODY); } static __inline__ __attribute__((__always_inline__, __unused__)) void POMP_Taskgroup_end(POMP_Region *r) { if (pomp_mode >= POMP_MODE_PROFILE) pomp_rt_exit(r, POMP_EV_BODY); }
-static __inline__ __attribute__((__always_inline__, __unused__)) void POMP_Taskloop_enter(POMP_Region *r) { if (pomp_mode >= POMP_MODE_PROFILE) pomp_rt_enter(r, POMP_EV_CONSTRUCT); } static __inline__ __attribute__((__always_inline__, __unused__)) void POMP_Taskloop_exit(POMP_Region *r) { if (pomp_mode >= POMP_MODE_PROFILE) pomp_rt_exit(r, POMP_EV_CONSTRUCT); }
+static __inline__ __attribute__((__always_inline__, __unused__)) void POMP_Taskloop_exit(POMP_Region *r) { if (pomp_mode >= POMP_MODE_PROFILE) pomp_rt_exit(r, POMP_EV_CONSTRUCT); }
 static __inline__ __attribute__((__always_inline__, __unused__)) void POMP_Ordered_enter(POMP_Region *r) { if (pomp_mode >= POMP_MODE_PROFILE) pomp_rt_enter(r, POMP_EV_CONSTRUCT); } static __inline__ __attribute__((__always_inline__, __unused__)) void POMP_Ordered_exit(POMP_Region *r) { if (pomp_mode >= POMP_MODE_PROFILE) pomp_rt_exit(r, POMP_EV_CONSTRUCT); }
 static __inline__ __attribute__((__always_inline__, __unused__)) void POMP_Ordered_begin(POMP_Region *r) { if (pomp_mode >= POMP_MODE_PROFILE) pomp_rt_enter(r, POMP_EV_BODY); } static __inline__ __attribute__((__always_inline__, __unused__)) void POMP_Ordered_end(POMP_Region *r) { if (pomp_mode >= POMP_MODE_PROFILE) pomp_rt_exit(r, POMP_EV_BODY); }
 static __inline__ __attribute__((__always_inline__, __unused__)) void POMP_Simd_enter(POMP_Region *r) { if (pomp_mode >= POMP_MODE_PROFILE) pomp_rt_enter(r, POMP_EV_CONSTRUCT); } static __inline__ __attribute__((__always_inline__, __unused__)) void POMP_Simd_exit(POMP_Region *r) { if (pomp_mode >= POMP_MODE_PROFILE) pomp_rt_exit(r, POMP_EV_CONSTRUCT); }

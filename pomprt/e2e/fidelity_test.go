@@ -1,0 +1,519 @@
+package e2e
+
+// Fidelity (issue 9): taskloop tasks with identities, the closing barrier
+// of parallel regions, parents from the handles, an exact creation tree,
+// creation without execution, inclusive times without double counting.
+// Every expected number is known by construction or measured by the test
+// program itself, so that the tests hold on a loaded machine.
+
+import (
+	"bufio"
+	"encoding/binary"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"gopari/internal/profile"
+	"gopari/rewrite"
+)
+
+var threadCounts = []string{"1", "2", "4"}
+
+// regionsByLine returns the regions of kind in source order.
+func regionsByLine(p *profile.Profile, kind string) []profile.Region {
+	rs := regionsOfKind(p, kind)
+	sort.Slice(rs, func(i, j int) bool { return rs[i].BeginLine < rs[j].BeginLine })
+	return rs
+}
+
+func taskStats(p *profile.Profile, region int) profile.TaskStats {
+	for _, t := range p.Tasks {
+		if t.Region == region {
+			return t
+		}
+	}
+	return profile.TaskStats{Region: region}
+}
+
+func edgeCounts(p *profile.Profile) map[[2]int]uint64 {
+	m := map[[2]int]uint64{}
+	for _, e := range p.Tree.Edges {
+		m[[2]int{e.Parent, e.Child}] = e.Count
+	}
+	return m
+}
+
+// pairs reads the (task ID, parent ID) pairs of a run in record mode.
+func pairs(t *testing.T, r result) map[uint64]uint64 {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(r.dir, "ids.bin"))
+	if err != nil {
+		t.Fatalf("%v\nstderr: %s", err, r.stderr)
+	}
+	m := make(map[uint64]uint64, len(b)/16)
+	for i := 0; i+16 <= len(b); i += 16 {
+		id, parent := binary.LittleEndian.Uint64(b[i:]), binary.LittleEndian.Uint64(b[i+8:])
+		if _, dup := m[id]; dup {
+			t.Fatalf("task %#x recorded twice", id)
+		}
+		m[id] = parent
+	}
+	return m
+}
+
+// children inverts a parent map; each list is sorted by ID, which is the
+// order of creation for the children of one creator.
+func children(m map[uint64]uint64) map[uint64][]uint64 {
+	c := map[uint64][]uint64{}
+	for id, p := range m {
+		c[p] = append(c[p], id)
+	}
+	for _, l := range c {
+		sort.Slice(l, func(i, j int) bool { return l[i] < l[j] })
+	}
+	return c
+}
+
+// lines returns the lines of s that start with prefix, split into fields.
+func lines(s, prefix string) [][]string {
+	var out [][]string
+	sc := bufio.NewScanner(strings.NewReader(s))
+	for sc.Scan() {
+		if strings.HasPrefix(sc.Text(), prefix) {
+			out = append(out, strings.Fields(sc.Text()))
+		}
+	}
+	return out
+}
+
+func pathsByIndex(p *profile.Profile) map[int]string {
+	m := map[int]string{}
+	for _, th := range p.Threads {
+		m[th.Index] = th.Path
+	}
+	return m
+}
+
+// TestTaskloop checks that every task a taskloop generates is a task
+// instance: the counts the program makes itself, the edges from the
+// encountering task and to the tasks created in its body, the depth, and
+// in record mode that each of the four tasks of the first taskloop is the
+// parent of its 16 iterations' tasks. C and C++, gcc and clang.
+func TestTaskloop(t *testing.T) {
+	needTools(t)
+	for _, c := range compilers {
+		for _, name := range []string{"taskloop.c", "taskloop.cpp"} {
+			c, name := c, name
+			t.Run(c.name+"/"+name, func(t *testing.T) {
+				t.Parallel()
+				p := build(t, c, name)
+				for _, threads := range threadCounts {
+					env := []string{"OMP_NUM_THREADS=" + threads}
+					prof, orig := compareRun(t, p, env)
+					var want [4]uint64
+					if _, err := fmt.Sscanf(orig.stdout, "tasks: body %d grain %d collapse %d reduction %d",
+						&want[0], &want[1], &want[2], &want[3]); err != nil {
+						t.Fatalf("output %q: %v", orig.stdout, err)
+					}
+					loops := regionsByLine(prof, "taskloop")
+					tasks := regionsByLine(prof, "task")
+					par := regionsByLine(prof, "parallel")
+					if len(loops) != 7 || len(tasks) != 1 || len(par) != 1 {
+						t.Fatalf("regions: %d taskloops, %d tasks, %d parallel", len(loops), len(tasks), len(par))
+					}
+					edges := edgeCounts(prof)
+					for i, l := range loops {
+						ts := taskStats(prof, l.ID)
+						if i < 4 && ts.Created != want[i] {
+							t.Errorf("%s threads: taskloop at line %d: %d tasks, the program counted %d", threads, l.BeginLine, ts.Created, want[i])
+						}
+						if ts.Created == 0 || ts.Executed != ts.Created || ts.MaxDepth != 1 {
+							t.Errorf("%s threads: taskloop at line %d: %+v", threads, l.BeginLine, ts)
+						}
+						if got := edges[[2]int{par[0].ID, l.ID}]; got != ts.Created {
+							t.Errorf("%s threads: edge parallel -> taskloop at line %d: %d, want %d", threads, l.BeginLine, got, ts.Created)
+						}
+					}
+					inner := taskStats(prof, tasks[0].ID)
+					if got := edges[[2]int{loops[0].ID, tasks[0].ID}]; got != 64 || inner.Created != 64 || inner.MaxDepth != 2 {
+						t.Errorf("%s threads: tasks in the taskloop body: edge %d, %+v; want 64 at depth 2", threads, got, inner)
+					}
+					if taskStats(prof, loops[0].ID).Iterations != 64 || taskStats(prof, loops[3].ID).Iterations != 1000 {
+						t.Errorf("%s threads: iterations %d and %d, want 64 and 1000", threads,
+							taskStats(prof, loops[0].ID).Iterations, taskStats(prof, loops[3].ID).Iterations)
+					}
+					if prof.Tree.MaxDepth != 2 {
+						t.Errorf("%s threads: max depth %d, want 2", threads, prof.Tree.MaxDepth)
+					}
+					// Record mode: the four tasks of the first taskloop each
+					// parent 16 tasks.
+					r := run(t, p.inst, append(env, "GOPARI_MODE=ids", "GOPARI_RECORD_IDS=1"))
+					m := pairs(t, r)
+					kids := children(m)
+					var sizes []int
+					for id, parent := range m {
+						if parent != 0 && len(kids[id]) > 0 {
+							sizes = append(sizes, len(kids[id]))
+						}
+					}
+					sort.Ints(sizes)
+					if fmt.Sprint(sizes) != "[16 16 16 16]" {
+						t.Errorf("%s threads: tasks with children of their own: %v, want four parents of 16", threads, sizes)
+					}
+				}
+			})
+		}
+	}
+}
+
+// TestClosingBarrier checks each thread's wait in the closing barrier of a
+// parallel region and of a parallel for where thread 0 works 200 ms and
+// the others do nothing, against the waits the program measured itself.
+func TestClosingBarrier(t *testing.T) {
+	needTools(t)
+	for _, c := range compilers {
+		c := c
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			p := build(t, c, "barrier.c")
+			for _, threads := range threadCounts {
+				// The output holds times: the run is its own truth.
+				got := run(t, p.inst, []string{"OMP_NUM_THREADS=" + threads})
+				prof := readProfile(t, got)
+				if prof.UnmatchedEvents != 0 {
+					t.Errorf("%d unmatched events", prof.UnmatchedEvents)
+				}
+				paths := pathsByIndex(prof)
+				par := regionsByLine(prof, "parallel")
+				for k, what := range []string{"parallel", "parallel-for"} {
+					waits := map[string]float64{}
+					for _, f := range lines(got.stdout, what+" ") {
+						var w float64
+						fmt.Sscanf(f[2], "%f", &w)
+						waits["0."+f[1]] = w * 1e9
+					}
+					if len(waits) == 0 {
+						t.Fatalf("no %s lines in %q", what, got.stdout)
+					}
+					seen := 0
+					for _, s := range prof.Stats {
+						if s.Region != par[k].ID || s.Body == nil {
+							continue
+						}
+						truth, ok := waits[paths[s.Thread]]
+						if !ok {
+							t.Errorf("%s: no truth for thread %s", what, paths[s.Thread])
+							continue
+						}
+						seen++
+						if s.Barrier == nil || s.Barrier.Visits != 1 {
+							t.Errorf("%s threads, %s, thread %s: barrier %+v", threads, what, paths[s.Thread], s.Barrier)
+							continue
+						}
+						w := float64(s.Barrier.InclNs)
+						if math.Abs(w-truth) > math.Max(0.05*truth, 200e3) {
+							t.Errorf("%s threads, %s, thread %s: closing-barrier wait %.3f ms, the program measured %.3f ms",
+								threads, what, paths[s.Thread], w/1e6, truth/1e6)
+						}
+						if paths[s.Thread] != "0.0" {
+							t.Logf("%s threads, %s, thread %s: wait %.3f ms (program: %.3f ms)", threads, what, paths[s.Thread], w/1e6, truth/1e6)
+						}
+					}
+					if seen != len(waits) {
+						t.Errorf("%s threads, %s: %d threads in the profile, %d in the program", threads, what, seen, len(waits))
+					}
+				}
+			}
+		})
+	}
+}
+
+// TestLeftoverTask checks that tasks run in the closing barrier are charged
+// to the implicit task of the thread that ran them: its suspensions count
+// them, and its barrier wait excludes their time.
+func TestLeftoverTask(t *testing.T) {
+	needTools(t)
+	for _, c := range compilers {
+		c := c
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			p := build(t, c, "leftover.c")
+			for _, threads := range threadCounts {
+				r := run(t, p.inst, []string{"OMP_NUM_THREADS=" + threads})
+				prof := readProfile(t, r)
+				if prof.UnmatchedEvents != 0 {
+					t.Errorf("%d unmatched events", prof.UnmatchedEvents)
+				}
+				var join float64
+				fmt.Sscanf(lines(r.stdout, "join ")[0][1], "%f", &join)
+				ran, end := map[string]uint64{}, map[string]float64{}
+				for _, f := range lines(r.stdout, "thread ") {
+					var n uint64
+					var e float64
+					fmt.Sscanf(f[3], "%d", &n)
+					fmt.Sscanf(f[5], "%f", &e)
+					ran["0."+f[1]], end["0."+f[1]] = n, e
+				}
+				busy := map[string]float64{}
+				for _, f := range lines(r.stdout, "task ") {
+					var t0, t1 float64
+					fmt.Sscanf(f[6], "%f", &t0)
+					fmt.Sscanf(f[7], "%f", &t1)
+					if f[5] == "1" {
+						busy["0."+f[3]] += t1 - t0
+					}
+				}
+				paths := pathsByIndex(prof)
+				par := regionsByLine(prof, "parallel")[0]
+				for _, s := range prof.Stats {
+					path := paths[s.Thread]
+					if s.Region != par.ID || s.Body == nil {
+						continue
+					}
+					if s.Suspensions != ran[path] {
+						t.Errorf("%s threads, thread %s: implicit task suspended %d times, it ran %d tasks", threads, path, s.Suspensions, ran[path])
+					}
+					truth := (join - end[path] - busy[path]) * 1e9
+					if s.Barrier == nil {
+						t.Errorf("%s threads, thread %s: no barrier wait", threads, path)
+						continue
+					}
+					if w := float64(s.Barrier.InclNs); math.Abs(w-truth) > math.Max(0.05*truth, 500e3) {
+						t.Errorf("%s threads, thread %s: closing-barrier wait %.3f ms, want %.3f ms (join - end of body - tasks run after it)",
+							threads, path, w/1e6, truth/1e6)
+					}
+				}
+			}
+		})
+	}
+}
+
+// TestSixParents checks that one task region created from six parent
+// regions gets six edges with exact counts.
+func TestSixParents(t *testing.T) {
+	needTools(t)
+	for _, c := range compilers {
+		c := c
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			p := build(t, c, "parents.c")
+			for _, threads := range threadCounts {
+				prof, _ := compareRun(t, p, []string{"OMP_NUM_THREADS=" + threads})
+				tasks := regionsByLine(prof, "task")
+				par := regionsByLine(prof, "parallel")[0]
+				if len(tasks) != 7 {
+					t.Fatalf("%d task regions, want 7", len(tasks))
+				}
+				want := map[[2]int]uint64{}
+				child := tasks[0].ID // the task in child() comes first in the file
+				for k := 1; k <= 6; k++ {
+					want[[2]int{tasks[k].ID, child}] = uint64(k)
+					want[[2]int{par.ID, tasks[k].ID}] = 1
+				}
+				got := edgeCounts(prof)
+				if fmt.Sprint(got) != fmt.Sprint(want) {
+					t.Errorf("%s threads: edges %v, want %v", threads, got, want)
+				}
+				if prof.Tree.MaxDepth != 2 {
+					t.Errorf("%s threads: max depth %d, want 2", threads, prof.Tree.MaxDepth)
+				}
+			}
+		})
+	}
+}
+
+// TestUntiedMoves runs untied tasks that libomp moves between threads,
+// instrumented with --untied=keep, 20 times: the counts and the creation
+// tree are exact, no event is unmatched, and in record mode every untied
+// task is the parent of its three children.
+func TestUntiedMoves(t *testing.T) {
+	needTools(t)
+	var clang *compiler
+	for i := range compilers {
+		if strings.Contains(compilers[i].name, "clang") {
+			clang = &compilers[i]
+		}
+	}
+	if clang == nil {
+		t.Skip("clang with libomp not installed")
+	}
+	p := buildOpts(t, *clang, "untied.c", rewrite.Options{Untied: rewrite.UntiedKeep})
+	moved := 0
+	for rep := 0; rep < 20; rep++ {
+		threads := []string{"2", "4"}[rep%2]
+		env := []string{"OMP_NUM_THREADS=" + threads}
+		r := run(t, p.inst, env)
+		if r.code != 0 || r.stdout != "children 300\n" {
+			t.Fatalf("exit %d, %q", r.code, r.stdout)
+		}
+		var m int
+		fmt.Sscanf(r.stderr, "moved %d", &m)
+		moved += m
+		prof := readProfile(t, r)
+		if prof.UnmatchedEvents != 0 {
+			t.Errorf("run %d, %s threads: %d unmatched events (%d tasks moved)", rep, threads, prof.UnmatchedEvents, m)
+		}
+		tasks := regionsByLine(prof, "task")
+		par := regionsByLine(prof, "parallel")[0]
+		u, ch := taskStats(prof, tasks[0].ID), taskStats(prof, tasks[1].ID)
+		if u.Created != 100 || u.Executed != 100 || ch.Created != 300 || ch.Executed != 300 {
+			t.Errorf("run %d: untied %d/%d, children %d/%d; want 100 and 300", rep, u.Created, u.Executed, ch.Created, ch.Executed)
+		}
+		want := fmt.Sprint(map[[2]int]uint64{{par.ID, tasks[0].ID}: 100, {tasks[0].ID, tasks[1].ID}: 300})
+		if got := fmt.Sprint(edgeCounts(prof)); got != want {
+			t.Errorf("run %d: edges %s, want %s", rep, got, want)
+		}
+		if rep < 2 {
+			kids := children(pairs(t, run(t, p.inst, append(env, "GOPARI_MODE=ids", "GOPARI_RECORD_IDS=1"))))
+			untied := 0
+			for _, l := range kids {
+				if len(l) == 100 {
+					untied++
+					for _, id := range l {
+						if len(kids[id]) != 3 || len(kids[kids[id][0]]) != 0 {
+							t.Errorf("untied task %#x has children %v", id, kids[id])
+						}
+					}
+				}
+			}
+			if untied != 1 {
+				t.Errorf("%d tasks created the 100 untied tasks, want 1", untied)
+			}
+		}
+	}
+	t.Logf("%d untied tasks moved to another thread over 20 runs", moved)
+}
+
+// TestUndeferredCreation checks that the creation time of undeferred
+// tasks is their creation alone and their execution their own.
+func TestUndeferredCreation(t *testing.T) {
+	needTools(t)
+	for _, c := range compilers {
+		c := c
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			p := build(t, c, "undeferred.c")
+			for _, threads := range threadCounts {
+				r := run(t, p.inst, []string{"OMP_NUM_THREADS=" + threads})
+				prof := readProfile(t, r)
+				var busy float64
+				if _, err := fmt.Sscanf(r.stdout, "tasks 40 busy %f", &busy); err != nil {
+					t.Fatalf("%q: %v", r.stdout, err)
+				}
+				per := busy / 40 * 1e9
+				ts := taskStats(prof, regionsByLine(prof, "task")[0].ID)
+				if ts.Created != 40 || ts.Undeferred != 40 || ts.Exec.Timed != 40 || ts.Create.Timed != 40 {
+					t.Fatalf("%s threads: %+v", threads, ts)
+				}
+				// Were execution part of creation, every creation would last
+				// 2 ms. The mean allows for a preempted creation or two on a
+				// loaded machine.
+				if c := ts.Create.MeanNs(); c > 0.25*per || float64(ts.Create.MinNs) > 0.01*per {
+					t.Errorf("%s threads: creation %.1f µs per task (min %.1f), execution %.1f µs: creation includes execution",
+						threads, c/1e3, float64(ts.Create.MinNs)/1e3, per/1e3)
+				}
+				if e := ts.Exec.MeanNs(); math.Abs(e-per) > 0.05*per {
+					t.Errorf("%s threads: execution %.1f µs per task, the program measured %.1f µs", threads, e/1e3, per/1e3)
+				}
+			}
+		})
+	}
+}
+
+// TestDeepRecursion runs a chain of 1,200 nested tasks with taskwait: no
+// inclusive time may exceed the wall time times the threads.
+func TestDeepRecursion(t *testing.T) {
+	needTools(t)
+	for _, c := range compilers {
+		c := c
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			p := build(t, c, "deep.c")
+			for _, threads := range threadCounts {
+				prof, _ := compareRun(t, p, []string{"OMP_NUM_THREADS=" + threads})
+				limit := float64(prof.WallNs) * float64(len(prof.Threads))
+				incl := map[string]uint64{}
+				for _, s := range prof.Stats {
+					r := prof.Region(s.Region)
+					for name, ph := range map[string]*profile.Phase{"construct": s.Construct, "body": s.Body, "barrier": s.Barrier, "wait": s.Wait} {
+						if ph == nil {
+							continue
+						}
+						if ph.InclNs > prof.WallNs {
+							t.Errorf("%s threads: %s %s at thread %d: inclusive %d ns > wall %d ns", threads, r.Kind, name, s.Thread, ph.InclNs, prof.WallNs)
+						}
+						incl[fmt.Sprintf("%s %s:%d", name, r.Kind, r.BeginLine)] += ph.InclNs
+					}
+				}
+				for k, v := range incl {
+					if float64(v) > limit {
+						t.Errorf("%s threads: %s: inclusive %d ns > wall × threads %.0f ns", threads, k, v, limit)
+					}
+				}
+				var created uint64
+				for _, ts := range prof.Tasks {
+					created += ts.Created
+				}
+				if created != 3*1200 || prof.Tree.MaxDepth != 1200 {
+					t.Errorf("%s threads: %d tasks, depth %d; want 3600 and 1200", threads, created, prof.Tree.MaxDepth)
+				}
+			}
+		})
+	}
+}
+
+// TestFibPairs records every (task, parent) pair of fib(15) and checks
+// that they form its call tree: each task's parent is the task that
+// called it, fib(n) first creating fib(n-1), then fib(n-2).
+func TestFibPairs(t *testing.T) {
+	needTools(t)
+	for _, c := range compilers {
+		c := c
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			p := build(t, c, "fib.c")
+			for _, threads := range threadCounts {
+				r := run(t, p.inst, []string{"OMP_NUM_THREADS=" + threads, "GOPARI_MODE=ids", "GOPARI_RECORD_IDS=1"}, "15")
+				kids := children(pairs(t, r))
+				// The implicit tasks are the initial task's children; the
+				// one that ran single called fib(15).
+				var root uint64
+				found := 0
+				for _, it := range kids[0] {
+					if len(kids[it]) > 0 {
+						root, found = it, found+1
+					}
+				}
+				if found != 1 || fmt.Sprint(len(kids[0])) != threads {
+					t.Fatalf("%s threads: %d implicit tasks, %d with children", threads, len(kids[0]), found)
+				}
+				var check func(id uint64, n int) int
+				check = func(id uint64, n int) int {
+					l := kids[id]
+					if n < 2 {
+						if len(l) != 0 {
+							t.Errorf("fib(%d) task %#x has children %v", n, id, l)
+						}
+						return 1
+					}
+					if len(l) != 2 {
+						t.Errorf("fib(%d) task %#x has %d children", n, id, len(l))
+						return 1
+					}
+					return 1 + check(l[0], n-1) + check(l[1], n-2)
+				}
+				l := kids[root]
+				if len(l) != 2 {
+					t.Fatalf("the single's task has %d children", len(l))
+				}
+				if n := check(l[0], 14) + check(l[1], 13); n != 1972 {
+					t.Errorf("%s threads: %d tasks in the tree, want 1972", threads, n)
+				}
+			}
+		})
+	}
+}
