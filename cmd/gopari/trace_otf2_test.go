@@ -1,0 +1,40 @@
+//go:build otf2
+
+package main
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"gopari/internal/events/evtest"
+)
+
+func TestTraceOTF2(t *testing.T) {
+	t.Parallel()
+	dir := filepath.Join(t.TempDir(), "exp")
+	if _, err := evtest.Mixed(dir); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(t.TempDir(), "otf2")
+	json := filepath.Join(t.TempDir(), "t.json")
+	code, stdout, stderr := gopari(t, "trace", "--otf2", out, "--chrome", json, dir)
+	if code != 0 || !strings.Contains(stdout, filepath.Join(out, "traces.otf2")) || !strings.Contains(stdout, json) {
+		t.Fatalf("exit %d\n%s%s", code, stdout, stderr)
+	}
+	if _, err := exec.LookPath("otf2-print"); err == nil {
+		if b, err := exec.Command("otf2-print", filepath.Join(out, "traces.otf2")).CombinedOutput(); err != nil {
+			t.Errorf("otf2-print: %v\n%s", err, b)
+		}
+	}
+	// A second export into the same directory is refused; the archive stays.
+	code, _, stderr = gopari(t, "trace", "--otf2", out, dir)
+	if code != 1 || !strings.Contains(stderr, "exists") {
+		t.Errorf("exit %d %q", code, stderr)
+	}
+	if _, err := os.Stat(filepath.Join(out, "traces.def")); err != nil {
+		t.Error(err)
+	}
+}

@@ -1,0 +1,378 @@
+// Package chrome writes a run's event stream as Chrome trace-event JSON,
+// which Perfetto and chrome://tracing open: one track per team-tree
+// thread, named by its path (0, 0.1, 0.1.1); the task a thread executes
+// as a slice, split where it was suspended, with its open regions nested
+// inside; one flow arrow per task instance from its creation to its first
+// execution slice.
+//
+// The JSON is streamed as the replay goes: memory is proportional to the
+// open slices, not to the events.
+package chrome
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"strconv"
+
+	"gopari/internal/events"
+	"gopari/internal/profile"
+	"gopari/internal/timeline"
+)
+
+// Stats says what was written.
+type Stats struct {
+	Records  int64 // stream records read
+	Events   int64 // JSON trace events written
+	Slices   int64 // B events
+	Flows    int64 // flow arrows ("s" and "f" pairs)
+	Timeline timeline.Stats
+}
+
+type track struct {
+	depth int            // slices open
+	shown *timeline.Task // the task whose slices are open
+}
+
+type writer struct {
+	w      *bufio.Writer
+	exp    *events.Experiment
+	r      *timeline.Replay
+	tracks []track
+	pid    int
+	first  bool
+	buf    []byte
+	stats  Stats
+	names  map[uint64]string // region and frame kind -> slice name
+}
+
+// Write replays exp and writes its Chrome JSON to w.
+func Write(w io.Writer, exp *events.Experiment) (Stats, error) {
+	r := timeline.New(exp)
+	cw := &writer{w: bufio.NewWriterSize(w, 1<<16), exp: exp, r: r, tracks: make([]track, len(r.Locs)),
+		pid: exp.PID, first: true, names: map[uint64]string{}}
+	if cw.pid == 0 {
+		cw.pid = 1
+	}
+	cw.w.WriteString(`{"displayTimeUnit":"ns","traceEvents":[`)
+	cw.meta()
+	err := r.Run(cw.event)
+	if err != nil {
+		return cw.stats, err
+	}
+	// Close what is still open, at each location's last time.
+	for i := range cw.tracks {
+		cw.hide(i, r.Locs[i].Last)
+	}
+	cw.stats.Records = r.Stats.Records
+	cw.stats.Timeline = r.Stats
+	fmt.Fprintf(cw.w, "\n],\"otherData\":{\"program\":%s,\"pid\":%d,\"clock\":%s,\"dropped_records\":%d,\"complete\":%t,\"unmatched\":%d}}\n",
+		strconv.Quote(exp.Program), exp.PID, strconv.Quote(exp.Clock.Name), r.Stats.Dropped, exp.Events.Complete, r.Stats.Unmatched)
+	return cw.stats, cw.w.Flush()
+}
+
+// meta names the process and one track per location.
+func (c *writer) meta() {
+	c.begin("M", 0, 0)
+	c.buf = append(c.buf, `,"name":"process_name","args":{"name":`...)
+	c.buf = strconv.AppendQuote(c.buf, fmt.Sprintf("%s (pid %d)", c.exp.Program, c.exp.PID))
+	c.end("}")
+	for i, l := range c.r.Locs {
+		c.begin("M", i, 0)
+		c.buf = append(c.buf, `,"name":"thread_name","args":{"name":`...)
+		c.buf = strconv.AppendQuote(c.buf, l.Path)
+		c.end("}")
+		c.begin("M", i, 0)
+		c.buf = append(c.buf, `,"name":"thread_sort_index","args":{"sort_index":`...)
+		c.buf = strconv.AppendInt(c.buf, int64(i), 10)
+		c.end("}")
+	}
+}
+
+// begin starts an event of phase ph on track tid at tick t.
+func (c *writer) begin(ph string, tid int, t uint64) {
+	c.buf = c.buf[:0]
+	if !c.first {
+		c.buf = append(c.buf, ",\n"...)
+	} else {
+		c.buf = append(c.buf, '\n')
+	}
+	c.first = false
+	c.buf = append(c.buf, `{"ph":"`...)
+	c.buf = append(c.buf, ph...)
+	c.buf = append(c.buf, `","pid":`...)
+	c.buf = strconv.AppendInt(c.buf, int64(c.pid), 10)
+	c.buf = append(c.buf, `,"tid":`...)
+	c.buf = strconv.AppendInt(c.buf, int64(tid), 10)
+	if ph != "M" {
+		c.buf = append(c.buf, `,"ts":`...)
+		c.buf = strconv.AppendFloat(c.buf, c.exp.Clock.Ns(t)/1e3, 'f', 3, 64)
+	}
+}
+
+func (c *writer) end(tail string) {
+	c.buf = append(c.buf, tail...)
+	c.buf = append(c.buf, '}')
+	c.w.Write(c.buf)
+	c.stats.Events++
+}
+
+func hex(b []byte, v uint64) []byte {
+	b = append(b, `"0x`...)
+	b = strconv.AppendUint(b, v, 16)
+	return append(b, '"')
+}
+
+// where is a region's "kind file:line".
+func (c *writer) where(region uint32) string {
+	r := c.exp.Region(region)
+	if r == nil {
+		return "region " + strconv.Itoa(int(region))
+	}
+	return label(r) + " " + r.File + ":" + strconv.Itoa(r.BeginLine)
+}
+
+func label(r *profile.Region) string {
+	s := r.Kind
+	if r.SubName != "" {
+		s += " " + r.SubName
+	}
+	return s
+}
+
+// frameName names a frame's slice: "taskwait fib.c:14", "single body
+// fib.c:22", "create task fib.c:10", ...
+func (c *writer) frameName(f timeline.Frame) string {
+	key := uint64(f.Region)<<8 | uint64(f.Kind)
+	if s, ok := c.names[key]; ok {
+		return s
+	}
+	w := c.where(f.Region)
+	var s string
+	switch f.Kind {
+	case timeline.FrameConstruct:
+		s = w
+	case timeline.FrameCreate:
+		s = "create " + w
+	case timeline.FrameFork:
+		s = w + " (fork-join)"
+	case timeline.FrameChunk:
+		s = "chunk of " + w
+	default:
+		s = w + " (" + f.Kind.String() + ")"
+	}
+	c.names[key] = s
+	return s
+}
+
+func (c *writer) taskName(t *timeline.Task) string {
+	switch t.Kind {
+	case timeline.Initial:
+		return "initial task"
+	case timeline.Implicit:
+		if t.Ended {
+			return "closing barrier of " + c.where(t.Region)
+		}
+		return "implicit task of " + c.where(t.Region)
+	}
+	return c.where(t.Region)
+}
+
+// open writes a B event.
+func (c *writer) open(loc int, t uint64, name, cat string, args func()) {
+	c.begin("B", loc, t)
+	c.buf = append(c.buf, `,"name":`...)
+	c.buf = strconv.AppendQuote(c.buf, name)
+	c.buf = append(c.buf, `,"cat":"`...)
+	c.buf = append(c.buf, cat...)
+	c.buf = append(c.buf, '"')
+	if args != nil {
+		c.buf = append(c.buf, `,"args":{`...)
+		args()
+		c.buf = append(c.buf, '}')
+	}
+	c.end("")
+	c.tracks[loc].depth++
+	c.stats.Slices++
+}
+
+// close writes E events until the track has depth slices open.
+func (c *writer) close(loc int, t uint64, depth int, args func()) {
+	for c.tracks[loc].depth > depth {
+		c.begin("E", loc, t)
+		if args != nil && c.tracks[loc].depth == depth+1 {
+			c.buf = append(c.buf, `,"args":{`...)
+			args()
+			c.buf = append(c.buf, '}')
+		}
+		c.end("")
+		c.tracks[loc].depth--
+	}
+}
+
+// show opens the slices of task t on track loc: its execution and its
+// open frames.
+func (c *writer) show(loc int, tk *timeline.Task, t uint64) {
+	c.tracks[loc].shown = tk
+	cat := "task"
+	if tk.Kind == timeline.Implicit && tk.Ended {
+		cat = "barrier"
+	}
+	c.open(loc, t, c.taskName(tk), cat, func() {
+		c.buf = append(c.buf, `"id":`...)
+		c.buf = hex(c.buf, tk.ID)
+		c.buf = append(c.buf, `,"lineage":`...)
+		c.buf = strconv.AppendQuote(c.buf, tk.Lineage)
+		if tk.Kind != timeline.Initial {
+			c.buf = append(c.buf, `,"parent":`...)
+			c.buf = hex(c.buf, tk.Parent)
+		}
+	})
+	for _, f := range tk.Open {
+		c.openFrame(loc, f, t)
+	}
+}
+
+func (c *writer) openFrame(loc int, f timeline.Frame, t uint64) {
+	cat := "region"
+	switch f.Kind {
+	case timeline.FrameCreate:
+		cat = "create"
+	case timeline.FrameFork:
+		cat = "parallel"
+	case timeline.FrameChunk:
+		cat = "chunk"
+	}
+	var args func()
+	switch f.Kind {
+	case timeline.FrameCreate:
+		args = func() {
+			c.buf = append(c.buf, `"task":`...)
+			c.buf = hex(c.buf, f.ID)
+		}
+	case timeline.FrameChunk:
+		args = func() {
+			c.buf = append(c.buf, `"first":`...)
+			c.buf = strconv.AppendInt(c.buf, f.First, 10)
+		}
+	}
+	c.open(loc, t, c.frameName(f), cat, args)
+}
+
+// hide closes every slice of track loc.
+func (c *writer) hide(loc int, t uint64) {
+	c.close(loc, t, 0, nil)
+	c.tracks[loc].shown = nil
+}
+
+// display makes tk the task shown on loc.
+func (c *writer) display(loc int, tk *timeline.Task, t uint64) {
+	if c.tracks[loc].shown == tk {
+		return
+	}
+	c.hide(loc, t)
+	c.show(loc, tk, t)
+}
+
+func (c *writer) flow(ph string, loc int, t uint64, id uint64) {
+	c.begin(ph, loc, t)
+	c.buf = append(c.buf, `,"name":"task","cat":"task","id":`...)
+	c.buf = hex(c.buf, id)
+	if ph == "f" {
+		c.buf = append(c.buf, `,"bp":"e"`...)
+	}
+	c.end("")
+}
+
+func (c *writer) instant(loc int, t uint64, name string, args func()) {
+	c.begin("i", loc, t)
+	c.buf = append(c.buf, `,"s":"t","name":`...)
+	c.buf = strconv.AppendQuote(c.buf, name)
+	if args != nil {
+		c.buf = append(c.buf, `,"args":{`...)
+		args()
+		c.buf = append(c.buf, '}')
+	}
+	c.end("")
+}
+
+func (c *writer) event(ev *timeline.Event) error {
+	loc, t := ev.Loc, ev.Time
+	switch typ := ev.Type; {
+	case typ.IsEnter(), typ == events.Fork, typ == events.ChunkBegin:
+		if c.tracks[loc].shown != ev.Task {
+			c.display(loc, ev.Task, t) // shows the new frame too
+		} else {
+			c.openFrame(loc, ev.Frame, t)
+		}
+	case typ == events.CreateBegin:
+		if c.tracks[loc].shown != ev.Other {
+			c.display(loc, ev.Other, t)
+		} else {
+			c.openFrame(loc, ev.Frame, t)
+		}
+		c.flow("s", loc, t, ev.Task.ID)
+		c.stats.Flows++
+	case typ.IsExit(), typ == events.CreateEnd, typ == events.ChunkEnd, typ == events.Join:
+		tk := ev.Task
+		if typ == events.CreateEnd {
+			tk = ev.Other
+		}
+		if typ == events.Join {
+			for _, m := range ev.Team.Members {
+				if m.Loc >= 0 && c.tracks[m.Loc].shown == m {
+					c.hide(m.Loc, c.r.Clamp(m.Loc, t))
+				}
+			}
+		}
+		if c.tracks[loc].shown != tk {
+			c.display(loc, tk, t)
+			break
+		}
+		var args func()
+		if typ == events.ChunkEnd {
+			args = func() {
+				c.buf = append(c.buf, `"last":`...)
+				c.buf = strconv.AppendInt(c.buf, int64(ev.Args[0]), 10)
+			}
+		}
+		c.close(loc, t, 1+len(tk.Open), args)
+	case typ == events.Resume:
+		if ev.From >= 0 && ev.From != loc && c.tracks[ev.From].shown == ev.Task {
+			at := c.r.Clamp(ev.From, t)
+			c.hide(ev.From, at)
+			if ev.FromTask != nil {
+				c.show(ev.From, ev.FromTask, at)
+			}
+		}
+		c.display(loc, ev.Task, t)
+	case typ == events.ImplicitBegin, typ == events.TaskBegin, typ == events.TaskloopBegin:
+		c.hide(loc, t)
+		c.show(loc, ev.Task, t)
+		if typ == events.TaskBegin && ev.Task.Created {
+			c.flow("f", loc, t, ev.Task.ID)
+		}
+	case typ == events.ImplicitEnd:
+		c.hide(loc, t)
+		c.show(loc, ev.Task, t) // now its closing barrier
+	case typ == events.TaskEnd, typ == events.TaskloopEnd:
+		c.hide(loc, t)
+		if ev.Other != nil {
+			c.show(loc, ev.Other, t)
+		}
+	case typ == events.LockAcquired, typ == events.LockReleased:
+		name := "lock acquired"
+		if typ == events.LockReleased {
+			name = "lock released"
+		}
+		c.instant(loc, t, name, func() {
+			c.buf = append(c.buf, `"lock":`...)
+			c.buf = hex(c.buf, ev.Args[0])
+			c.buf = append(c.buf, `,"where":`...)
+			c.buf = strconv.AppendQuote(c.buf, c.where(ev.Region))
+		})
+	case typ == events.Dropped:
+		c.instant(loc, t, strconv.FormatUint(ev.Args[0], 10)+" records dropped here", nil)
+	}
+	return nil
+}

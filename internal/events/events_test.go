@@ -1,0 +1,274 @@
+package events
+
+import (
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"io"
+	"math"
+	"strings"
+	"testing"
+)
+
+// stream writes a small stream with every known type and returns its
+// bytes and the records, as a reader must return them.
+func stream(t *testing.T, blockSize int) ([]byte, []Record) {
+	t.Helper()
+	var buf bytes.Buffer
+	w, err := NewWriter(&buf, Header{OSThread: 3, PID: 77, Tick0: 1000}, blockSize)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want []Record
+	put := func(typ Type, region uint32, ts uint64, args ...uint64) {
+		w.Put(typ, region, ts, args...)
+		r := Record{Type: typ, Region: region, Time: ts, N: len(args)}
+		copy(r.Args[:], args)
+		want = append(want, r)
+	}
+	ts := uint64(1000)
+	put(Loc, 0, ts, 5)
+	for i, typ := range KnownTypes() {
+		if typ == Time || typ == Loc {
+			continue
+		}
+		args := make([]uint64, typ.Words())
+		for j := range args {
+			args[j] = uint64(i*10 + j)
+		}
+		region := uint32(0)
+		if specs[typ].region {
+			region = uint32(i + 1)
+		}
+		ts += uint64(i * 7)
+		put(typ, region, ts, args...)
+	}
+	ts += math.MaxUint32 + 5 // needs a TIME record
+	put(ChunkBegin, 9, ts, uint64(1<<63|5))
+	put(ChunkEnd, 9, ts-3, 7) // backwards: a TIME record too
+	put(Loc, 0, ts, 6)
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes(), want
+}
+
+// readAll reads every record of b, skipping the LOC records that start
+// blocks and TIME records, which the writer adds on its own.
+func readAll(t *testing.T, b []byte) ([]Record, error) {
+	t.Helper()
+	r, err := NewReader("t.evt", bytes.NewReader(b), int64(len(b)))
+	if err != nil {
+		return nil, err
+	}
+	var out []Record
+	for {
+		rec, err := r.Next()
+		if err == io.EOF {
+			return out, nil
+		}
+		if err != nil {
+			return out, err
+		}
+		out = append(out, rec)
+	}
+}
+
+func TestRoundTrip(t *testing.T) {
+	for _, bs := range []int{64, 100, 4096} {
+		b, want := stream(t, bs)
+		got, err := readAll(t, b)
+		if err != nil {
+			t.Fatalf("block size %d: %v", bs, err)
+		}
+		// Drop what the writer added: LOC at block starts repeating the
+		// current location, TIME records.
+		var kept []Record
+		loc := uint64(math.MaxUint64)
+		for _, r := range got {
+			if r.Type == Time {
+				continue
+			}
+			if r.Type == Loc {
+				if r.Args[0] == loc {
+					continue
+				}
+				loc = r.Args[0]
+			}
+			kept = append(kept, r)
+		}
+		if len(kept) != len(want) {
+			t.Fatalf("block size %d: %d records, want %d", bs, len(kept), len(want))
+		}
+		for i := range want {
+			if kept[i] != want[i] {
+				t.Errorf("block size %d: record %d = %+v, want %+v", bs, i, kept[i], want[i])
+			}
+		}
+	}
+}
+
+func TestHeader(t *testing.T) {
+	b, _ := stream(t, 4096)
+	r, err := NewReader("t.evt", bytes.NewReader(b), int64(len(b)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := r.Header()
+	if h.Version != 1 || h.HeaderSize != 32 || h.OSThread != 3 || h.PID != 77 || h.Tick0 != 1000 {
+		t.Errorf("header %+v", h)
+	}
+}
+
+// TestUnknownTypes checks that records of types the reader does not know
+// are skipped, by their payload size.
+func TestUnknownTypes(t *testing.T) {
+	var buf bytes.Buffer
+	w, _ := NewWriter(&buf, Header{}, 4096)
+	w.Loc(10, 0)
+	w.Put(40, 3, 11, 1, 2, 3)
+	w.Put(TaskEnd, 4, 12, 99)
+	w.Close()
+	got, err := readAll(t, buf.Bytes())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 2 || got[1].Type != TaskEnd || got[1].Args[0] != 99 || got[1].Time != 12 {
+		t.Errorf("got %+v", got)
+	}
+}
+
+func word(typ Type, n int, region uint32, delta uint32) []byte {
+	return binary.LittleEndian.AppendUint64(nil, uint64(typ)|uint64(n)<<6|uint64(region)<<8|uint64(delta)<<32)
+}
+
+func block(payload ...[]byte) []byte {
+	p := bytes.Join(payload, nil)
+	b := []byte(BlockMagic)
+	b = binary.LittleEndian.AppendUint32(b, uint32(len(p)))
+	b = binary.LittleEndian.AppendUint64(b, 500)
+	return append(b, p...)
+}
+
+func u64(v uint64) []byte { return binary.LittleEndian.AppendUint64(nil, v) }
+
+func header(version uint16) []byte {
+	b := []byte(FileMagic)
+	b = binary.LittleEndian.AppendUint16(b, version)
+	b = binary.LittleEndian.AppendUint16(b, FileHeaderSize)
+	return append(b, make([]byte, 20)...)
+}
+
+// TestHostile feeds damaged streams: each must give an error naming the
+// file and the offset of the damage, after the records of the complete
+// blocks before it.
+func TestHostile(t *testing.T) {
+	good := block(word(Loc, 1, 0, 0), u64(1), word(TaskEnd, 1, 2, 5), u64(7))
+	whole := append(header(1), good...)
+	tests := []struct {
+		name    string
+		data    []byte
+		records int // delivered before the error
+		want    string
+	}{
+		{"empty", nil, 0, "t.evt: offset 0: empty file, not an event stream"},
+		{"short header", []byte("GOPARIEV\x01"), 0, "t.evt: offset 0: truncated file header (got 9 of 32 bytes)"},
+		{"magic", append([]byte("PK\x03\x04xxxx"), make([]byte, 24)...), 0, `t.evt: offset 0: not a gopari event stream (magic "PK..xxxx", want "GOPARIEV")`},
+		{"newer", header(2), 0, "t.evt: offset 8: format version 2 is newer than this gopari reads (1); update gopari"},
+		{"version 0", header(0), 0, "t.evt: offset 8: format version 0"},
+		{"cut in a block", whole[:len(whole)-3], 0, "t.evt: offset 32: truncated block (got 29 of 32 bytes)"},
+		{"cut in the second block", append(whole, good...)[:len(whole)+20], 2, "t.evt: offset 80: truncated block (got 4 of 32 bytes)"},
+		{"cut in a block header", append(whole, good[:10]...), 2, "t.evt: offset 80: truncated block header (got 10 of 16 bytes)"},
+		{"block magic", append(whole, []byte("XXXX\x08\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00")...), 2, `t.evt: offset 80: no block here (magic "XXXX", want "BLK1")`},
+		{"odd length", append(header(1), block(word(Loc, 1, 0, 0), u64(1), []byte{1, 2, 3})...), 0, "t.evt: offset 36: block payload of 19 bytes is not a multiple of 8"},
+		{"huge length", append(header(1), []byte("BLK1\x00\x00\x00\xf0\x00\x00\x00\x00\x00\x00\x00\x00")...), 0, "t.evt: offset 36: block payload of 4026531840 bytes is larger than any writer makes (1073741824)"},
+		{"empty block", append(header(1), block()...), 0, "t.evt: offset 32: empty block"},
+		{"no LOC", append(header(1), block(word(TaskEnd, 1, 2, 5), u64(7))...), 0, "t.evt: offset 48: block starts with a TASK_END record, not LOC"},
+		{"past the block", append(header(1), block(word(Loc, 1, 0, 0), u64(1), word(TaskBegin, 2, 2, 0), u64(7))...), 1, "t.evt: offset 64: TASK_BEGIN record with 2 payload words runs past the end of its block"},
+		{"short payload", append(header(1), block(word(Loc, 1, 0, 0), u64(1), word(TaskBegin, 1, 2, 0), u64(7))...), 1, "t.evt: offset 64: TASK_BEGIN record with 1 payload words, want 2"},
+		{"zeroed", append(header(1), block(word(Loc, 1, 0, 0), u64(1), make([]byte, 16))...), 1, "t.evt: offset 64: record of type 0 (zeroed or damaged block)"},
+	}
+	for _, tt := range tests {
+		got, err := readAll(t, tt.data)
+		if err == nil {
+			t.Errorf("%s: no error", tt.name)
+			continue
+		}
+		var e *Error
+		if !errors.As(err, &e) {
+			t.Errorf("%s: error %T %v, want *Error", tt.name, err, err)
+		}
+		if err.Error() != tt.want {
+			t.Errorf("%s:\n got %s\nwant %s", tt.name, err, tt.want)
+		}
+		if len(got) != tt.records {
+			t.Errorf("%s: %d records before the error, want %d", tt.name, len(got), tt.records)
+		}
+	}
+}
+
+func TestMerge(t *testing.T) {
+	mk := func(thread uint32, times ...uint64) *Reader {
+		var buf bytes.Buffer
+		w, _ := NewWriter(&buf, Header{OSThread: thread}, 64)
+		w.Loc(times[0], thread)
+		for _, ts := range times[1:] {
+			w.Put(TaskEnd, 1, ts, uint64(thread))
+		}
+		w.Close()
+		r, err := NewReader("x", bytes.NewReader(buf.Bytes()), int64(buf.Len()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r
+	}
+	m, err := NewMerger([]*Reader{mk(0, 1, 5, 5, 9), mk(1, 2, 5, 6), mk(2, 0, 3)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	var last uint64
+	for {
+		rec, src, err := m.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rec.Time < last {
+			t.Errorf("time went back: %d after %d", rec.Time, last)
+		}
+		last = rec.Time
+		if rec.Type == TaskEnd {
+			got = append(got, string(rune('0'+src))+":"+string(rune('0'+rec.Time)))
+		}
+	}
+	if s := strings.Join(got, " "); s != "2:3 0:5 0:5 1:5 1:6 0:9" {
+		t.Errorf("merged %s", s)
+	}
+}
+
+// FuzzReader checks that no input makes the reader panic or loop, and
+// that every error names the file and an offset inside it.
+func FuzzReader(f *testing.F) {
+	b, _ := stream(&testing.T{}, 100)
+	f.Add(b)
+	f.Add(b[:len(b)/2])
+	f.Fuzz(func(t *testing.T, data []byte) {
+		r, err := NewReader("f.evt", bytes.NewReader(data), int64(len(data)))
+		for n := 0; err == nil; n++ {
+			if n > len(data) {
+				t.Fatal("more records than bytes")
+			}
+			_, err = r.Next()
+		}
+		if err == io.EOF {
+			return
+		}
+		var e *Error
+		if !errors.As(err, &e) || e.File != "f.evt" || e.Offset < 0 || e.Offset > int64(len(data)) {
+			t.Fatalf("error %v", err)
+		}
+	})
+}

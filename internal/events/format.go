@@ -1,0 +1,195 @@
+// Package events reads the event stream that libpomp writes in trace and
+// grains mode (docs/events.md): one file per OS thread, each a header and
+// a sequence of blocks of compact records. It also writes such streams,
+// for tests and benchmarks, and merges the files of one run into one
+// sequence in time order.
+//
+// Damaged input never panics: every error names the file and the byte
+// offset, "FILE: offset N: message".
+package events
+
+import "fmt"
+
+// Version is the newest stream format this package reads.
+const Version = 1
+
+// Magic strings of the file header and of every block.
+const (
+	FileMagic  = "GOPARIEV"
+	BlockMagic = "BLK1"
+)
+
+// Sizes in bytes.
+const (
+	FileHeaderSize  = 32
+	BlockHeaderSize = 16
+	WordSize        = 8
+	// MaxBlockPayload bounds a block's payload: a length field above it
+	// is damage, not a block, and is refused before anything is read.
+	MaxBlockPayload = 1 << 30
+)
+
+// A Type is a record type: bits 0-5 of a record's header word.
+type Type uint8
+
+// The record types of format 1.
+const (
+	Time           Type = 1 // absolute ticks: resets the running timestamp
+	Loc            Type = 2 // location index: this OS thread now acts as that team-tree thread
+	Dropped        Type = 3 // count: records dropped just before this point
+	EnterConstruct Type = 8 // ENTER, phase construct; 9-11 body, barrier, wait
+	EnterBody      Type = 9
+	EnterBarrier   Type = 10
+	EnterWait      Type = 11
+	ExitConstruct  Type = 12 // EXIT, phase construct; 13-15 body, barrier, wait
+	ExitBody       Type = 13
+	ExitBarrier    Type = 14
+	ExitWait       Type = 15
+	Fork           Type = 16 // encountering task ID
+	Join           Type = 17 // encountering task ID
+	ImplicitBegin  Type = 18 // ID, parent
+	ImplicitEnd    Type = 19 // ID
+	CreateBegin    Type = 21 // new task's ID
+	CreateEnd      Type = 22 // new task's ID
+	TaskBegin      Type = 23 // ID, parent
+	TaskEnd        Type = 24 // ID
+	Resume         Type = 25 // ID
+	TaskloopBegin  Type = 26 // ID, parent, first iteration
+	TaskloopEnd    Type = 27 // ID, last iteration
+	ChunkBegin     Type = 28 // first iteration
+	ChunkEnd       Type = 29 // last iteration
+	LockAcquired   Type = 30 // lock address
+	LockReleased   Type = 31 // lock address
+)
+
+// MaxType is the largest type a 6-bit field holds.
+const MaxType = 63
+
+// UnknownIteration is the iteration of a TASKLOOP_END whose last
+// iteration the runtime could not tell.
+const UnknownIteration = -1 << 63
+
+// A Phase is the part of a region that an ENTER or EXIT record opens or
+// closes, as profile.json's phases.
+type Phase uint8
+
+const (
+	PhaseConstruct Phase = iota
+	PhaseBody
+	PhaseBarrier
+	PhaseWait
+)
+
+var phaseNames = [...]string{"construct", "body", "barrier", "wait"}
+
+func (p Phase) String() string {
+	if int(p) < len(phaseNames) {
+		return phaseNames[p]
+	}
+	return fmt.Sprintf("phase%d", p)
+}
+
+// IsEnter reports whether t opens a region phase, and IsExit whether it
+// closes one; PhaseOf tells which.
+func (t Type) IsEnter() bool { return t >= EnterConstruct && t <= EnterWait }
+func (t Type) IsExit() bool  { return t >= ExitConstruct && t <= ExitWait }
+
+// PhaseOf returns the phase of an ENTER or EXIT type.
+func (t Type) PhaseOf() Phase {
+	if t.IsEnter() {
+		return Phase(t - EnterConstruct)
+	}
+	return Phase(t - ExitConstruct)
+}
+
+// spec describes a known type: its name, the payload words it needs and
+// whether it carries a region.
+type spec struct {
+	name   string
+	words  int
+	region bool
+}
+
+var specs = [MaxType + 1]spec{
+	Time:           {"TIME", 1, false},
+	Loc:            {"LOC", 1, false},
+	Dropped:        {"DROPPED", 1, false},
+	EnterConstruct: {"ENTER_CONSTRUCT", 0, true},
+	EnterBody:      {"ENTER_BODY", 0, true},
+	EnterBarrier:   {"ENTER_BARRIER", 0, true},
+	EnterWait:      {"ENTER_WAIT", 0, true},
+	ExitConstruct:  {"EXIT_CONSTRUCT", 0, true},
+	ExitBody:       {"EXIT_BODY", 0, true},
+	ExitBarrier:    {"EXIT_BARRIER", 0, true},
+	ExitWait:       {"EXIT_WAIT", 0, true},
+	Fork:           {"FORK", 1, true},
+	Join:           {"JOIN", 1, true},
+	ImplicitBegin:  {"IMPLICIT_BEGIN", 2, true},
+	ImplicitEnd:    {"IMPLICIT_END", 1, true},
+	CreateBegin:    {"CREATE_BEGIN", 1, true},
+	CreateEnd:      {"CREATE_END", 1, true},
+	TaskBegin:      {"TASK_BEGIN", 2, true},
+	TaskEnd:        {"TASK_END", 1, true},
+	Resume:         {"RESUME", 1, false},
+	TaskloopBegin:  {"TASKLOOP_BEGIN", 3, true},
+	TaskloopEnd:    {"TASKLOOP_END", 2, true},
+	ChunkBegin:     {"CHUNK_BEGIN", 1, true},
+	ChunkEnd:       {"CHUNK_END", 1, true},
+	LockAcquired:   {"LOCK_ACQUIRED", 1, true},
+	LockReleased:   {"LOCK_RELEASED", 1, true},
+}
+
+// Known reports whether t is a type of format 1.
+func (t Type) Known() bool { return t <= MaxType && specs[t].name != "" }
+
+// Words returns the number of payload words a known type carries.
+func (t Type) Words() int { return specs[t&MaxType].words }
+
+func (t Type) String() string {
+	if t.Known() {
+		return specs[t].name
+	}
+	return fmt.Sprintf("type%d", uint8(t))
+}
+
+// KnownTypes returns every type of format 1, in order.
+func KnownTypes() []Type {
+	var out []Type
+	for t := Type(0); t <= MaxType; t++ {
+		if t.Known() {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// A Record is one decoded record.
+type Record struct {
+	Type   Type
+	Region uint32 // 0 when the type has none
+	// Time is the record's absolute timestamp in ticks.
+	Time uint64
+	// N is the number of payload words the record carried; Args holds the
+	// first three.
+	N    int
+	Args [3]uint64
+}
+
+// Header is a file's header.
+type Header struct {
+	Version    int
+	HeaderSize int
+	OSThread   uint32
+	PID        uint32
+	Tick0      uint64
+}
+
+// Error is damage in a stream: the file, the byte offset where the damage
+// was found, and what is wrong.
+type Error struct {
+	File   string
+	Offset int64
+	Msg    string
+}
+
+func (e *Error) Error() string { return fmt.Sprintf("%s: offset %d: %s", e.File, e.Offset, e.Msg) }

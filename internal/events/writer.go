@@ -1,0 +1,125 @@
+package events
+
+import (
+	"encoding/binary"
+	"fmt"
+	"io"
+	"math"
+)
+
+// A Writer writes one stream file as libpomp does: a header, then blocks
+// that each start with a LOC record. It exists for tests and benchmarks,
+// which need streams of known content; the runtime's writer is in C.
+type Writer struct {
+	w         io.Writer
+	blockSize int
+	buf       []byte // the current block: header and records
+	base      uint64 // the block's base timestamp
+	last      uint64 // running timestamp
+	loc       uint32
+	haveLoc   bool
+	open      bool
+	err       error
+	records   int64
+	bytes     int64
+}
+
+// NewWriter writes h as the file header and returns a writer whose blocks
+// hold at most blockSize bytes of records (at least 64).
+func NewWriter(w io.Writer, h Header, blockSize int) (*Writer, error) {
+	if blockSize < 64 {
+		blockSize = 64
+	}
+	blockSize &^= WordSize - 1
+	var b [FileHeaderSize]byte
+	copy(b[:], FileMagic)
+	v := h.Version
+	if v == 0 {
+		v = Version
+	}
+	binary.LittleEndian.PutUint16(b[8:], uint16(v))
+	binary.LittleEndian.PutUint16(b[10:], FileHeaderSize)
+	binary.LittleEndian.PutUint32(b[12:], h.OSThread)
+	binary.LittleEndian.PutUint32(b[16:], h.PID)
+	binary.LittleEndian.PutUint64(b[24:], h.Tick0)
+	if _, err := w.Write(b[:]); err != nil {
+		return nil, err
+	}
+	return &Writer{w: w, blockSize: blockSize, bytes: FileHeaderSize}, nil
+}
+
+// Loc records that the thread now acts as location loc.
+func (w *Writer) Loc(t uint64, loc uint32) {
+	w.loc, w.haveLoc = loc, true
+	w.put(Loc, 0, t, uint64(loc))
+}
+
+// Put appends a record of type typ at time t. It panics on a record that
+// the format cannot hold: the writer is for tests, whose streams must be
+// right unless they are made wrong on purpose (see Raw).
+func (w *Writer) Put(typ Type, region uint32, t uint64, args ...uint64) {
+	if typ == Loc {
+		w.Loc(t, uint32(args[0]))
+		return
+	}
+	if !w.haveLoc {
+		panic("events.Writer: a record before the first LOC")
+	}
+	w.put(typ, region, t, args...)
+}
+
+func (w *Writer) put(typ Type, region uint32, t uint64, args ...uint64) {
+	if typ == 0 || typ > MaxType || len(args) > 3 || region > 0xffffff {
+		panic(fmt.Sprintf("events.Writer: bad record %v region %d with %d words", typ, region, len(args)))
+	}
+	need := WordSize * (1 + len(args))
+	if w.open && len(w.buf)-BlockHeaderSize+need+2*WordSize > w.blockSize {
+		w.Flush()
+	}
+	if !w.open {
+		w.open = true
+		w.base, w.last = t, t
+		w.buf = append(w.buf[:0], make([]byte, BlockHeaderSize)...)
+		copy(w.buf, BlockMagic)
+		binary.LittleEndian.PutUint64(w.buf[8:], t)
+		if typ != Loc {
+			w.word(uint64(Loc) | 1<<6)
+			w.word(uint64(w.loc))
+			w.records++
+		}
+	}
+	if t < w.last || t-w.last > math.MaxUint32 {
+		w.word(uint64(Time) | 1<<6)
+		w.word(t)
+		w.records++
+		w.last = t
+	}
+	w.word(uint64(typ) | uint64(len(args))<<6 | uint64(region)<<8 | (t-w.last)<<32)
+	for _, a := range args {
+		w.word(a)
+	}
+	w.last = t
+	w.records++
+}
+
+func (w *Writer) word(v uint64) { w.buf = binary.LittleEndian.AppendUint64(w.buf, v) }
+
+// Flush writes the current block, if any.
+func (w *Writer) Flush() error {
+	if !w.open || w.err != nil {
+		return w.err
+	}
+	binary.LittleEndian.PutUint32(w.buf[4:], uint32(len(w.buf)-BlockHeaderSize))
+	_, w.err = w.w.Write(w.buf)
+	w.bytes += int64(len(w.buf))
+	w.open = false
+	return w.err
+}
+
+// Close flushes the last block.
+func (w *Writer) Close() error { return w.Flush() }
+
+// Records returns the number of records written, TIME and LOC included;
+// Bytes the bytes, header included.
+func (w *Writer) Records() int64 { return w.records }
+func (w *Writer) Bytes() int64   { return w.bytes }

@@ -1,0 +1,38 @@
+// Package mem asks the kernel for huge pages for large fresh buffers.
+//
+// gopari reads a file, scans it into tokens and writes the result in a
+// fraction of a second, and on virtual machines taking a page fault costs
+// several microseconds: for a 200,000-line file, 15,000 faults of 4 KiB
+// pages took as long as the rest of the work. Where transparent huge
+// pages are available on request (/sys/kernel/mm/transparent_hugepage/
+// enabled says madvise or always), one fault brings in 2 MiB.
+package mem
+
+import (
+	"syscall"
+	"unsafe"
+)
+
+const huge = 2 << 20
+
+// HugePages advises the kernel to back the 2 MiB-aligned part of b's
+// capacity with huge pages. b should be fresh: memory already written is
+// not moved. It does nothing for buffers smaller than 4 MiB, and nothing
+// where the kernel declines.
+func HugePages[T any](b []T) {
+	var zero T
+	n := uintptr(cap(b)) * unsafe.Sizeof(zero)
+	if n < 2*huge {
+		return
+	}
+	start := uintptr(unsafe.Pointer(unsafe.SliceData(b[:cap(b)])))
+	a := (start + huge - 1) &^ (huge - 1)
+	e := (start + n) &^ (huge - 1)
+	if e <= a {
+		return
+	}
+	// The range lies inside b's memory: the conversion back to a pointer
+	// stays within one allocation.
+	p := unsafe.Add(unsafe.Pointer(unsafe.SliceData(b[:cap(b)])), a-start)
+	syscall.Madvise(unsafe.Slice((*byte)(p), e-a), syscall.MADV_HUGEPAGE)
+}

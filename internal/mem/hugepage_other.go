@@ -1,0 +1,6 @@
+//go:build !linux
+
+package mem
+
+// HugePages does nothing here.
+func HugePages[T any](b []T) {}

@@ -1,0 +1,18 @@
+//go:build !otf2
+
+package otf2
+
+import (
+	"errors"
+
+	"gopari/internal/events"
+)
+
+// Available reports whether this gopari was built with libotf2.
+const Available = false
+
+// Write would write exp as an OTF2 archive; this gopari was built without
+// libotf2.
+func Write(dir string, exp *events.Experiment) (Stats, error) {
+	return Stats{}, errors.New("this gopari was built without OTF2 support: install libotf2-trace-dev (Debian) and rebuild with make, or build with -tags otf2")
+}

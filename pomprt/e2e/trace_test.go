@@ -1,0 +1,142 @@
+//go:build otf2
+
+package e2e
+
+import (
+	"bufio"
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"testing"
+
+	"gopari/internal/chrome"
+	"gopari/internal/events"
+	"gopari/internal/otf2"
+	"gopari/internal/profile"
+)
+
+// TestTraceCounts is issue 13's acceptance: a traced run of a program
+// with recursive tasks, taskwait, taskgroup, taskloop, undeferred tasks,
+// nested parallel regions, locks and critical sections, at 1, 2 and 4
+// threads with every compiler, exports to an OTF2 archive that otf2-print
+// reads, whose records by type equal what the profile counts, exactly;
+// and to Chrome JSON that chrome.Check accepts.
+func TestTraceCounts(t *testing.T) {
+	needTools(t)
+	if _, err := exec.LookPath("otf2-print"); err != nil {
+		t.Skip("otf2-print not installed (Debian otf2-tools)")
+	}
+	for _, c := range compilers {
+		c := c
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			p := build(t, c, "traced.c")
+			for _, threads := range []string{"1", "2", "4"} {
+				env := []string{"OMP_NUM_THREADS=" + threads, "GOPARI_MODE=trace", "OMP_MAX_ACTIVE_LEVELS=2"}
+				want, got := run(t, p.orig, env), run(t, p.inst, env)
+				if got.stdout != want.stdout || got.code != want.code {
+					t.Fatalf("%v: instrumented printed %q (exit %d), original %q (exit %d)\nstderr: %s",
+						env, got.stdout, got.code, want.stdout, want.code, got.stderr)
+				}
+				exp, err := events.OpenExperiment(got.dir)
+				if err != nil {
+					t.Skipf("no event stream (the runtime's trace mode): %v", err)
+				}
+				prof := readProfile(t, got)
+				counts := exportCounts(t, exp)
+				for k, v := range expectedCounts(prof) {
+					if counts[k] != v {
+						t.Errorf("%s threads: %d %s records, the profile says %d", threads, counts[k], k, v)
+					}
+				}
+			}
+		})
+	}
+}
+
+// expectedCounts derives the OTF2 record counts from a profile, by the
+// mapping of internal/otf2 (README, "gopari trace").
+func expectedCounts(p *profile.Profile) map[string]int64 {
+	kind := map[int]string{}
+	for _, r := range p.Regions {
+		kind[r.ID] = r.Kind
+	}
+	var enter, fork, implicit, created, executed, susp, acquired int64
+	for _, s := range p.Stats {
+		for _, ph := range []*profile.Phase{s.Construct, s.Body, s.Barrier, s.Wait} {
+			if ph != nil {
+				enter += int64(ph.Visits)
+			}
+		}
+		switch kind[s.Region] {
+		case "parallel":
+			if s.Construct != nil {
+				enter -= int64(s.Construct.Visits) // fork..join is THREAD_FORK/JOIN, not a region
+				fork += int64(s.Construct.Visits)
+			}
+			if s.Body != nil {
+				implicit += int64(s.Body.Visits)
+			}
+		case "critical":
+			if s.Body != nil {
+				acquired += int64(s.Body.Visits)
+			}
+		}
+		acquired += int64(s.LockAcquired)
+		susp += int64(s.Suspensions)
+	}
+	for _, ts := range p.Tasks {
+		executed += int64(ts.Executed)
+		if kind[ts.Region] == "task" {
+			created += int64(ts.Created)
+		}
+	}
+	return map[string]int64{
+		"ENTER":                enter + created,
+		"LEAVE":                enter + created,
+		"THREAD_FORK":          fork,
+		"THREAD_JOIN":          fork,
+		"THREAD_TEAM_BEGIN":    implicit,
+		"THREAD_TEAM_END":      implicit,
+		"THREAD_TASK_CREATE":   created,
+		"THREAD_TASK_COMPLETE": executed,
+		"THREAD_TASK_SWITCH":   executed + susp,
+		"THREAD_ACQUIRE_LOCK":  acquired,
+		"THREAD_RELEASE_LOCK":  acquired,
+	}
+}
+
+// exportCounts writes exp as OTF2 and Chrome JSON, checks the JSON and
+// counts otf2-print's records by type.
+func exportCounts(t *testing.T, exp *events.Experiment) map[string]int64 {
+	t.Helper()
+	dir := t.TempDir()
+	if _, err := otf2.Write(filepath.Join(dir, "otf2"), exp); err != nil {
+		t.Fatal(err)
+	}
+	var js bytes.Buffer
+	if _, err := chrome.Write(&js, exp); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := chrome.Check(&js); err != nil {
+		t.Errorf("Chrome JSON: %v", err)
+	}
+	var out, errb bytes.Buffer
+	cmd := exec.Command("otf2-print", filepath.Join(dir, "otf2", "traces.otf2"))
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	if err := cmd.Run(); err != nil || errb.Len() > 0 {
+		t.Fatalf("otf2-print: %v\n%s", err, errb.Bytes())
+	}
+	counts := map[string]int64{}
+	line := regexp.MustCompile(`^([A-Z_]+)\s+\d+\s+\d+`)
+	sc := bufio.NewScanner(&out)
+	for sc.Scan() {
+		if m := line.FindStringSubmatch(sc.Text()); m != nil {
+			counts[m[1]]++
+		}
+	}
+	os.RemoveAll(dir)
+	return counts
+}

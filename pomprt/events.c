@@ -1,0 +1,277 @@
+/*
+ * events.c — writes the event stream of docs/events.md: each OS thread's
+ * full buffer becomes one block, written with one write(2) by the thread
+ * itself to its own file, events/thread-NNNNNN.evt in the experiment
+ * directory. See events.h for the buffer and the records.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "rt.h"
+
+/* Buffer size per thread, in words: 256 KiB, one block. */
+#define EV_WORDS (32 * 1024)
+
+static pthread_mutex_t ev_mu = PTHREAD_MUTEX_INITIALIZER;
+static char ev_dir[4096]; /* the experiment's events directory */
+static int ev_dir_state;  /* 0: not made yet, 1: made, -1: failed */
+static uint64_t ev_budget; /* GOPARI_TRACE_MAX_BYTES; 0: no limit */
+static uint64_t ev_spent;  /* bytes written by all threads */
+
+/* parse_bytes reads a byte count with an optional k, M or G suffix
+ * (powers of 1024); it returns 0 for what it cannot read. */
+static uint64_t parse_bytes(const char *s)
+{
+	char *end;
+	unsigned long long v = strtoull(s, &end, 10);
+	if (end == s)
+		return 0;
+	switch (*end) {
+	case 'k':
+	case 'K':
+		v <<= 10;
+		end++;
+		break;
+	case 'm':
+	case 'M':
+		v <<= 20;
+		end++;
+		break;
+	case 'g':
+	case 'G':
+		v <<= 30;
+		end++;
+		break;
+	}
+	if (*end == 'B' || *end == 'b')
+		end++;
+	return *end ? 0 : v;
+}
+
+/* pomp_ev_configure reads the stream's settings; pomp_g.ev_mask says
+ * what is recorded. */
+void pomp_ev_configure(void)
+{
+	const char *m = getenv("GOPARI_MODE");
+	if (m && !strcmp(m, "trace"))
+		pomp_g.ev_mask = EV_MASK_TRACE;
+	const char *b = getenv("GOPARI_TRACE_MAX_BYTES");
+	if (b && *b) {
+		ev_budget = parse_bytes(b);
+		if (!ev_budget)
+			fprintf(stderr, "gopari: GOPARI_TRACE_MAX_BYTES=%s is not a byte count (such as 500M); the trace has no limit\n", b);
+	}
+}
+
+/* pomp_ev_thread prepares thread t (OS thread index) to record. */
+void pomp_ev_thread(pomp_thr *t, uint32_t index)
+{
+	pomp_evbuf *e = &t->ev;
+	(void)index;
+	e->fd = -1;
+	if (!pomp_g.ev_mask)
+		return;
+	e->buf = malloc(EV_WORDS * sizeof *e->buf);
+	if (!e->buf) {
+		e->dead = 1;
+		return;
+	}
+	e->pos = e->end = e->buf; /* the first record starts a block */
+	e->mask = pomp_g.ev_mask;
+}
+
+/* events_dir makes the experiment directory (through Go, which names it)
+ * and its events directory, once; it returns 0 or -1. */
+static int events_dir(void)
+{
+	pthread_mutex_lock(&ev_mu);
+	if (ev_dir_state == 0) {
+		ev_dir_state = -1;
+		int n = pompGoRunDir(ev_dir, (int)sizeof ev_dir - 16);
+		if (n > 0) {
+			memcpy(ev_dir + n, "/events", 8);
+			if (mkdir(ev_dir, 0755) == 0 || errno == EEXIST)
+				ev_dir_state = 1;
+			else
+				fprintf(stderr, "gopari: %s: %s; the trace is dropped\n", ev_dir, strerror(errno));
+		}
+	}
+	int ok = ev_dir_state;
+	pthread_mutex_unlock(&ev_mu);
+	return ok > 0 ? 0 : -1;
+}
+
+/* put writes all of b to fd; it returns 0 or -1. */
+static int put(int fd, const void *b, size_t n)
+{
+	const char *p = b;
+	while (n > 0) {
+		ssize_t k = write(fd, p, n);
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k <= 0)
+			return -1;
+		p += k;
+		n -= (size_t)k;
+	}
+	return 0;
+}
+
+/* open_file creates the thread's file and writes its header. */
+static int open_file(pomp_evbuf *e, uint32_t index)
+{
+	if (events_dir() != 0)
+		return -1;
+	char path[sizeof ev_dir + 32];
+	snprintf(path, sizeof path, "%s/thread-%06u.evt", ev_dir, index);
+	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+	if (fd < 0) {
+		fprintf(stderr, "gopari: %s: %s; this thread's trace is dropped\n", path, strerror(errno));
+		return -1;
+	}
+	unsigned char h[EV_FILE_HEADER] = {0};
+	memcpy(h, EV_FILE_MAGIC, 8);
+	uint16_t v = EV_VERSION, hs = EV_FILE_HEADER;
+	uint32_t pid = (uint32_t)getpid();
+	memcpy(h + 8, &v, 2);
+	memcpy(h + 10, &hs, 2);
+	memcpy(h + 12, &index, 4);
+	memcpy(h + 16, &pid, 4);
+	memcpy(h + 24, &pomp_g.tick0, 8);
+	if (put(fd, h, sizeof h) != 0) {
+		close(fd);
+		return -1;
+	}
+	e->fd = fd;
+	e->bytes = EV_FILE_HEADER;
+	return 0;
+}
+
+/* write_block writes the open block of e (up to pos) to its file, or
+ * counts its records as dropped; force writes it whatever the budget. */
+static void write_block(pomp_evbuf *e, uint64_t *pos, uint32_t index, int force)
+{
+	size_t words = (size_t)(pos - e->buf);
+	uint64_t n = e->block_records;
+	if (words <= 2 || n == 0)
+		return;
+	size_t bytes = words * sizeof(uint64_t);
+	uint32_t len = (uint32_t)(bytes - EV_BLOCK_HEADER);
+	memcpy(e->buf, EV_BLOCK_MAGIC, 4);
+	memcpy((char *)e->buf + 4, &len, 4);
+	int ok = !e->dead;
+	if (ok && e->fd < 0 && open_file(e, index) != 0)
+		e->dead = 1, ok = 0;
+	if (ok && ev_budget && __atomic_add_fetch(&ev_spent, bytes, __ATOMIC_RELAXED) > ev_budget && !force)
+		ok = 0;
+	if (ok && put(e->fd, e->buf, bytes) != 0) {
+		/* A block is written whole or not at all: cut what part of it
+		 * went out. */
+		if (ftruncate(e->fd, (off_t)e->bytes) != 0)
+			e->dead = 1;
+		ok = 0;
+	}
+	if (ok) {
+		e->records += n;
+		e->bytes += bytes;
+		e->pending -= e->block_pending; /* said by the block's DROPPED record */
+	} else {
+		e->dropped += n;
+		e->pending += n;
+	}
+}
+
+/* start_block opens a new block at ts: its LOC record, then a DROPPED
+ * record if records were lost before it. The budget of
+ * GOPARI_TRACE_MAX_BYTES can be exceeded by the last block of each file,
+ * which says what was dropped at the end (40 bytes). */
+static uint64_t *start_block(pomp_evbuf *e, uint64_t ts)
+{
+	uint64_t *p = e->buf + 2;
+	e->buf[1] = ts;
+	e->last = ts;
+	p[0] = EV_LOC | 1u << 6;
+	p[1] = e->loc;
+	p += 2;
+	e->block_records = 1;
+	e->block_pending = e->pending;
+	if (e->pending) {
+		p[0] = EV_DROPPED | 1u << 6;
+		p[1] = e->pending;
+		p += 2;
+		e->block_records++;
+	}
+	e->end = e->buf + EV_WORDS;
+	return p;
+}
+
+/* pomp_ev_block writes the full block of e and starts another at ts; it
+ * returns where the next record goes. */
+uint64_t *pomp_ev_block(pomp_evbuf *e, uint64_t ts, uint32_t index)
+{
+	__atomic_store_n(&e->busy, 1, __ATOMIC_SEQ_CST);
+	write_block(e, e->pos, index, 0);
+	uint64_t *p = start_block(e, ts);
+	e->pos = p;
+	__atomic_store_n(&e->busy, 0, __ATOMIC_RELEASE);
+	return p;
+}
+
+/* pomp_ev_finish writes what every thread has recorded, from the thread
+ * that ends the run; other threads may still run (exit() from one of
+ * them, a signal). They stop recording first; a thread that was writing
+ * a block, or that went on recording, makes the stream incomplete. */
+void pomp_ev_finish(void)
+{
+	if (!pomp_g.ev_mask)
+		return;
+	pthread_mutex_lock(&pomp_g.mu);
+	pomp_thr *all = pomp_g.threads;
+	pthread_mutex_unlock(&pomp_g.mu);
+	for (pomp_thr *t = all; t; t = t->next)
+		__atomic_store_n(&t->ev.mask, 0, __ATOMIC_SEQ_CST);
+	int complete = 1;
+	for (pomp_thr *t = all; t; t = t->next) {
+		pomp_evbuf *e = &t->ev;
+		if (!e->buf)
+			continue;
+		if (__atomic_load_n(&e->busy, __ATOMIC_ACQUIRE)) {
+			complete = 0;
+			continue;
+		}
+		uint64_t *pos = __atomic_load_n(&e->pos, __ATOMIC_ACQUIRE);
+		write_block(e, pos, t->index, 0);
+		if (__atomic_load_n(&e->pos, __ATOMIC_ACQUIRE) != pos)
+			complete = 0;
+		if (e->pending) {
+			/* What was dropped last is said in a block of its own, past
+			 * the budget if need be: a drop is never silent. */
+			uint64_t *p = start_block(e, e->last);
+			write_block(e, p, t->index, 1);
+		}
+		if (e->fd >= 0)
+			close(e->fd);
+		e->fd = -1;
+		e->dead = 1;
+	}
+	pomp_g.ev_complete = complete;
+	pomp_g.ev_done = 1;
+}
+
+/* pomp_ev_after_fork stops a forked child from recording: the files are
+ * its parent's. A child's profile is written, not its trace. */
+void pomp_ev_after_fork(pomp_thr *t)
+{
+	pomp_evbuf *e = &t->ev;
+	e->mask = 0;
+	if (e->fd >= 0)
+		close(e->fd);
+	e->fd = -1;
+	e->dead = 1;
+	pomp_g.ev_mask = 0;
+}

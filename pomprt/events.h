@@ -1,0 +1,119 @@
+/*
+ * events.h — the event stream of docs/events.md, as the runtime writes it:
+ * record types, the per-thread buffer, and the inline functions that
+ * append a record. events.c writes full buffers as blocks.
+ *
+ * A thread appends records to a buffer of its own, with plain stores: no
+ * lock or atomic per event. A full buffer becomes one block, written by
+ * the owning thread with one write(2) to its own file, so memory stays
+ * bounded whatever the number of events. What cannot be written (the
+ * GOPARI_TRACE_MAX_BYTES budget reached, a full disk) is counted, and the
+ * next block that is written starts with a DROPPED record saying how many
+ * records are missing there.
+ */
+#ifndef POMP_EVENTS_H
+#define POMP_EVENTS_H
+
+#include <stdint.h>
+
+#define EV_FILE_MAGIC "GOPARIEV"
+#define EV_BLOCK_MAGIC "BLK1"
+
+enum {
+	EV_VERSION = 1,
+	EV_FILE_HEADER = 32, /* bytes */
+	EV_BLOCK_HEADER = 16
+};
+
+/* Record types (docs/events.md). */
+enum {
+	EV_TIME = 1,
+	EV_LOC = 2,
+	EV_DROPPED = 3,
+	EV_ENTER = 8, /* + phase: ENTER_CONSTRUCT 8, ENTER_BODY 9, ENTER_BARRIER 10, ENTER_WAIT 11 */
+	EV_ENTER_BODY = 9,
+	EV_ENTER_BARRIER = 10,
+	EV_ENTER_WAIT = 11,
+	EV_EXIT = 12, /* + phase: EXIT_CONSTRUCT 12 ... EXIT_WAIT 15 */
+	EV_EXIT_BODY = 13,
+	EV_EXIT_BARRIER = 14,
+	EV_EXIT_WAIT = 15,
+	EV_FORK = 16,
+	EV_JOIN = 17,
+	EV_IMPLICIT_BEGIN = 18,
+	EV_IMPLICIT_END = 19,
+	EV_CREATE_BEGIN = 21,
+	EV_CREATE_END = 22,
+	EV_TASK_BEGIN = 23,
+	EV_TASK_END = 24,
+	EV_RESUME = 25,
+	EV_TASKLOOP_BEGIN = 26,
+	EV_TASKLOOP_END = 27,
+	EV_CHUNK_BEGIN = 28,
+	EV_CHUNK_END = 29,
+	EV_LOCK_ACQUIRED = 30,
+	EV_LOCK_RELEASED = 31
+};
+
+/* The records masks: which types a mode records. */
+#define EV_MASK_TRACE 0xfffffffeull
+#define EV_MASK_GRAINS                                                                                              \
+	((1ull << EV_TIME) | (1ull << EV_LOC) | (1ull << EV_DROPPED) | (1ull << EV_FORK) | (1ull << EV_JOIN) |           \
+	 (1ull << EV_IMPLICIT_BEGIN) | (1ull << EV_IMPLICIT_END) | (1ull << EV_CREATE_BEGIN) | (1ull << EV_CREATE_END) | \
+	 (1ull << EV_TASK_BEGIN) | (1ull << EV_TASK_END) | (1ull << EV_RESUME) | (1ull << EV_TASKLOOP_BEGIN) |           \
+	 (1ull << EV_TASKLOOP_END) | (1ull << EV_CHUNK_BEGIN) | (1ull << EV_CHUNK_END))
+
+/* A thread's stream state; part of pomp_thr. */
+typedef struct pomp_evbuf {
+	uint64_t mask;  /* types recorded; 0 when not recording */
+	uint64_t *pos;  /* where the next record goes */
+	uint64_t *end;  /* the end of the buffer */
+	uint64_t last;  /* the running timestamp of the block */
+	uint64_t *buf;  /* block header (2 words), then records */
+	uint32_t loc;   /* the location of the last LOC record */
+	int fd;         /* the thread's file, -1 until its first block */
+	uint64_t records, bytes; /* written: records (TIME and LOC included) and bytes (headers included) */
+	uint64_t dropped;        /* records dropped in all */
+	uint64_t pending;        /* records dropped and not yet said in a block written */
+	uint64_t block_pending;  /* what the current block's DROPPED record says */
+	uint64_t block_records;  /* records in the current block */
+	int dead;                /* its file could not be created: everything is dropped */
+	int busy;                /* writing a block: the end of the run leaves it alone */
+} pomp_evbuf;
+
+struct pomp_thr;
+
+/* events.c */
+void pomp_ev_configure(void);
+void pomp_ev_thread(struct pomp_thr *t, uint32_t index);
+uint64_t *pomp_ev_block(pomp_evbuf *e, uint64_t ts, uint32_t index);
+void pomp_ev_finish(void);
+void pomp_ev_after_fork(struct pomp_thr *t);
+
+/* ev_record appends a record of type with n (0-3) payload words to e at
+ * ts; the caller has checked e->mask. Timestamps that go backwards, or
+ * jump by 2^32 ticks or more, get a TIME record first. */
+static inline __attribute__((always_inline)) void ev_record(pomp_evbuf *e, uint32_t index, unsigned type, uint32_t region,
+                                                           uint64_t ts, int n, uint64_t a, uint64_t b, uint64_t c)
+{
+	uint64_t *p = e->pos;
+	if (__builtin_expect(p + 6 > e->end, 0)) /* room for a TIME record and four words */
+		p = pomp_ev_block(e, ts, index);
+	uint64_t d = ts - e->last;
+	if (__builtin_expect(d >> 32, 0)) {
+		p[0] = EV_TIME | 1u << 6;
+		p[1] = ts;
+		p += 2;
+		d = 0;
+		e->block_records++;
+	}
+	p[0] = type | (uint64_t)n << 6 | (uint64_t)(region & 0xffffff) << 8 | d << 32;
+	p[1] = a;
+	p[2] = b;
+	p[3] = c;
+	e->pos = p + 1 + n;
+	e->last = ts;
+	e->block_records++;
+}
+
+#endif
