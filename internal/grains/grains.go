@@ -1,0 +1,334 @@
+// Package grains reconstructs grains from a run's event stream: every
+// task instance, taskloop task and loop chunk, with its creation,
+// scheduling and execution times, lineage and place in the fork-join
+// structure. It computes the metrics of the grain-graph method
+// (Muddukrishna et al., PPoPP 2016; seeds 001 and 003): parallel
+// benefit, work deviation against a 1-thread baseline, instantaneous
+// parallelism along the critical path, load balance of a loop's chunks
+// and scatter of siblings; and writes them as CSV, as a grain graph (DOT
+// and GraphML) and as a summary of the grains to fix.
+//
+// Grains are streamed: memory is proportional to the live tasks and to
+// what is output (the graph's nodes, up to a limit; per-family and
+// per-loop results), never to the number of events.
+package grains
+
+import (
+	"strconv"
+
+	"gopari/internal/events"
+	"gopari/internal/timeline"
+)
+
+// A Kind is what a grain is.
+type Kind uint8
+
+const (
+	Task     Kind = iota // a task construct's instance
+	Taskloop             // a task a taskloop generated
+	Chunk                // a chunk of a worksharing loop
+)
+
+var kindNames = [...]string{"task", "taskloop", "chunk"}
+
+func (k Kind) String() string { return kindNames[k] }
+
+// A Grain is one task instance or loop chunk, as the stream shows it.
+// Times are in ticks of the run's clock.
+type Grain struct {
+	Kind    Kind
+	Region  uint32
+	ID      uint64 // task ID; for a chunk, its implicit task's
+	Parent  uint64 // the creating task (for a chunk, the implicit task)
+	Lineage string
+	Loc     int // team-tree location that executed it (first)
+	// Iterations: logical numbers, for chunks and taskloop tasks.
+	First, Last int64
+	HasIters    bool
+	Begin, End  uint64
+	Exec        uint64 // ticks executing: suspended time and waits in taskwait/taskgroup excluded
+	Wait        uint64 // ticks waiting in taskwait or taskgroup (not suspended)
+	Create      uint64 // creation cost: until queued, or (undeferred) until it begins
+	Sched       uint64 // scheduling or dispatch cost observed on the executing thread
+	Suspensions int
+	Children    int
+	Undeferred  bool
+	// Structure: the family (parent task ID, or the loop instance) and
+	// the synchronisation epoch of the parent at creation.
+	Epoch int
+	Loop  LoopKey // chunks: their loop instance
+	Team  int     // serial number of the team the grain ran in, -1 outside any
+	// ParentRegion is the region of the parent task, 0 for an implicit or
+	// initial task; TeamSize the size of the grain's team (chunks).
+	ParentRegion uint32
+	TeamSize     int
+}
+
+// LoopKey names one execution of a worksharing loop by one team.
+type LoopKey struct {
+	Team   int
+	Region uint32
+	N      int // the how-many-th execution of the loop by the team
+}
+
+// taskState is what the extractor keeps per live task.
+type taskState struct {
+	waits   int    // taskwait / taskgroup ends so far: the epoch of new children
+	wait    uint64 // execution ticks spent waiting in taskwait and taskgroup
+	waitAt  uint64 // execution ticks at the start of the current wait
+	pending bool   // ended before its (undeferred) creation ended
+	epoch   int    // the epoch it was created in
+	sched   uint64
+	loops   map[uint32]*loopRun // implicit tasks: the loops they run
+	chunk   *chunkState
+	team    int
+	hasTeam bool
+}
+
+type loopRun struct {
+	n         int    // executions so far
+	lastFirst int64  // first iteration of its last chunk
+	lastEnd   uint64 // end of its last chunk
+	started   bool
+}
+
+type chunkState struct {
+	region uint32
+	first  int64
+	begin  uint64
+	exec0  uint64 // the implicit task's execution ticks at the chunk's begin
+	sched  uint64
+	loop   LoopKey
+}
+
+type threadState struct {
+	last     uint64
+	lastType events.Type
+}
+
+// extractor turns replay events into grains.
+type extractor struct {
+	r       *timeline.Replay
+	exp     *events.Experiment
+	emit    func(*Grain, *timeline.Event)
+	threads map[int]*threadState
+	teams   map[*timeline.Team]int
+	nteams  int
+	g       Grain
+}
+
+// Extract replays exp and calls emit for every grain as it completes,
+// with the replay event that completed it. The grain is reused: copy it
+// to keep it.
+func Extract(exp *events.Experiment, emit func(*Grain, *timeline.Event), observe func(*timeline.Replay, *timeline.Event)) (*timeline.Replay, error) {
+	x := &extractor{exp: exp, emit: emit, threads: map[int]*threadState{}, teams: map[*timeline.Team]int{}}
+	x.r = timeline.New(exp)
+	err := x.r.Run(func(ev *timeline.Event) error {
+		x.event(ev)
+		if observe != nil {
+			observe(x.r, ev)
+		}
+		th := x.threads[ev.OS]
+		if th == nil {
+			th = &threadState{}
+			x.threads[ev.OS] = th
+		}
+		th.last, th.lastType = ev.Time, ev.Type
+		return nil
+	})
+	return x.r, err
+}
+
+func state(t *timeline.Task) *taskState {
+	if t == nil {
+		return nil
+	}
+	if s, ok := t.Data.(*taskState); ok {
+		return s
+	}
+	s := &taskState{}
+	t.Data = s
+	return s
+}
+
+func (x *extractor) teamOf(t *timeline.Task) int {
+	s := state(t)
+	if s.hasTeam {
+		return s.team
+	}
+	s.hasTeam = true
+	s.team = -1
+	if t.Team != nil {
+		n, ok := x.teams[t.Team]
+		if !ok {
+			n = x.nteams
+			x.nteams++
+			x.teams[t.Team] = n
+		}
+		s.team = n
+	}
+	return s.team
+}
+
+// dispatchGap returns the time since the OS thread's previous record if
+// that record ended a grain: back-to-back dispatch, the runtime's cost of
+// handing out the next grain. Other gaps may hold idle waiting.
+func (x *extractor) dispatchGap(os int, t uint64) uint64 {
+	th := x.threads[os]
+	if th == nil || t < th.last {
+		return 0
+	}
+	switch th.lastType {
+	case events.TaskEnd, events.TaskloopEnd, events.ChunkEnd:
+		return t - th.last
+	}
+	return 0
+}
+
+func (x *extractor) event(ev *timeline.Event) {
+	switch typ := ev.Type; {
+	case typ == events.CreateBegin:
+		state(ev.Task).epoch = state(ev.Other).waits
+	case typ == events.EnterConstruct || typ == events.EnterWait:
+		if x.isWait(ev) {
+			state(ev.Task).waitAt = ev.Task.Running(ev.Time)
+		}
+	case typ == events.ExitConstruct || typ == events.ExitWait:
+		// The end of a taskwait, or of a taskgroup's wait: children
+		// created after it belong to the next epoch, and the time the
+		// task spent there, less the tasks it ran meanwhile, is
+		// synchronisation, not work.
+		if x.isWait(ev) {
+			s := state(ev.Task)
+			s.waits++
+			if now := ev.Task.Running(ev.Time); now >= s.waitAt {
+				s.wait += now - s.waitAt
+			}
+		}
+	case typ == events.CreateEnd:
+		if s := state(ev.Task); s.pending {
+			s.pending = false
+			x.task(ev)
+		}
+	case typ == events.TaskBegin, typ == events.TaskloopBegin:
+		s := state(ev.Task)
+		if !ev.Task.Undeferred {
+			s.sched = x.dispatchGap(ev.OS, ev.Time)
+		}
+		s.team = -1
+		if p := x.r.Live()[ev.Task.Parent]; p != nil {
+			if typ == events.TaskloopBegin {
+				s.epoch = state(p).waits
+			}
+			switch p.Kind {
+			case timeline.Implicit:
+				s.team = x.teamOf(p)
+			case timeline.Explicit, timeline.Taskloop:
+				s.team = state(p).team
+			}
+		}
+	case typ == events.TaskEnd, typ == events.TaskloopEnd:
+		if ev.Task.Created && !ev.Task.CreateDone {
+			state(ev.Task).pending = true // undeferred: its creation ends later
+			break
+		}
+		x.task(ev)
+	case typ == events.ChunkBegin:
+		x.chunkBegin(ev)
+	case typ == events.ChunkEnd:
+		x.chunkEnd(ev)
+	}
+}
+
+// isWait reports whether ev enters or exits a taskwait, or a taskgroup's
+// wait phase.
+func (x *extractor) isWait(ev *timeline.Event) bool {
+	r := x.exp.Region(ev.Region)
+	if r == nil {
+		return false
+	}
+	switch ev.Type {
+	case events.EnterConstruct, events.ExitConstruct:
+		return r.Kind == "taskwait"
+	case events.EnterWait, events.ExitWait:
+		return r.Kind == "taskgroup"
+	}
+	return false
+}
+
+func (x *extractor) task(ev *timeline.Event) {
+	t := ev.Task
+	s := state(t)
+	g := &x.g
+	*g = Grain{Kind: Task, Region: t.Region, ID: t.ID, Parent: t.Parent, Lineage: t.Lineage, Loc: t.Loc,
+		Begin: t.Begin, End: t.End, Exec: t.Exec - min(s.wait, t.Exec), Wait: s.wait, Sched: s.sched, Suspensions: t.Suspensions, Children: t.Children,
+		Undeferred: t.Undeferred, Epoch: s.epoch, Team: -1}
+	if t.Kind == timeline.Taskloop {
+		g.Kind, g.First, g.Last, g.HasIters = Taskloop, t.First, t.Last, true
+		if t.Last == events.UnknownIteration {
+			g.Last = t.First
+		}
+	}
+	// Creation runs until the task is queued, or for an undeferred task
+	// until it begins, as in the profile: never its execution.
+	if t.Created && t.CreateDone && t.CreateEnd >= t.CreateBegin {
+		g.Create = t.CreateEnd - t.CreateBegin
+		if t.Undeferred && t.Begin >= t.CreateBegin {
+			g.Create = t.Begin - t.CreateBegin
+		}
+	}
+	g.Team = s.team
+	if p := x.r.Live()[t.Parent]; p != nil && (p.Kind == timeline.Explicit || p.Kind == timeline.Taskloop) {
+		g.ParentRegion = p.Region
+	}
+	x.emit(g, ev)
+}
+
+func (x *extractor) chunkBegin(ev *timeline.Event) {
+	t := ev.Task
+	s := state(t)
+	if s.loops == nil {
+		s.loops = map[uint32]*loopRun{}
+	}
+	lr := s.loops[ev.Region]
+	if lr == nil {
+		lr = &loopRun{}
+		s.loops[ev.Region] = lr
+	}
+	first := int64(ev.Args[0])
+	// A new execution of the loop when the iterations start over.
+	sched := uint64(0)
+	if !lr.started || first <= lr.lastFirst {
+		if lr.started {
+			lr.n++
+		}
+		lr.started = true
+	} else if ev.Time >= lr.lastEnd {
+		sched = ev.Time - lr.lastEnd
+	}
+	lr.lastFirst = first
+	s.chunk = &chunkState{region: ev.Region, first: first, begin: ev.Time, exec0: t.Running(ev.Time), sched: sched,
+		loop: LoopKey{Team: x.teamOf(t), Region: ev.Region, N: lr.n}}
+}
+
+func (x *extractor) chunkEnd(ev *timeline.Event) {
+	t := ev.Task
+	s := state(t)
+	c := s.chunk
+	if c == nil || c.region != ev.Region {
+		return
+	}
+	s.chunk = nil
+	if lr := s.loops[ev.Region]; lr != nil {
+		lr.lastEnd = ev.Time
+	}
+	last := int64(ev.Args[0])
+	g := &x.g
+	*g = Grain{Kind: Chunk, Region: ev.Region, ID: t.ID, Parent: t.ID, Loc: ev.Loc, First: c.first, Last: last, HasIters: true,
+		Begin: c.begin, End: ev.Time, Exec: t.Running(ev.Time) - c.exec0, Sched: c.sched, Loop: c.loop, Team: c.loop.Team,
+		Lineage: t.Lineage + ".c" + strconv.Itoa(int(ev.Region)) + "." + strconv.Itoa(c.loop.N) + "@" + strconv.FormatInt(c.first, 10)}
+	if t.Team != nil {
+		g.TeamSize = len(t.Team.Members)
+	}
+	x.emit(g, ev)
+}

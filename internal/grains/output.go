@@ -1,0 +1,256 @@
+package grains
+
+import (
+	"encoding/csv"
+	"fmt"
+	"io"
+	"math"
+	"sort"
+	"strconv"
+	"strings"
+
+	"gopari/internal/timeline"
+)
+
+// Columns are the CSV header.
+var Columns = []string{"kind", "file", "line", "region", "id", "parent", "lineage", "thread", "first", "last",
+	"start_ns", "end_ns", "create_ns", "sched_ns", "exec_ns", "suspensions", "children", "undeferred",
+	"parallel_benefit", "work_deviation", "parallelism", "load_balance", "scatter", "critical", "problems"}
+
+// Outputs says where the second pass writes; nil writers are skipped.
+type Outputs struct {
+	CSV   io.Writer
+	Graph *Graph // collects the grain graph, when not nil
+}
+
+// Totals are the per-region aggregates behind the summary.
+type Totals struct {
+	Kind      Kind
+	Region    uint32
+	Count     int64
+	ExecNs    float64
+	Flagged   [4]int64   // per problem bit
+	FlagExec  [4]float64 // execution time of the flagged grains
+	SumMetric [4]float64 // benefit, deviation, parallelism, balance of the flagged
+	Critical  int64
+}
+
+// Result is what the second pass found.
+type Result struct {
+	Grains  int64
+	ByKind  [3]int64
+	Regions map[[2]uint32]*Totals // by kind and region
+}
+
+// Write makes the second pass: every grain with its metrics to the CSV
+// and the graph, and the per-region totals of the summary.
+func (a *Analysis) Write(out Outputs) (*Result, error) {
+	res := &Result{Regions: map[[2]uint32]*Totals{}}
+	var cw *csv.Writer
+	if out.CSV != nil {
+		cw = csv.NewWriter(out.CSV)
+		if err := cw.Write(Columns); err != nil {
+			return nil, err
+		}
+	}
+	row := make([]string, len(Columns))
+	var werr error
+	paths := make([]string, len(a.Exp.Threads))
+	for i, t := range a.Exp.Threads {
+		paths[i] = t.Path
+	}
+	_, err := Extract(a.Exp, func(g *Grain, ev *timeline.Event) {
+		m := a.Measure(g)
+		res.Grains++
+		res.ByKind[g.Kind]++
+		k := [2]uint32{uint32(g.Kind), g.Region}
+		t := res.Regions[k]
+		if t == nil {
+			t = &Totals{Kind: g.Kind, Region: g.Region}
+			res.Regions[k] = t
+		}
+		t.Count++
+		t.ExecNs += m.ExecNs
+		if m.Critical {
+			t.Critical++
+		}
+		metric := [4]float64{m.Benefit, m.Deviation, m.Parallelism, m.Balance}
+		for i := 0; i < 4; i++ {
+			if m.Problems&(1<<i) != 0 {
+				t.Flagged[i]++
+				t.FlagExec[i] += m.ExecNs
+				t.SumMetric[i] += metric[i]
+			}
+		}
+		if out.Graph != nil {
+			out.Graph.add(a, g, &m)
+		}
+		if cw == nil || werr != nil {
+			return
+		}
+		r := a.Exp.Region(g.Region)
+		row[0] = g.Kind.String()
+		row[1], row[2] = "", ""
+		if r != nil {
+			row[1], row[2] = r.File, strconv.Itoa(r.BeginLine)
+		}
+		row[3] = strconv.Itoa(int(g.Region))
+		row[4] = "0x" + strconv.FormatUint(g.ID, 16)
+		row[5] = "0x" + strconv.FormatUint(g.Parent, 16)
+		if g.Kind == Chunk {
+			row[4] = ""
+		}
+		row[6] = g.Lineage
+		row[7] = ""
+		if g.Loc >= 0 && g.Loc < len(paths) {
+			row[7] = paths[g.Loc]
+		}
+		row[8], row[9] = "", ""
+		if g.HasIters {
+			row[8], row[9] = strconv.FormatInt(g.First, 10), strconv.FormatInt(g.Last, 10)
+		}
+		row[10], row[11] = num(m.StartNs), num(m.EndNs)
+		row[12], row[13], row[14] = num(m.CreateNs), num(m.SchedNs), num(m.ExecNs)
+		row[15], row[16] = strconv.Itoa(g.Suspensions), strconv.Itoa(g.Children)
+		row[17] = strconv.FormatBool(g.Undeferred)
+		row[18], row[19], row[20], row[21], row[22] = ratio(m.Benefit), ratio(m.Deviation), ratio(m.Parallelism), ratio(m.Balance), ratio(m.Scatter)
+		row[23] = strconv.FormatBool(m.Critical)
+		row[24] = m.Problems.Names(";")
+		werr = cw.Write(row)
+	}, nil)
+	if err != nil {
+		return nil, err
+	}
+	if cw != nil {
+		cw.Flush()
+		if werr == nil {
+			werr = cw.Error()
+		}
+	}
+	return res, werr
+}
+
+func num(v float64) string {
+	if math.IsNaN(v) {
+		return ""
+	}
+	return strconv.FormatFloat(math.Round(v), 'f', -1, 64)
+}
+
+func ratio(v float64) string {
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return ""
+	}
+	return strconv.FormatFloat(v, 'g', 4, 64)
+}
+
+// count writes n as 2.1M, 45k or 812.
+func count(n int64) string {
+	switch {
+	case n >= 1e6:
+		return strconv.FormatFloat(float64(n)/1e6, 'f', 1, 64) + "M"
+	case n >= 1e4:
+		return strconv.FormatFloat(float64(n)/1e3, 'f', 0, 64) + "k"
+	}
+	return strconv.FormatInt(n, 10)
+}
+
+// Summary writes the grains to fix, worst first: per region and problem,
+// the share of its instances flagged and what to try. At most top lines
+// of problems are written (0: all).
+func (a *Analysis) Summary(w io.Writer, res *Result, top int) {
+	fmt.Fprintf(w, "%s grains: %d tasks, %d taskloop tasks, %d chunks\n", count(res.Grains), res.ByKind[Task], res.ByKind[Taskloop], res.ByKind[Chunk])
+	type line struct {
+		weight float64
+		text   string
+	}
+	var lines []line
+	o := a.Opts
+	for _, t := range res.Regions {
+		r := a.Exp.Region(t.Region)
+		where := fmt.Sprintf("region %d", t.Region)
+		if r != nil {
+			where = fmt.Sprintf("%s:%d", r.File, r.BeginLine)
+		}
+		what := t.Kind.String()
+		if t.Kind == Chunk {
+			what = "loop"
+		}
+		inst := "instances"
+		if t.Kind == Chunk {
+			inst = "chunks"
+		}
+		pct := func(i int) float64 { return 100 * float64(t.Flagged[i]) / float64(t.Count) }
+		mean := func(i int) float64 { return t.SumMetric[i] / float64(t.Flagged[i]) }
+		if n := t.Flagged[0]; n > 0 {
+			fix := "raise the cutoff (create fewer, larger tasks)"
+			switch t.Kind {
+			case Chunk:
+				fix = "use larger chunks"
+			case Taskloop:
+				fix = "raise grainsize or lower num_tasks"
+			}
+			lines = append(lines, line{t.FlagExec[0] + float64(n), fmt.Sprintf("%s at %s: %.0f%% of its %s %s have parallel benefit < %g (mean %.2f): %s",
+				what, where, pct(0), count(t.Count), inst, o.Benefit, mean(0), fix)})
+		}
+		if n := t.Flagged[1]; n > 0 {
+			lines = append(lines, line{t.FlagExec[1] + float64(n), fmt.Sprintf("%s at %s: %.0f%% of its %s %s take more than %g× their time in the 1-thread baseline (mean %.2f×): work inflation; look for contention (shared cache lines, locks, memory bandwidth) or lost locality",
+				what, where, pct(1), count(t.Count), inst, o.Inflation, mean(1))})
+		}
+		if n := t.Flagged[2]; n > 0 {
+			lines = append(lines, line{t.FlagExec[2], fmt.Sprintf("%s at %s: %s of its %s on the critical path ran with parallelism below %g (mean %.2f): expose more parallelism there",
+				what, where, count(n), inst, o.Parallelism, mean(2))})
+		}
+	}
+	for region, bs := range a.LoopBalances() {
+		var low int
+		var sum float64
+		for _, b := range bs {
+			if b < o.Balance {
+				low++
+			}
+			sum += b
+		}
+		if low == 0 {
+			continue
+		}
+		r := a.Exp.Region(region)
+		where := fmt.Sprintf("region %d", region)
+		if r != nil {
+			where = fmt.Sprintf("%s:%d", r.File, r.BeginLine)
+		}
+		lines = append(lines, line{float64(low) * 1e3, fmt.Sprintf("loop at %s: %d of its %d executions have load balance below %g (mean %.2f: the slowest thread worked %.1f× the mean): try schedule(dynamic) or smaller chunks",
+			where, low, len(bs), o.Balance, sum/float64(len(bs)), float64(len(bs))/sum)})
+	}
+	sort.Slice(lines, func(i, j int) bool {
+		if lines[i].weight != lines[j].weight {
+			return lines[i].weight > lines[j].weight
+		}
+		return lines[i].text < lines[j].text
+	})
+	if len(lines) == 0 {
+		fmt.Fprintf(w, "no problem found (parallel benefit ≥ %g, work deviation ≤ %g×, critical-path parallelism ≥ %g, load balance ≥ %g)\n", o.Benefit, o.Inflation, o.Parallelism, o.Balance)
+		return
+	}
+	for i, l := range lines {
+		if top > 0 && i == top {
+			fmt.Fprintf(w, "(%d more; --top %d shows them)\n", len(lines)-top, len(lines))
+			break
+		}
+		fmt.Fprintln(w, l.text)
+	}
+	if a.baseline == nil {
+		fmt.Fprintln(w, "(work inflation needs a 1-thread run of the same program: --baseline DIR)")
+	}
+}
+
+// label names a region for graph nodes.
+func label(a *Analysis, region uint32) string {
+	r := a.Exp.Region(region)
+	if r == nil {
+		return "region " + strconv.Itoa(int(region))
+	}
+	return r.Kind + " " + r.File + ":" + strconv.Itoa(r.BeginLine)
+}
+
+var _ = strings.TrimSpace
