@@ -1,0 +1,240 @@
+package job
+
+import (
+	"sort"
+
+	"gopari/internal/profile"
+)
+
+// A Merged is a job's merged profile: gopari report prints it for a job
+// directory, and --json writes it. Its size grows with regions times
+// ranks; the ranks' own profiles stay in their directories.
+type Merged struct {
+	Format   string             `json:"format"`
+	Version  int                `json:"version"`
+	Job      string             `json:"job"`
+	Launcher string             `json:"launcher"`
+	Size     int                `json:"size"`
+	Program  string             `json:"program"`
+	Ranks    []RankSummary      `json:"ranks"`
+	Missing  []int              `json:"missing,omitempty"`
+	Damaged  []Damage           `json:"damaged,omitempty"`
+	Regions  []MergedRegion     `json:"regions"`
+	Profiles []*profile.Profile `json:"profiles"` // the ranks' own profiles, in the order of Ranks
+}
+
+// A RankSummary is one rank at a glance. MPINs is the inclusive time of
+// its MPI calls and OpenMPNs the exclusive time of its OpenMP constructs
+// (user code inside parallel regions included, MPI calls made there
+// excluded), both summed over its threads: the two never overlap.
+type RankSummary struct {
+	Rank      int    `json:"rank"`
+	Dir       string `json:"dir"`
+	PID       int    `json:"pid"`
+	Exit      string `json:"exit"`
+	WallNs    uint64 `json:"wall_ns"`
+	Threads   int    `json:"threads"`
+	OSThreads int    `json:"os_threads"`
+	OpenMPNs  uint64 `json:"openmp_ns"`
+	MPINs     uint64 `json:"mpi_ns"`
+	MPICalls  uint64 `json:"mpi_calls"`
+	Messages  uint64 `json:"messages"`
+	Bytes     uint64 `json:"bytes"`
+}
+
+// A Spread is a quantity over the job's ranks: ranks that did not run
+// the region count as 0. MaxRank is the lowest rank with the maximum.
+type Spread struct {
+	Min     uint64  `json:"min"`
+	Mean    float64 `json:"mean"`
+	Max     uint64  `json:"max"`
+	MaxRank int     `json:"max_rank"`
+}
+
+// A MergedRegion is one region over the job. The time of a region on a
+// rank is the sum over the rank's threads of the region's inclusive
+// time (for a parallel region, its implicit tasks). RankImbalance is
+// (max - mean) / max of that time over ranks; ThreadImbalance is the
+// mean over the ranks that ran the region of (max - mean) / max of its
+// time over their threads. Both are 0 when balanced and approach 1 when
+// one rank, or one thread, does all the work.
+type MergedRegion struct {
+	Kind            string         `json:"kind"`
+	Name            string         `json:"name"`
+	File            string         `json:"file"`
+	BeginLine       int            `json:"begin_line"`
+	EndLine         int            `json:"end_line"`
+	SubName         string         `json:"sub_name,omitempty"`
+	Ranks           int            `json:"ranks"` // ranks that ran it
+	Visits          Spread         `json:"visits"`
+	InclNs          Spread         `json:"incl_ns"`
+	ExclNs          Spread         `json:"excl_ns"`
+	Messages        *Spread        `json:"messages,omitempty"`
+	Bytes           *Spread        `json:"bytes,omitempty"`
+	RankImbalance   float64        `json:"rank_imbalance"`
+	ThreadImbalance float64        `json:"thread_imbalance"`
+	PerRank         []RegionOnRank `json:"per_rank"`
+}
+
+// A RegionOnRank is a region on one rank, summed over its threads.
+type RegionOnRank struct {
+	Rank            int     `json:"rank"`
+	Threads         int     `json:"threads"` // threads that ran it
+	Visits          uint64  `json:"visits"`
+	InclNs          uint64  `json:"incl_ns"`
+	ExclNs          uint64  `json:"excl_ns"`
+	Messages        uint64  `json:"messages,omitempty"`
+	Bytes           uint64  `json:"bytes,omitempty"`
+	ThreadImbalance float64 `json:"thread_imbalance"`
+}
+
+// regionKey identifies a region across ranks, which may run different
+// builds (MPMD): by what it is and where, not by its id.
+type regionKey struct {
+	kind, name, file, sub string
+	begin, end            int
+}
+
+func keyOf(r *profile.Region) regionKey {
+	return regionKey{r.Kind, r.Name, r.File, r.SubName, r.BeginLine, r.EndLine}
+}
+
+// phaseOf is the part of a region's statistics that is its time on a
+// thread: the implicit task of a parallel region, else the construct.
+func phaseOf(kind string, s *profile.Stat) *profile.Phase {
+	if kind == "parallel" {
+		return s.Body
+	}
+	return s.Construct
+}
+
+// Merge merges the job's rank profiles.
+func Merge(j *Job) *Merged {
+	m := &Merged{Format: Format, Version: Version, Job: j.Job, Launcher: j.Launcher, Size: j.Size,
+		Program: j.Program, Missing: j.Missing, Damaged: j.Damaged}
+	index := map[regionKey]int{}
+	for ri, rk := range j.Ranks {
+		p := rk.Profile
+		sum := RankSummary{Rank: rk.Rank, Dir: rk.Dir, PID: p.PID, Exit: p.Exit, WallNs: p.WallNs,
+			Threads: len(p.Threads), OSThreads: p.OSThreads}
+		perThread := map[int][]uint64{} // merged region -> time per thread on this rank
+		for i := range p.Stats {
+			s := &p.Stats[i]
+			r := p.Region(s.Region)
+			if r == nil {
+				continue
+			}
+			k := keyOf(r)
+			mi, ok := index[k]
+			if !ok {
+				mi = len(m.Regions)
+				index[k] = mi
+				m.Regions = append(m.Regions, MergedRegion{Kind: r.Kind, Name: r.Name, File: r.File,
+					BeginLine: r.BeginLine, EndLine: r.EndLine, SubName: r.SubName,
+					PerRank: make([]RegionOnRank, len(j.Ranks))})
+			}
+			on := &m.Regions[mi].PerRank[ri]
+			on.Rank = rk.Rank
+			ph := phaseOf(r.Kind, s)
+			if ph != nil {
+				on.Visits += ph.Visits
+				on.InclNs += ph.InclNs
+				on.ExclNs += ph.ExclNs
+				on.Threads++
+				perThread[mi] = append(perThread[mi], ph.InclNs)
+			}
+			on.Messages += s.Messages
+			on.Bytes += s.Bytes
+			switch {
+			case r.Kind == "mpi" && ph != nil:
+				sum.MPINs += ph.InclNs
+				sum.MPICalls += ph.Visits
+			case r.Kind != "user" && ph != nil:
+				sum.OpenMPNs += ph.ExclNs
+			}
+			if r.Kind != "user" && r.Kind != "mpi" && s.Barrier != nil {
+				sum.OpenMPNs += s.Barrier.ExclNs
+			}
+			sum.Messages += s.Messages
+			sum.Bytes += s.Bytes
+		}
+		for mi, times := range perThread {
+			m.Regions[mi].PerRank[ri].ThreadImbalance = imbalance(times)
+		}
+		m.Ranks = append(m.Ranks, sum)
+	}
+	for i := range m.Regions {
+		r := &m.Regions[i]
+		for ri := range r.PerRank {
+			r.PerRank[ri].Rank = j.Ranks[ri].Rank // ranks without the region too
+		}
+		var incl []uint64
+		var timb float64
+		for _, on := range r.PerRank {
+			incl = append(incl, on.InclNs)
+			if on.Threads > 0 {
+				r.Ranks++
+				timb += on.ThreadImbalance
+			}
+		}
+		if r.Ranks > 0 {
+			r.ThreadImbalance = timb / float64(r.Ranks)
+		}
+		r.RankImbalance = imbalance(incl)
+		r.Visits = spread(r.PerRank, func(o RegionOnRank) uint64 { return o.Visits })
+		r.InclNs = spread(r.PerRank, func(o RegionOnRank) uint64 { return o.InclNs })
+		r.ExclNs = spread(r.PerRank, func(o RegionOnRank) uint64 { return o.ExclNs })
+		if r.Kind == "mpi" {
+			msgs := spread(r.PerRank, func(o RegionOnRank) uint64 { return o.Messages })
+			bytes := spread(r.PerRank, func(o RegionOnRank) uint64 { return o.Bytes })
+			r.Messages, r.Bytes = &msgs, &bytes
+		}
+	}
+	sort.SliceStable(m.Regions, func(a, b int) bool {
+		if m.Regions[a].InclNs.Max != m.Regions[b].InclNs.Max {
+			return m.Regions[a].InclNs.Max > m.Regions[b].InclNs.Max
+		}
+		ka, kb := m.Regions[a], m.Regions[b]
+		if ka.File != kb.File {
+			return ka.File < kb.File
+		}
+		return ka.BeginLine < kb.BeginLine
+	})
+	return m
+}
+
+// imbalance is (max - mean) / max, 0 for no or zero values.
+func imbalance(v []uint64) float64 {
+	var max, sum uint64
+	for _, x := range v {
+		sum += x
+		if x > max {
+			max = x
+		}
+	}
+	if max == 0 {
+		return 0
+	}
+	mean := float64(sum) / float64(len(v))
+	return (float64(max) - mean) / float64(max)
+}
+
+func spread(on []RegionOnRank, f func(RegionOnRank) uint64) Spread {
+	var s Spread
+	if len(on) == 0 {
+		return s
+	}
+	var sum uint64
+	for i, o := range on {
+		v := f(o)
+		sum += v
+		if i == 0 || v < s.Min {
+			s.Min = v
+		}
+		if i == 0 || v > s.Max {
+			s.Max, s.MaxRank = v, o.Rank
+		}
+	}
+	s.Mean = float64(sum) / float64(len(on))
+	return s
+}
