@@ -1,27 +1,36 @@
 # gopari — build, test and benchmark.
 #
 #   make            build bin/gopari, build/lib/libpomp.a and build/include/pomp.h
-#   make test       vet, format check and every test (the fuzz corpus replayed)
+#   make test       vet, format check, staticcheck and every test (the fuzz corpus
+#                   replayed), with progress and a list of what was skipped
 #   make fuzz       run each fuzz target for FUZZTIME (default 15s), as CI does
 #   make soak       each fuzz target for SOAKTIME (30m) and 5,000 random programs
-#   make bench-instrument   instrumenter throughput on dense 200k- and 1M-line files
+#   make bench-instrument   instrumenter throughput in process on dense 200k- and 1M-line files
+#                           (make bench measures it through the command line)
 
 GO      ?= go
 BIN     := bin
 BUILD   := build
 GOBUILD := $(GO) build -trimpath
+# gopari trace --otf2 links Debian's libotf2 (libotf2-trace-dev) where it
+# is installed; without it, gopari builds and says so when asked for OTF2.
+GOTAGS  := $(if $(wildcard /usr/include/otf2/otf2.h),-tags otf2)
 
-GO_SOURCES := $(shell find cmd parser rewrite internal pomprt -name '*.go' -not -path '*/testdata/*') go.mod go.sum pomprt/include/pomp.h
+GO_SOURCES := $(shell find cmd parser rewrite internal pomprt -name '*.go' -not -path '*/testdata/*') go.mod go.sum pomprt/include/pomp.h pomprt/include/pomp_c.i pomprt/include/pomp_cxx.ii internal/otf2/glue.c
 RT_SOURCES := $(wildcard pomprt/*.go pomprt/*.c pomprt/*.h) pomprt/include/pomp.h internal/profile/profile.go
 
-.PHONY: all build test vet fmt-check fuzz soak bench bench-instrument clean demo install
+.PHONY: all build test vet fmt-check staticcheck fuzz soak bench bench-instrument clean demo install
 
 all: build
 
-build: $(BIN)/gopari $(BUILD)/lib/libpomp.a $(BUILD)/include/pomp.h
+# The MPI measurement library is built where an MPI compiler is installed.
+MPICC   ?= $(shell command -v mpicc 2>/dev/null)
+MPI_LIB := $(if $(MPICC),$(BUILD)/lib/libpomp_mpi.a)
+
+build: $(BIN)/gopari $(BUILD)/lib/libpomp.a $(BUILD)/include/pomp.h $(MPI_LIB)
 
 $(BIN)/gopari: $(GO_SOURCES)
-	$(GOBUILD) -o $@ ./cmd/gopari
+	$(GOBUILD) $(GOTAGS) -o $@ ./cmd/gopari
 
 # The runtime: a Go C archive. Link instrumented programs with
 #   cc -fopenmp prog.c build/lib/libpomp.a -lpthread
@@ -29,6 +38,14 @@ $(BUILD)/lib/libpomp.a: $(RT_SOURCES)
 	@mkdir -p $(@D)
 	$(GOBUILD) -buildmode=c-archive -o $@ ./pomprt
 	@rm -f $(BUILD)/lib/libpomp.h # cgo's header is internal; pomp.h is the interface
+
+# MPI calls measured as regions through PMPI (pomprt/mpi): linked before
+# libpomp.a, by gopari cc when it links with an MPI compiler wrapper.
+$(BUILD)/lib/libpomp_mpi.a: pomprt/mpi/pomp_mpi.c pomprt/rt.h pomprt/include/pomp.h
+	@mkdir -p $(@D) $(BUILD)/obj
+	$(MPICC) -O2 -Wall -Wextra -I pomprt -c $< -o $(BUILD)/obj/pomp_mpi.o
+	@rm -f $@
+	ar rcs $@ $(BUILD)/obj/pomp_mpi.o
 
 $(BUILD)/include/pomp.h: pomprt/include/pomp.h
 	@mkdir -p $(@D)
@@ -48,23 +65,35 @@ install: build
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include
 	install -m 0755 $(BIN)/gopari $(DESTDIR)$(PREFIX)/bin/gopari
 	install -m 0644 $(BUILD)/lib/libpomp.a $(DESTDIR)$(PREFIX)/lib/libpomp.a
+	$(if $(MPI_LIB),install -m 0644 $(MPI_LIB) $(DESTDIR)$(PREFIX)/lib/libpomp_mpi.a)
 	install -m 0644 $(BUILD)/include/pomp.h $(DESTDIR)$(PREFIX)/include/pomp.h
 
 vet:
-	$(GO) vet ./...
+	$(GO) vet $(GOTAGS) ./...
 
 fmt-check:
 	@out="$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go'))"; \
 	if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
 
-test: build vet fmt-check
-	$(GO) test -count=1 ./...
+# staticcheck at a pinned version; go run builds it once into the cache.
+STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
+staticcheck:
+	$(GO) run $(STATICCHECK) $(GOTAGS) ./...
+
+# Every test, through internal/testlog: a line per package, progress in
+# the long ones, the output of failures, and at the end what was skipped
+# and why. Skips decided here, before any test runs, are passed as notes.
+TESTNOTES := $(if $(GOTAGS),,-note 'OTF2 tests: libotf2-trace-dev not installed, gopari built without OTF2')
+test: build vet fmt-check staticcheck
+	@echo "go test $(GOTAGS) -json -count=1 ./... | go run ./internal/testlog"
+	@bash -o pipefail -c '$(GO) test $(GOTAGS) -json -count=1 ./... | $(GO) run ./internal/testlog $(TESTNOTES)'
 
 # Fuzzing: the scanner, the directive parser, the statement-extent
-# finder and the whole rewrite. New failures land in testdata/fuzz and
+# finder, the whole rewrite, the event-stream reader and the replay
+# behind gopari trace and gopari grains. New failures land in testdata/fuzz and
 # are then replayed by make test.
 FUZZTIME ?= 15s
-FUZZ_TARGETS := parser:FuzzScan parser:FuzzDirective parser:FuzzExtents rewrite:FuzzInstrument
+FUZZ_TARGETS := parser:FuzzScan parser:FuzzDirective parser:FuzzExtents rewrite:FuzzInstrument internal/events:FuzzReader internal/chrome:FuzzReplay
 fuzz:
 	@set -e; for t in $(FUZZ_TARGETS); do \
 	  pkg=$${t%%:*}; fn=$${t#*:}; \

@@ -22,17 +22,11 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
-	"runtime/debug"
-	"slices"
 	"sort"
 	"strconv"
 	"strings"
 	"syscall"
 	"time"
-
-	"gopari/internal/gen"
-	"gopari/parser"
-	"gopari/rewrite"
 )
 
 var (
@@ -40,7 +34,7 @@ var (
 	threads = flag.String("threads", "", "comma-separated thread counts (default 1,2 and the machine's cores)")
 	outFile = flag.String("out", "build/bench.md", "where to write the table as well")
 	quick   = flag.Bool("quick", false, "smaller inputs, for trying the driver")
-	only    = flag.String("only", "", "comma-separated parts to run (tiny,constructs,realistic,memory,instrumenter; default all)")
+	only    = flag.String("only", "", "comma-separated parts to run (tiny,constructs,realistic,memory,instrumenter,scaling,mpi; default all)")
 )
 
 // part reports whether the part called name is to run.
@@ -89,6 +83,15 @@ func main() {
 	}
 	if part("instrumenter") {
 		b.instrumenter(w)
+	}
+	if part("exports") {
+		b.exports(w)
+	}
+	if part("scaling") {
+		b.scaling(w)
+	}
+	if part("mpi") {
+		b.mpi(w)
 	}
 	b.verdicts(w)
 	if *outFile != "" {
@@ -395,58 +398,6 @@ func (b *bench) memory(w io.Writer) {
 	fmt.Fprintln(w)
 	growth := (large/small - 1) * 100
 	b.check("profile mode, peak memory, 20M vs 1M tasks", "within 10%", fmt.Sprintf("%+.1f%%", growth), growth <= 10 && growth >= -10, "")
-}
-
-// instrumenter measures gopari instrument's throughput in process, on
-// one core, on the dense generated files. The two sizes alternate, run by
-// run, so that drift of the machine cancels in their ratio.
-func (b *bench) instrumenter(w io.Writer) {
-	prev := runtime.GOMAXPROCS(1)
-	defer runtime.GOMAXPROCS(prev)
-	defer debug.SetGCPercent(debug.SetGCPercent(200)) // as the gopari command does
-	sizes := []int{200_000, 1_000_000}
-	runs := 21
-	if *quick {
-		runs = 5
-	}
-	fmt.Fprintf(w, "## Instrumenter: dense C, one directive per 8 lines, one core\n\n")
-	fmt.Fprintf(w, "| lines | median ms | lines/s | best lines/s |\n|---:|---:|---:|---:|\n")
-	srcs := make([][]byte, len(sizes))
-	lines := make([]int, len(sizes))
-	for i, n := range sizes {
-		srcs[i] = gen.Dense(n)
-		lines[i] = gen.Lines(srcs[i])
-	}
-	ts := make([][]float64, len(sizes))
-	var ratios []float64
-	for r := 0; r < runs; r++ {
-		for i, src := range srcs {
-			// Each run starts from a collected heap, as a gopari
-			// process does; garbage of the run before would otherwise
-			// trigger collections at random points of this one.
-			runtime.GC()
-			t0 := time.Now()
-			res, diags := rewrite.Source("dense.c", src, parser.Config{}, rewrite.Options{})
-			if res == nil {
-				fatalf("instrumenting: %v", diags)
-			}
-			res.WriteTo(io.Discard)
-			ts[i] = append(ts[i], time.Since(t0).Seconds())
-		}
-		ratios = append(ratios, ts[1][r]/ts[0][r])
-	}
-	for i := range sizes {
-		med := median(ts[i])
-		best := slices.Min(ts[i])
-		fmt.Fprintf(w, "| %d | %.1f | %.2fM | %.2fM |\n", lines[i], med*1e3, float64(lines[i])/med/1e6, float64(lines[i])/best/1e6)
-		if i == 0 {
-			rate := float64(lines[i]) / med / 1e6
-			b.check("instrumenter throughput, 200k lines", ">= 3.4M lines/s", fmt.Sprintf("%.2fM lines/s", rate), rate >= 3.4, "")
-		}
-	}
-	ratio := median(ratios)
-	fmt.Fprintf(w, "\n1M lines take %.2f times as long as 200k lines (median of %d paired runs).\n\n", ratio, runs)
-	b.check("instrumenter, 1M vs 200k lines", "<= 5.5x the time", fmt.Sprintf("%.2fx", ratio), ratio <= 5.5, "")
 }
 
 func (b *bench) verdicts(w io.Writer) {

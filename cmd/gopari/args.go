@@ -56,3 +56,12 @@ func permute(args []string, cmds []*cli.Command) []string {
 	}
 	return out
 }
+
+func contains(xs []string, x string) bool {
+	for _, y := range xs {
+		if y == x {
+			return true
+		}
+	}
+	return false
+}

@@ -15,7 +15,6 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"gopari/parser"
-	"gopari/pomprt/include"
 	"gopari/rewrite"
 )
 
@@ -127,15 +126,14 @@ func runCC(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 
 // ccPlan carries out one compiler command through gopari.
 type ccPlan struct {
-	o                *ccOptions
-	compiler         []string
-	line             *ccLine
-	stdin            io.Reader
-	stdout, stderr   io.Writer
-	temps            []string
-	includeDir, lib  string
-	objects          map[int]string // input index -> object replacing it on the link line
-	instrumentedObjs bool
+	o               *ccOptions
+	compiler        []string
+	line            *ccLine
+	stdin           io.Reader
+	stdout, stderr  io.Writer
+	temps           []string
+	includeDir, lib string
+	objects         map[int]string // input index -> object replacing it on the link line
 }
 
 func (p *ccPlan) run() error {
@@ -159,6 +157,11 @@ func (p *ccPlan) run() error {
 	if p.includeDir, p.lib, err = runtimePaths(); err != nil {
 		return &exitError{code: 1, msg: "cc: " + err.Error()}
 	}
+	if len(sources) > 0 {
+		if err := p.checkWritable(); err != nil {
+			return err
+		}
+	}
 	stop := p.trapSignals()
 	defer stop()
 	p.objects = make(map[int]string)
@@ -176,6 +179,39 @@ func (p *ccPlan) run() error {
 		return nil
 	}
 	return p.link()
+}
+
+// checkWritable makes sure that intermediate files can be written beside
+// the output before the compiler is asked to write one, so that a failure
+// names the user's output, not a temporary file.
+func (p *ccPlan) checkWritable() error {
+	if p.o.dry {
+		return nil
+	}
+	f, err := os.CreateTemp(p.outDir(), ".gopari-probe-*")
+	if err != nil {
+		return failure(fmt.Errorf("cannot write %s: %v", p.userOutput(), cause(err, "")))
+	}
+	f.Close()
+	os.Remove(f.Name())
+	return nil
+}
+
+// userOutput names the file the user's command writes, for messages.
+func (p *ccPlan) userOutput() string {
+	l := p.line
+	switch {
+	case l.output != "":
+		return l.output
+	case l.mode == 'l':
+		return "a.out"
+	}
+	for _, in := range l.inputs {
+		if in.lang != "" && in.path != "-" {
+			return p.objectOf(in)
+		}
+	}
+	return "the output"
 }
 
 // instrumentError is a failure to instrument a source.
@@ -312,7 +348,7 @@ func (p *ccPlan) compile(src ccInput) error {
 	if p.o.raw && (src.lang == "c" || src.lang == "c++") {
 		ext := filepath.Ext(src.path)
 		inst := p.temp(stem + ".pomp" + ext)
-		if err := p.instrument(src.path, src.path, inst, parser.Config{CPlusPlus: cpp}, rewrite.Options{}); err != nil {
+		if err := p.instrument(src.path, src.path, inst, parser.Config{CPlusPlus: cpp}); err != nil {
 			return err
 		}
 		argv := append(append([]string(nil), p.compiler...), p.flags(keepAll, preprocess)...)
@@ -338,14 +374,12 @@ func (p *ccPlan) compile(src ccInput) error {
 			return err
 		}
 	}
-	lang, iface := "cpp-output", include.PompC
-	ext := ".pomp.i"
+	lang, ext := "cpp-output", ".pomp.i"
 	if cpp {
-		lang, iface, ext = "c++-cpp-output", include.PompCXX, ".pomp.ii"
+		lang, ext = "c++-cpp-output", ".pomp.ii"
 	}
 	inst := p.temp(stem + ext)
-	opts := rewrite.Options{PragmaLines: true, Interface: iface}
-	if err := p.instrument(pre, src.path, inst, parser.Config{CPlusPlus: cpp, Preprocessed: true}, opts); err != nil {
+	if err := p.instrument(pre, src.path, inst, parser.Config{CPlusPlus: cpp, Preprocessed: true}); err != nil {
 		return err
 	}
 	argv := append(append([]string(nil), p.compiler...), p.flags(keepAll)...)
@@ -360,7 +394,7 @@ func (p *ccPlan) compile(src ccInput) error {
 }
 
 // instrument instruments file in into out, recording name.
-func (p *ccPlan) instrument(in, name, out string, cfg parser.Config, extra rewrite.Options) error {
+func (p *ccPlan) instrument(in, name, out string, cfg parser.Config) error {
 	if p.o.verbose || p.o.dry {
 		fmt.Fprintf(p.stderr, "gopari instrument %s -o %s\n", in, out)
 	}
@@ -369,18 +403,17 @@ func (p *ccPlan) instrument(in, name, out string, cfg parser.Config, extra rewri
 	}
 	src, err := os.ReadFile(in)
 	if err != nil {
-		return &instrumentError{err}
+		return &instrumentError{fmt.Errorf("cannot read %s: %v", name, cause(err, ""))}
 	}
 	opts := p.o.opts
 	opts.Name = filepath.ToSlash(filepath.Clean(name))
-	opts.PragmaLines, opts.Interface = extra.PragmaLines, extra.Interface
 	res, diags := rewrite.Source(opts.Name, src, cfg, opts)
 	printDiags(p.stderr, diags)
 	if res == nil {
 		return &instrumentError{errors.New("instrumentation failed")}
 	}
 	if err := writeAtomic(out, func(w io.Writer) error { _, err := res.WriteTo(w); return err }); err != nil {
-		return &instrumentError{err}
+		return &instrumentError{fmt.Errorf("cannot write the instrumented copy of %s beside %s: %v", name, p.userOutput(), cause(err, ""))}
 	}
 	return nil
 }
@@ -434,7 +467,7 @@ func (p *ccPlan) link() error {
 		}
 		i += n
 	}
-	argv = append(argv, p.lib, "-lpthread")
+	argv = append(p.withMPILib(argv), p.lib, "-lpthread")
 	return p.exec(argv)
 }
 
@@ -509,31 +542,4 @@ func shellQuote(argv []string) string {
 		b.WriteString("'" + strings.ReplaceAll(a, "'", `'\''`) + "'")
 	}
 	return b.String()
-}
-
-// runtimePaths finds pomp.h's directory and libpomp.a: below
-// GOPARI_PREFIX, or relative to the gopari executable, installed
-// (PREFIX/bin, PREFIX/include, PREFIX/lib) or in its source tree (bin,
-// build/include, build/lib).
-func runtimePaths() (string, string, error) {
-	var roots []string
-	if pre := os.Getenv("GOPARI_PREFIX"); pre != "" {
-		roots = append(roots, pre)
-	} else if exe, err := os.Executable(); err == nil {
-		if exe, err = filepath.EvalSymlinks(exe); err == nil {
-			top := filepath.Dir(filepath.Dir(exe))
-			roots = append(roots, top, filepath.Join(top, "build"))
-		}
-	}
-	for _, r := range roots {
-		inc, lib := filepath.Join(r, "include"), filepath.Join(r, "lib", "libpomp.a")
-		if _, err := os.Stat(filepath.Join(inc, "pomp.h")); err != nil {
-			continue
-		}
-		if _, err := os.Stat(lib); err != nil {
-			continue
-		}
-		return inc, lib, nil
-	}
-	return "", "", fmt.Errorf("cannot find libpomp.a and pomp.h (looked in %s); build them with make, or set GOPARI_PREFIX", strings.Join(roots, ", "))
 }

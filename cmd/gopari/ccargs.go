@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"os"
-	"path/filepath"
 	"strings"
 )
 
@@ -43,25 +42,6 @@ var argWithValue = map[string]bool{
 	"-wrapper": true, "-specs": true, "-G": true,
 }
 
-// joinedPrefixes are the options above that also take their value joined:
-// -I/usr/include, -DX=1, -MFdeps.d.
-var joinedPrefixes = []string{"-o", "-x", "-I", "-L", "-l", "-D", "-U", "-MF", "-MT", "-MQ", "-T", "-u", "-z", "-B", "-G"}
-
-// languageOf returns the language a file name stands for.
-func languageOf(path string) string {
-	switch filepath.Ext(path) {
-	case ".c":
-		return "c"
-	case ".cc", ".cp", ".cxx", ".cpp", ".CPP", ".c++", ".C":
-		return "c++"
-	case ".i":
-		return "cpp-output"
-	case ".ii":
-		return "c++-cpp-output"
-	}
-	return ""
-}
-
 // normLang maps a -x argument to the languages gopari instruments.
 func normLang(x string) string {
 	switch x {
@@ -96,7 +76,9 @@ func parseCC(args []string) (*ccLine, error) {
 			if xlang != "" {
 				in.lang = normLang(xlang)
 			} else {
-				in.lang = languageOf(a)
+				if l := languageOf(a); !l.header {
+					in.lang = l.name
+				}
 			}
 			l.inputs = append(l.inputs, in)
 		case a == "-c":

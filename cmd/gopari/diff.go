@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 
@@ -53,17 +54,14 @@ func runDiff(c *cli.Context) error {
 			bad = true
 			continue
 		}
-		got := res.Bytes()
 		if c.Bool("update") {
-			if err := os.MkdirAll(filepath.Dir(golden), 0o755); err == nil {
-				err = writeFileAtomic(golden, got)
-			}
-			if err != nil {
+			if err := writeBelow(dir, file, func(w io.Writer) error { _, err := res.WriteTo(w); return err }); err != nil {
 				fmt.Fprintf(stderr, "gopari: %v\n", err)
 				bad = true
 			}
 			continue
 		}
+		got := res.Bytes()
 		want, err := os.ReadFile(golden)
 		if err != nil {
 			fmt.Fprintf(stderr, "gopari: %s: no golden file: %v (use --update to create it)\n", file, err)

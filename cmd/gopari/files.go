@@ -5,18 +5,18 @@ import (
 	"bytes"
 	"crypto/rand"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
+
+	"gopari/internal/mem"
 )
 
-// writeFileAtomic writes data to name through a temporary file in the
-// same directory and a rename, so that name is never left half written.
-// A new file gets mode 0644 under the umask; an existing one keeps its
-// mode, and a symbolic link stays a link to the file written.
+// writeFileAtomic writes data to name; see writeAtomic.
 func writeFileAtomic(name string, data []byte) error {
 	return writeAtomic(name, func(w io.Writer) error {
 		_, err := w.Write(data)
@@ -24,32 +24,38 @@ func writeFileAtomic(name string, data []byte) error {
 	})
 }
 
-// writeAtomic is writeFileAtomic for content that write produces.
+// writeAtomic writes what write produces to name. A regular file, or a
+// new one, is written through a temporary file in the same directory and
+// a rename, so that name is never left half written: a new file gets mode
+// 0644 under the umask, an existing one keeps its mode, and a symbolic
+// link stays a link to the file written. Anything else (/dev/null,
+// /dev/stdout, a terminal, a named pipe) is written in place: an atomic
+// rename applies only to regular files. Errors name name, never the
+// temporary file.
 func writeAtomic(name string, write func(io.Writer) error) error {
-	if real, err := filepath.EvalSymlinks(name); err == nil {
-		name = real
+	switch name {
+	case "/dev/stdout":
+		return writeStream(name, os.Stdout, write)
+	case "/dev/stderr":
+		return writeStream(name, os.Stderr, write)
 	}
-	dir := filepath.Dir(name)
+	target := name
+	if real, err := filepath.EvalSymlinks(name); err == nil {
+		target = real
+	}
 	perm, keep := fs.FileMode(0o644), false
-	if st, err := os.Stat(name); err == nil {
-		if !st.Mode().IsRegular() {
-			return fmt.Errorf("%s: not a regular file", name)
+	if st, err := os.Stat(target); err == nil {
+		switch {
+		case st.IsDir():
+			return &fs.PathError{Op: "write", Path: name, Err: errors.New("is a directory")}
+		case !st.Mode().IsRegular():
+			return writeInPlace(name, write)
 		}
 		perm, keep = st.Mode().Perm(), true
 	}
-	var tmp *os.File
-	var err error
-	for i := 0; i < 10; i++ {
-		var b [6]byte
-		rand.Read(b[:])
-		path := filepath.Join(dir, "."+filepath.Base(name)+".gopari-"+hex.EncodeToString(b[:])+".tmp")
-		tmp, err = os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, perm)
-		if err == nil || !os.IsExist(err) {
-			break
-		}
-	}
+	tmp, err := createTemp(target, perm)
 	if err != nil {
-		return err
+		return &fs.PathError{Op: "create", Path: name, Err: cause(err, "")}
 	}
 	ok := false
 	defer func() {
@@ -58,28 +64,109 @@ func writeAtomic(name string, write func(io.Writer) error) error {
 			os.Remove(tmp.Name())
 		}
 	}()
-	bw := bufio.NewWriterSize(tmp, 1<<16)
-	if err := write(bw); err != nil {
-		return err
-	}
-	if err := bw.Flush(); err != nil {
+	if err := writeStream(name, tmp, write); err != nil {
 		return err
 	}
 	if keep {
 		// The file replaced keeps its mode exactly; a new one got 0644
 		// minus the umask from OpenFile.
 		if err := tmp.Chmod(perm); err != nil {
-			return err
+			return &fs.PathError{Op: "chmod", Path: name, Err: cause(err, "")}
 		}
 	}
 	if err := tmp.Close(); err != nil {
-		return err
+		return &fs.PathError{Op: "write", Path: name, Err: cause(err, "")}
 	}
-	if err := os.Rename(tmp.Name(), name); err != nil {
-		return err
+	if err := os.Rename(tmp.Name(), target); err != nil {
+		return &fs.PathError{Op: "rename", Path: name, Err: cause(err, "")}
 	}
 	ok = true
 	return nil
+}
+
+// createTemp creates a new temporary file beside target.
+func createTemp(target string, perm fs.FileMode) (*os.File, error) {
+	dir := filepath.Dir(target)
+	var err error
+	for i := 0; i < 10; i++ {
+		var b [6]byte
+		rand.Read(b[:])
+		path := filepath.Join(dir, "."+filepath.Base(target)+".gopari-"+hex.EncodeToString(b[:])+".tmp")
+		var f *os.File
+		f, err = os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, perm)
+		if err == nil || !os.IsExist(err) {
+			return f, err
+		}
+	}
+	return nil, err
+}
+
+// writeInPlace writes to an existing file that is not a regular one.
+func writeInPlace(name string, write func(io.Writer) error) error {
+	f, err := os.OpenFile(name, os.O_WRONLY, 0)
+	if err != nil {
+		return &fs.PathError{Op: "open", Path: name, Err: cause(err, "")}
+	}
+	if err := writeStream(name, f, write); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Close(); err != nil {
+		return &fs.PathError{Op: "write", Path: name, Err: cause(err, "")}
+	}
+	return nil
+}
+
+// writeStream writes what write produces to f through a buffer; errors
+// name name.
+func writeStream(name string, f *os.File, write func(io.Writer) error) error {
+	return writeTo(name, f, write)
+}
+
+// writeTo writes what write produces to w through a buffer; errors name
+// name.
+func writeTo(name string, w io.Writer, write func(io.Writer) error) error {
+	bw := bufio.NewWriterSize(w, 1<<16)
+	err := write(bw)
+	if err == nil {
+		err = bw.Flush()
+	}
+	if err != nil {
+		written := "\x00" // no path: keep every path in err
+		if f, ok := w.(*os.File); ok {
+			written = f.Name()
+		}
+		return &fs.PathError{Op: "write", Path: name, Err: cause(err, written)}
+	}
+	return nil
+}
+
+// writeBelow writes to DIR/FILE (the layout of --out-dir and of golden
+// directories), creating the directories it needs.
+func writeBelow(dir, file string, write func(io.Writer) error) error {
+	dest, err := outPath(dir, file)
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(filepath.Dir(dest), 0o755); err != nil {
+		return err
+	}
+	return writeAtomic(dest, write)
+}
+
+// cause strips the path of a file-system error about the file gopari
+// wrote (named written, or any path when written is ""), so that a
+// message names the user's file and not a temporary one.
+func cause(err error, written string) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) && (written == "" || pe.Path == written) {
+		return pe.Err
+	}
+	var le *os.LinkError
+	if errors.As(err, &le) {
+		return le.Err
+	}
+	return err
 }
 
 // outPath places file below dir, keeping its relative path. It refuses
@@ -99,12 +186,43 @@ func readSource(name string, stdin interface{ Read([]byte) (int, error) }) ([]by
 		_, err := b.ReadFrom(stdin)
 		return b.Bytes(), err
 	}
-	st, err := os.Stat(name)
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	st, err := f.Stat()
 	if err != nil {
 		return nil, err
 	}
 	if st.IsDir() {
 		return nil, fmt.Errorf("%s: is a directory", name)
 	}
-	return os.ReadFile(name)
+	if !st.Mode().IsRegular() {
+		return io.ReadAll(f) // a pipe or a device: its size says nothing
+	}
+	// One read into a buffer of the file's size (and a byte more, to see
+	// that the file did not grow), in huge pages where the kernel has them.
+	b := make([]byte, 0, st.Size()+1)
+	mem.HugePages(b)
+	for {
+		n, err := f.Read(b[len(b):cap(b)])
+		b = b[:len(b)+n]
+		if err == io.EOF {
+			return b, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+		if len(b) == cap(b) {
+			b = append(b, 0)[:len(b)] // it grew while we read
+		}
+	}
+}
+
+// same reports whether two paths name the same existing file.
+func same(a, b string) bool {
+	sa, err1 := os.Stat(a)
+	sb, err2 := os.Stat(b)
+	return err1 == nil && err2 == nil && os.SameFile(sa, sb)
 }

@@ -1,10 +1,8 @@
 package main
 
 import (
-	"bufio"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -12,7 +10,6 @@ import (
 
 	"gopari/internal/verify"
 	"gopari/parser"
-	"gopari/pomprt/include"
 	"gopari/rewrite"
 )
 
@@ -52,10 +49,11 @@ type settings struct {
 	preprocessed bool
 	opts         rewrite.Options
 	name         string
+	verify       bool // only instrument has --verify
 }
 
 func parseSettings(c *cli.Context) (*settings, error) {
-	s := &settings{lang: c.String("lang"), preprocessed: c.Bool("preprocessed"), name: c.String("name")}
+	s := &settings{lang: c.String("lang"), preprocessed: c.Bool("preprocessed"), name: c.String("name"), verify: c.Bool("verify")}
 	switch s.lang {
 	case "", "c", "c++":
 	default:
@@ -71,18 +69,14 @@ func parseSettings(c *cli.Context) (*settings, error) {
 	return s, nil
 }
 
-// config returns the parser configuration for a file.
+// config returns the parser configuration for a file: the language
+// from --lang or the file's suffix, preprocessed input from
+// --preprocessed or the suffix (.i, .ii).
 func (s *settings) config(file string) parser.Config {
-	ext := strings.ToLower(filepath.Ext(file))
-	cfg := parser.Config{Preprocessed: s.preprocessed || ext == ".i" || ext == ".ii"}
-	switch s.lang {
-	case "c++":
-		cfg.CPlusPlus = true
-	case "":
-		switch filepath.Ext(file) {
-		case ".cc", ".cpp", ".cxx", ".c++", ".C", ".CC", ".CPP", ".hh", ".hpp", ".hxx", ".h++", ".H", ".ii", ".tcc", ".ipp", ".inl":
-			cfg.CPlusPlus = true
-		}
+	l := languageOf(file)
+	cfg := parser.Config{Preprocessed: s.preprocessed || l.preprocessed(), CPlusPlus: l.cplusplus()}
+	if s.lang != "" {
+		cfg.CPlusPlus = s.lang == "c++"
 	}
 	return cfg
 }
@@ -108,41 +102,12 @@ func (s *settings) instrument(file string, stdin io.Reader, stderr io.Writer) *r
 		return nil
 	}
 	name := s.recordName(file)
-	cfg, opts := s.config(file), s.opts
-	if cfg.Preprocessed {
-		// Preprocessed input is compiled without a preprocessor: GCC
-		// ignores _Pragma there and #include "pomp.h" would not be read.
-		opts.PragmaLines = true
-		opts.Interface = include.PompC
-		if cfg.CPlusPlus {
-			opts.Interface = include.PompCXX
-		}
-	}
-	out, diags := rewrite.Source(name, src, cfg, opts)
+	out, diags := rewrite.Source(name, src, s.config(file), s.opts)
 	printDiags(stderr, diags)
 	if diags.HasErrors() {
 		return nil
 	}
 	return out
-}
-
-// maxErrors caps the errors printed per file.
-const maxErrors = 10
-
-func printDiags(w io.Writer, diags parser.DiagnosticList) {
-	n := 0
-	for _, d := range diags {
-		if d.Severity == parser.Error {
-			n++
-			if n > maxErrors {
-				continue
-			}
-		}
-		fmt.Fprintln(w, d.Error())
-	}
-	if n > maxErrors {
-		fmt.Fprintf(w, "gopari: %d more errors not shown\n", n-maxErrors)
-	}
 }
 
 func runInstrument(c *cli.Context) error {
@@ -151,10 +116,54 @@ func runInstrument(c *cli.Context) error {
 		return err
 	}
 	files := c.Args().Slice()
-	if len(files) == 0 {
-		return usageErr("instrument: no input files")
-	}
 	out, dir, inPlace := c.String("output"), c.String("out-dir"), c.Bool("in-place")
+	if err := checkOutputs(files, out, dir, inPlace); err != nil {
+		return err
+	}
+	if c.Bool("verify") {
+		if err := verify.Setup(); err != nil {
+			return &exitError{code: 2, msg: err.Error()}
+		}
+	}
+	stderr := c.App.ErrWriter
+	bad := false
+	for _, file := range files {
+		res := s.instrument(file, c.App.Reader, stderr)
+		if res == nil || !s.verified(file, res, stderr) {
+			bad = true
+			continue
+		}
+		write := func(w io.Writer) error { _, err := res.WriteTo(w); return err }
+		var err error
+		switch {
+		case inPlace:
+			err = writeAtomic(file, write)
+		case dir != "":
+			err = writeBelow(dir, file, write)
+		case out != "" && out != "-":
+			if same(out, file) {
+				err = fmt.Errorf("%s: -o names the input file; use --in-place to overwrite a source", file)
+			} else {
+				err = writeAtomic(out, write)
+			}
+		default:
+			if err := writeTo("standard output", c.App.Writer, write); err != nil {
+				return failure(err)
+			}
+		}
+		if err != nil {
+			fmt.Fprintf(stderr, "gopari: %v\n", err)
+			bad = true
+		}
+	}
+	if bad {
+		return failed
+	}
+	return nil
+}
+
+// checkOutputs checks that the output flags fit the files.
+func checkOutputs(files []string, out, dir string, inPlace bool) error {
 	modes := 0
 	for _, m := range []bool{out != "", dir != "", inPlace} {
 		if m {
@@ -162,6 +171,8 @@ func runInstrument(c *cli.Context) error {
 		}
 	}
 	switch {
+	case len(files) == 0:
+		return usageErr("instrument: no input files")
 	case modes > 1:
 		return usageErr("instrument: use only one of -o, --out-dir and --in-place")
 	case out != "" && len(files) > 1:
@@ -173,83 +184,18 @@ func runInstrument(c *cli.Context) error {
 	case dir != "" && contains(files, "-"):
 		return usageErr("instrument: --out-dir cannot place standard input; use -o")
 	}
-	if c.Bool("verify") {
-		if err := verify.Setup(); err != nil {
-			return &exitError{code: 2, msg: err.Error()}
-		}
-	}
-	stdout, stderr := c.App.Writer, c.App.ErrWriter
-	bad := false
-	for _, file := range files {
-		res := s.instrument(file, c.App.Reader, stderr)
-		if res == nil {
-			bad = true
-			continue
-		}
-		if c.Bool("verify") && !s.config(file).CPlusPlus {
-			if errs := verify.C(s.recordName(file), res.Bytes()); len(errs) > 0 {
-				for _, e := range errs {
-					fmt.Fprintln(stderr, e)
-				}
-				bad = true
-				continue
-			}
-		}
-		var dest string
-		switch {
-		case inPlace:
-			dest = file
-		case dir != "":
-			if dest, err = outPath(dir, file); err != nil {
-				fmt.Fprintf(stderr, "gopari: %v\n", err)
-				bad = true
-				continue
-			}
-			if err := os.MkdirAll(filepath.Dir(dest), 0o755); err != nil {
-				fmt.Fprintf(stderr, "gopari: %v\n", err)
-				bad = true
-				continue
-			}
-		case out != "" && out != "-":
-			dest = out
-			if same(dest, file) {
-				fmt.Fprintf(stderr, "gopari: %s: -o names the input file; use --in-place to overwrite a source\n", file)
-				bad = true
-				continue
-			}
-		default:
-			bw := bufio.NewWriterSize(stdout, 1<<16)
-			if _, err := res.WriteTo(bw); err == nil {
-				err = bw.Flush()
-			}
-			if err != nil {
-				return &exitError{code: 1, msg: err.Error()}
-			}
-			continue
-		}
-		if err := writeAtomic(dest, func(w io.Writer) error { _, err := res.WriteTo(w); return err }); err != nil {
-			fmt.Fprintf(stderr, "gopari: %v\n", err)
-			bad = true
-		}
-	}
-	if bad {
-		return failed
-	}
 	return nil
 }
 
-func contains(xs []string, x string) bool {
-	for _, y := range xs {
-		if y == x {
-			return true
-		}
+// verified reports whether a C result passes --verify, printing what
+// modernc.org/cc/v4 rejects; without --verify, and for C++, it is true.
+func (s *settings) verified(file string, res *rewrite.Result, stderr io.Writer) bool {
+	if !s.verify || s.config(file).CPlusPlus {
+		return true
 	}
-	return false
-}
-
-// same reports whether two paths name the same existing file.
-func same(a, b string) bool {
-	sa, err1 := os.Stat(a)
-	sb, err2 := os.Stat(b)
-	return err1 == nil && err2 == nil && os.SameFile(sa, sb)
+	errs := verify.C(s.recordName(file), res.Bytes())
+	for _, e := range errs {
+		fmt.Fprintln(stderr, e)
+	}
+	return len(errs) == 0
 }

@@ -27,22 +27,6 @@ func main() {
 	os.Exit(run(os.Args, os.Stdin, os.Stdout, os.Stderr))
 }
 
-// exitError carries an exit status through urfave/cli.
-type exitError struct {
-	code int
-	msg  string
-}
-
-func (e *exitError) Error() string { return e.msg }
-
-// usageErr is a command-line mistake: exit status 2.
-func usageErr(format string, args ...any) error {
-	return &exitError{code: 2, msg: fmt.Sprintf(format, args...)}
-}
-
-// failed reports that diagnostics were printed: exit status 1.
-var failed = &exitError{code: 1}
-
 // run runs gopari with args and returns its exit status.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	unknown := false
@@ -59,6 +43,10 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			reportCommand(),
 			ccCommand(),
 			configCommand(),
+			traceCommand(),
+			modelCommand(),
+			scaleCommand(),
+			grainsCommand(),
 		},
 		ExitErrHandler: func(*cli.Context, error) {},
 		OnUsageError: func(c *cli.Context, err error, _ bool) error {

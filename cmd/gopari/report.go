@@ -12,6 +12,8 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"gopari/internal/events"
+	"gopari/internal/job"
 	"gopari/internal/profile"
 )
 
@@ -23,10 +25,17 @@ func reportCommand() *cli.Command {
 		Description: `Reads the profile that an instrumented program wrote into its experiment
 directory (default: the newest gopari-* directory here) and prints the
 regions by time, the load imbalance of parallel regions, task statistics
-and the task creation tree. --json prints the profile itself.`,
+and the task creation tree. --json prints the profile itself.
+
+For the directory of an MPI job it merges the ranks: per region the
+minimum, mean and maximum over ranks, the rank of the maximum, the
+imbalance between ranks and between threads, the time in MPI against the
+time in OpenMP per rank, and the ranks that are missing or damaged.
+--json prints the merged profile, --rank N one rank's.`,
 		Flags: []cli.Flag{
 			&cli.BoolFlag{Name: "json", Usage: "print the profile as JSON"},
 			&cli.IntFlag{Name: "top", Value: 20, Usage: "show the `N` costliest regions"},
+			&cli.IntFlag{Name: "rank", Usage: "in an MPI job's directory, report rank `N` alone"},
 		},
 		Action: runReport,
 	}
@@ -43,6 +52,12 @@ func runReport(c *cli.Context) error {
 			return &exitError{code: 1, msg: err.Error()}
 		}
 	}
+	if job.IsJob(path) {
+		return runJobReport(c, path)
+	}
+	if c.IsSet("rank") {
+		return usageErr("report: --rank needs an MPI job's directory, and %s is not one", path)
+	}
 	if st, err := os.Stat(path); err == nil && st.IsDir() {
 		path = filepath.Join(path, "profile.json")
 	}
@@ -52,32 +67,28 @@ func runReport(c *cli.Context) error {
 			_, err = profile.Read(path) // check it is a profile
 		}
 		if err != nil {
-			return &exitError{code: 1, msg: err.Error()}
+			return &exitError{code: 1, msg: explainProfileError(path, err)}
 		}
-		_, err = c.App.Writer.Write(b)
-		return err
+		return writeOut(c, func(w io.Writer) error { _, err := w.Write(b); return err })
 	}
 	p, err := profile.Read(path)
 	if err != nil {
-		return &exitError{code: 1, msg: err.Error()}
+		return &exitError{code: 1, msg: explainProfileError(path, err)}
 	}
-	writeReport(c.App.Writer, p, c.Int("top"))
-	return nil
+	return writeOut(c, func(w io.Writer) error {
+		writeReport(w, p, c.Int("top"))
+		streamNote(w, filepath.Dir(path))
+		return nil
+	})
 }
 
-// newestExperiment finds the most recent experiment directory in dir.
-func newestExperiment(dir string) (string, error) {
-	matches, _ := filepath.Glob(filepath.Join(dir, "gopari-*", "profile.json"))
-	if len(matches) == 0 {
-		return "", fmt.Errorf("no gopari-* experiment directory here; name one: gopari report DIR")
+// writeOut writes a command's output to standard output: a failed write
+// (a full disk, a closed pipe) is an error of the command.
+func writeOut(c *cli.Context, write func(io.Writer) error) error {
+	if err := writeTo("standard output", c.App.Writer, write); err != nil {
+		return failure(err)
 	}
-	best, bestTime := "", int64(0)
-	for _, m := range matches {
-		if st, err := os.Stat(m); err == nil && st.ModTime().UnixNano() >= bestTime {
-			best, bestTime = filepath.Dir(m), st.ModTime().UnixNano()
-		}
-	}
-	return best, nil
+	return nil
 }
 
 // regionTime is what the report sorts regions by.
@@ -85,9 +96,14 @@ type regionTime struct {
 	r          *profile.Region
 	visits     uint64
 	incl, excl uint64
+	sampled    bool   // some times are estimates from the timed visits
+	bodies     uint64 // implicit tasks, for a parallel region without fork counts
 }
 
 func where(r *profile.Region) string {
+	if r.BeginLine == 0 { // not a source construct: an MPI call
+		return r.File
+	}
 	if r.EndLine > r.BeginLine {
 		return fmt.Sprintf("%s:%d-%d", r.File, r.BeginLine, r.EndLine)
 	}
@@ -109,8 +125,9 @@ func ms(ns uint64) string  { return fmt.Sprintf("%.3f", float64(ns)/1e6) }
 func us(ns float64) string { return fmt.Sprintf("%.2f", ns/1e3) }
 
 func writeReport(w io.Writer, p *profile.Profile, top int) {
-	fmt.Fprintf(w, "gopari profile of %s (pid %d, mode %s): %.3f s, %d threads in the team tree on %d OS threads\n",
-		p.Program, p.PID, p.Mode, float64(p.WallNs)/1e9, len(p.Threads), p.OSThreads)
+	fmt.Fprintf(w, "gopari profile of %s (pid %d, mode %s): %.3f s on %d OS thread(s)%s\n",
+		p.Program, p.PID, p.Mode, float64(p.WallNs)/1e9, p.OSThreads, placesNote(p))
+	writeLifeNotes(w, p)
 	if p.UnmatchedEvents > 0 {
 		fmt.Fprintf(w, "note: %d events had no matching begin on their thread (cancellation, exit inside a region, migrated untied tasks); their time is not attributed\n", p.UnmatchedEvents)
 	}
@@ -123,47 +140,33 @@ func writeReport(w io.Writer, p *profile.Profile, top int) {
 		times[p.Regions[i].ID] = &regionTime{r: &p.Regions[i]}
 	}
 	for _, s := range p.Stats {
-		rt := times[s.Region]
-		if rt == nil {
-			continue
-		}
-		ph := s.Construct
-		if rt.r.Kind == "parallel" {
-			ph = s.Body
-		}
-		if ph != nil {
-			rt.visits += ph.Visits
-			rt.incl += ph.InclNs
-			rt.excl += ph.ExclNs
-		}
-		if s.Barrier != nil {
-			rt.incl += s.Barrier.InclNs
-			rt.excl += s.Barrier.ExclNs
-		}
-		if rt.r.Kind == "lock" && s.LockAcquired > 0 {
-			rt.visits = s.Construct.Visits
+		if rt := times[s.Region]; rt != nil {
+			rt.add(s)
 		}
 	}
 	for _, t := range p.Tasks {
 		if rt := times[t.Region]; rt != nil {
-			rt.incl, rt.visits = t.Exec.SumNs, t.Executed
+			rt.incl, rt.visits = uint64(t.ExecTotalNs()+0.5), t.Executed
+			rt.sampled = rt.sampled || t.Exec.Timed < t.Executed
 		}
 	}
 	var list []*regionTime
 	for _, rt := range times {
+		if rt.visits == 0 {
+			rt.visits = rt.bodies
+		}
 		if rt.visits > 0 {
 			list = append(list, rt)
 		}
 	}
-	// Sorted by exclusive time: summed inclusive times count recursive
-	// regions (nested taskwaits, tasks creating tasks) many times over.
+	// Sorted by exclusive time, which adds up to the run's time.
 	sort.Slice(list, func(i, j int) bool {
 		if list[i].excl != list[j].excl {
 			return list[i].excl > list[j].excl
 		}
 		return list[i].r.ID < list[j].r.ID
 	})
-	fmt.Fprintf(w, "\nRegions by exclusive time (summed over threads; inclusive time counts nested and recursive regions again)\n")
+	fmt.Fprintf(w, "\nRegions by exclusive time (summed over threads; a region nested in itself counts once in its inclusive time)\n")
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintf(tw, "excl ms\tincl ms\tvisits\t  region\n")
 	for i, rt := range list {
@@ -171,9 +174,17 @@ func writeReport(w io.Writer, p *profile.Profile, top int) {
 			fmt.Fprintf(tw, "\t\t\t  (%d more; --top %d shows them)\n", len(list)-top, len(list))
 			break
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%d\t  %s  %s\n", ms(rt.excl), ms(rt.incl), rt.visits, where(rt.r), label(rt.r))
+		mark := ""
+		if rt.sampled {
+			mark = "~"
+		}
+		fmt.Fprintf(tw, "%s%s\t%s\t%d\t  %s  %s\n", mark, ms(rt.excl), ms(rt.incl), rt.visits, where(rt.r), label(rt.r))
 	}
 	tw.Flush()
+	if sampledAny(list) {
+		fmt.Fprintf(w, "~ estimated from the timed visits: short task instances, and what runs in them, are timed one in 16 (GOPARI_SAMPLING=off times all)\n")
+	}
+	fmt.Fprintf(w, "a parallel region's time is its team's: implicit tasks, closing-barrier waits and the master's fork and join\n")
 
 	imbalance(w, p)
 	tasks(w, p)
@@ -199,6 +210,9 @@ func imbalance(w io.Writer, p *profile.Profile) {
 			regions[s.Region] = &per{work: map[int]uint64{}, wait: map[int]uint64{}}
 		}
 		regions[s.Region].work[s.Thread] += s.Body.InclNs
+		if s.Barrier != nil {
+			regions[s.Region].wait[s.Thread] += s.Barrier.InclNs
+		}
 	}
 	if len(regions) == 0 {
 		return
@@ -210,7 +224,7 @@ func imbalance(w io.Writer, p *profile.Profile) {
 	sort.Ints(ids)
 	fmt.Fprintf(w, "\nLoad balance of parallel regions (implicit task time per thread)\n")
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintf(tw, "threads\tmin ms\tmean ms\tmax ms\timbalance\t  region\n")
+	fmt.Fprintf(tw, "threads\tmin ms\tmean ms\tmax ms\timbalance\tbarrier mean ms\tmax ms\t  region\n")
 	for _, id := range ids {
 		work := regions[id].work
 		var min, max, sum uint64
@@ -229,11 +243,20 @@ func imbalance(w io.Writer, p *profile.Profile) {
 		if max > 0 {
 			imb = (float64(max) - mean) / float64(max) * 100
 		}
+		var wsum, wmax uint64
+		for _, v := range regions[id].wait {
+			wsum += v
+			if v > wmax {
+				wmax = v
+			}
+		}
 		r := p.Region(id)
-		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%.1f%%\t  %s  %s\n", len(work), ms(min), ms(uint64(mean)), ms(max), imb, where(r), label(r))
+		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%.1f%%\t%s\t%s\t  %s  %s\n", len(work), ms(min), ms(uint64(mean)), ms(max), imb,
+			ms(wsum/uint64(len(work))), ms(wmax), where(r), label(r))
 	}
 	tw.Flush()
-	fmt.Fprintf(w, "imbalance is (max - mean) / max: the share of the slowest thread's time that the others spent waiting\n")
+	fmt.Fprintf(w, "imbalance is (max - mean) / max: the share of the slowest thread's time that the others spent waiting;\n")
+	fmt.Fprintf(w, "barrier is each thread's wait in the region's closing barrier, tasks it ran there excluded\n")
 }
 
 func tasks(w io.Writer, p *profile.Profile) {
@@ -249,11 +272,16 @@ func tasks(w io.Writer, p *profile.Profile) {
 		if c := t.Create.MeanNs(); c > 0 {
 			benefit = fmt.Sprintf("%.1f", t.Exec.MeanNs()/c)
 		}
-		fmt.Fprintf(tw, "%d\t%d\t%d\t%s\t%s\t%s\t%s\t%s\t  %s  %s\n", t.Created, t.Undeferred, t.Suspensions,
-			us(t.Exec.MeanNs()), us(float64(t.Exec.MinNs)), us(float64(t.Exec.MaxNs)), us(t.Create.MeanNs()), benefit, where(r), label(r))
+		mark := ""
+		if t.Exec.Timed < t.Executed {
+			mark = "~"
+		}
+		fmt.Fprintf(tw, "%d\t%d\t%d\t%s%s\t%s\t%s\t%s\t%s\t  %s  %s\n", t.Created, t.Undeferred, t.Suspensions,
+			mark, us(t.Exec.MeanNs()), us(float64(t.Exec.MinNs)), us(float64(t.Exec.MaxNs)), us(t.Create.MeanNs()), benefit, where(r), label(r))
 	}
 	tw.Flush()
-	fmt.Fprintf(w, "benefit is mean execution over mean creation time: below 1, a task costs more to create than it does\n")
+	fmt.Fprintf(w, "benefit is mean execution over mean creation time: below 1, a task costs more to create than it does;\n")
+	fmt.Fprintf(w, "creation ends when the task is queued, or when it starts if it runs at once (undeferred); ~ marks sampled means\n")
 }
 
 func regionName(p *profile.Profile, id int) string {
@@ -285,13 +313,129 @@ func threads(w io.Writer, p *profile.Profile) {
 	if len(p.Threads) <= 1 {
 		return
 	}
-	fmt.Fprintf(w, "\nThreads (team paths: 0.1.1 is thread 1 of the team forked by thread 0.1)\n")
+	fmt.Fprintf(w, "\nPlaces in the team tree, by path (0.1.1 is thread 1 of the team forked by thread 0.1)\n")
 	var b strings.Builder
-	for i, t := range p.Threads {
+	for i, t := range sortedThreads(p) {
 		if i > 0 {
 			b.WriteString(", ")
 		}
 		fmt.Fprintf(&b, "%s on OS thread %d", t.Path, t.OSThread)
 	}
 	fmt.Fprintf(w, "  %s\n", b.String())
+}
+
+// streamNote says that a run recorded an event stream, what it holds and
+// how to export it.
+func streamNote(w io.Writer, dir string) {
+	exp, err := events.OpenExperiment(dir)
+	if err != nil {
+		return
+	}
+	m := exp.Events
+	fmt.Fprintf(w, "\nEvent stream (%s): %d records, %.1f MB in %d files below %s",
+		strings.Join(m.Kinds, ", "), m.Records, float64(m.Bytes)/1e6, len(m.Files), filepath.Join(dir, m.Dir))
+	if m.Dropped > 0 {
+		fmt.Fprintf(w, "; %d records dropped (GOPARI_TRACE_MAX_BYTES or a full disk), the profile is exact", m.Dropped)
+	}
+	if !m.Complete {
+		fmt.Fprintf(w, "; incomplete: the run ended while threads recorded")
+	}
+	fmt.Fprintln(w)
+	if m.Has("trace") {
+		fmt.Fprintf(w, "  export it:  gopari trace --otf2 %s --chrome %s %s\n", filepath.Join(dir, "otf2"), filepath.Join(dir, "trace.json"), dir)
+		fmt.Fprintf(w, "  then open %s in Vampir, or %s in Perfetto (ui.perfetto.dev) or chrome://tracing\n", filepath.Join(dir, "otf2", "traces.otf2"), filepath.Join(dir, "trace.json"))
+	}
+	fmt.Fprintf(w, "  grains:     gopari grains --csv %s --dot %s %s\n", filepath.Join(dir, "grains.csv"), filepath.Join(dir, "grains.dot"), dir)
+}
+
+// add adds what one thread spent in the region. A parallel region's time
+// is its team's: the implicit tasks, their waits in the closing barrier,
+// and the master's fork and join (the exclusive time of the construct
+// phase, fork to join on the encountering thread).
+func (rt *regionTime) add(s profile.Stat) {
+	if rt.r.Kind == "parallel" {
+		if s.Construct != nil {
+			rt.visits += s.Construct.Visits
+			rt.incl += s.Construct.ExclNs
+			rt.excl += s.Construct.ExclNs
+		}
+		if s.Body != nil {
+			rt.incl += s.Body.InclNs
+			rt.excl += s.Body.ExclNs
+			rt.bodies += s.Body.Visits
+		}
+		if s.Barrier != nil {
+			rt.incl += s.Barrier.InclNs
+			rt.excl += s.Barrier.ExclNs
+		}
+		return
+	}
+	if ph := s.Construct; ph != nil {
+		rt.visits += ph.Visits
+		rt.incl += ph.InclNs
+		rt.excl += uint64(ph.ExclEstimateNs() + 0.5)
+		rt.sampled = rt.sampled || ph.Sampled()
+	}
+	if s.Barrier != nil {
+		rt.incl += s.Barrier.InclNs
+		rt.excl += uint64(s.Barrier.ExclEstimateNs() + 0.5)
+	}
+	if ph := s.Body; ph != nil && rt.r.Kind == "taskloop" {
+		// The tasks it generates; their execution is the row's
+		// inclusive time (see writeReport).
+		rt.excl += uint64(ph.ExclEstimateNs() + 0.5)
+		rt.sampled = rt.sampled || ph.Sampled()
+	}
+	if rt.r.Kind == "lock" && s.LockAcquired > 0 {
+		rt.visits = s.Construct.Visits
+	}
+}
+
+func sampledAny(list []*regionTime) bool {
+	for _, rt := range list {
+		if rt.sampled {
+			return true
+		}
+	}
+	return false
+}
+
+// placesNote tells the places in the team tree apart from OS threads,
+// once, in the header.
+func placesNote(p *profile.Profile) string {
+	members := 0
+	for _, t := range p.Threads {
+		if t.Level > 0 {
+			members++
+		}
+	}
+	if members == 0 {
+		return ""
+	}
+	return fmt.Sprintf(", as %d team member(s) (places in the team tree such as 0.1, thread 1 of the first team; one OS thread may act as several)", members)
+}
+
+// sortedThreads returns the places of the team tree in path order: 0,
+// 0.0, 0.0.1, 0.1, 0.2, 0.10, 1, ...
+func sortedThreads(p *profile.Profile) []profile.Thread {
+	ts := append([]profile.Thread(nil), p.Threads...)
+	key := func(path string) []int {
+		var k []int
+		for _, f := range strings.Split(path, ".") {
+			n := 0
+			fmt.Sscanf(f, "%d", &n)
+			k = append(k, n)
+		}
+		return k
+	}
+	sort.SliceStable(ts, func(i, j int) bool {
+		a, b := key(ts[i].Path), key(ts[j].Path)
+		for k := 0; k < len(a) && k < len(b); k++ {
+			if a[k] != b[k] {
+				return a[k] < b[k]
+			}
+		}
+		return len(a) < len(b)
+	})
+	return ts
 }

@@ -11,9 +11,9 @@ import (
 )
 
 func TestMain(m *testing.M) {
-	os.Exit(testscript.RunMain(m, map[string]func() int{
-		"gopari": func() int { return run(os.Args, os.Stdin, os.Stdout, os.Stderr) },
-	}))
+	testscript.Main(m, map[string]func(){
+		"gopari": func() { os.Exit(run(os.Args, os.Stdin, os.Stdout, os.Stderr)) },
+	})
 }
 
 // TestScripts runs the command-line scripts in testdata/script. Scripts
@@ -39,11 +39,49 @@ func TestScripts(t *testing.T) {
 			case "cmake":
 				_, err := exec.LookPath("cmake")
 				return err == nil, nil
+			case "unwritable":
+				return canDropPrivileges(), nil
 			}
 			return false, fmt.Errorf("unknown condition %q", cond)
+		},
+		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
+			"unpriv": unpriv,
 		},
 	})
 	if errLib != nil {
 		t.Errorf("scripts that build programs were skipped: %v (run make build)", errLib)
+	}
+}
+
+// dropDAC is the setpriv command that runs a program as root without the
+// capabilities that let root write into any directory.
+var dropDAC = []string{"setpriv", "--bounding-set=-dac_override,-dac_read_search,-fowner,-linux_immutable", "--"}
+
+// canDropPrivileges reports whether unpriv can run a program for which a
+// directory of mode 0555 is unwritable: any user but root, or root
+// through setpriv.
+func canDropPrivileges() bool {
+	if os.Geteuid() != 0 {
+		return true
+	}
+	return exec.Command(dropDAC[0], append(dropDAC[1:], "true")...).Run() == nil
+}
+
+// unpriv runs a command for which directories of mode 0555 are not
+// writable, even as root: "unpriv gopari instrument x.c -o ro/y.c".
+// The condition [unwritable] says whether it can.
+func unpriv(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) == 0 {
+		ts.Fatalf("usage: unpriv command [args...]")
+	}
+	if os.Geteuid() == 0 {
+		args = append(append([]string(nil), dropDAC...), args...)
+	}
+	err := ts.Exec(args[0], args[1:]...)
+	switch {
+	case err != nil && !neg:
+		ts.Fatalf("unexpected failure: %v", err)
+	case err == nil && neg:
+		ts.Fatalf("unexpected success")
 	}
 }

@@ -1,0 +1,96 @@
+package main
+
+// Experiment directories: what report, trace and the other readers of a
+// run take as their argument, and what to say when a run left no
+// profile in its directory.
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"gopari/internal/profile"
+)
+
+// writeLifeNotes says how the run began and ended, when that is not the
+// usual start by exec and end by exit().
+func writeLifeNotes(w io.Writer, p *profile.Profile) {
+	if p.ForkedFrom != 0 {
+		fmt.Fprintf(w, "note: forked from pid %d without exec; the profile covers what it did after the fork\n", p.ForkedFrom)
+	}
+	if p.Exit != "" && p.Exit != "exit" {
+		fmt.Fprintf(w, "note: the run was ended by %s; the profile covers it up to then\n", p.Exit)
+	}
+}
+
+// explainProfileError turns a failure to read the profile at path into a
+// message that says what happened to the run and what its experiment
+// directory holds instead: a run stopped while it wrote its profile
+// leaves profile.json.tmp, one stopped earlier leaves an empty directory.
+func explainProfileError(path string, err error) string {
+	dir := filepath.Dir(path)
+	if errors.Is(err, fs.ErrNotExist) && filepath.Base(path) == "profile.json" {
+		entries, derr := os.ReadDir(dir)
+		if derr != nil {
+			return err.Error()
+		}
+		var names []string
+		for _, e := range entries {
+			names = append(names, e.Name())
+		}
+		tmp := filepath.Base(path) + ".tmp"
+		if st, terr := os.Stat(filepath.Join(dir, tmp)); terr == nil {
+			return fmt.Sprintf("%s: no profile: the run was stopped while it wrote its profile; %s holds the first %d bytes, which cannot be read "+
+				"(a run ends so when it is killed by SIGKILL, by a second Ctrl-C, or by the system, e.g. out of memory, while it writes)",
+				dir, tmp, st.Size())
+		}
+		if len(names) == 0 {
+			return fmt.Sprintf("%s: no profile: the directory is empty; the run was stopped after it created the directory and before it wrote %s",
+				dir, filepath.Base(path))
+		}
+		return fmt.Sprintf("%s: no %s; the directory holds %s", dir, filepath.Base(path), strings.Join(names, ", "))
+	}
+	if b, rerr := os.ReadFile(path); rerr == nil && !json.Valid(b) {
+		var v any
+		var se *json.SyntaxError
+		if jerr := json.Unmarshal(b, &v); errors.As(jerr, &se) {
+			if se.Offset >= int64(len(b)) {
+				return fmt.Sprintf("%s: offset %d: the profile is damaged: it ends in the middle (truncated after %d bytes)", path, se.Offset, len(b))
+			}
+			return fmt.Sprintf("%s: offset %d: the profile is damaged: %v", path, se.Offset, se)
+		}
+	}
+	return err.Error()
+}
+
+// newestExperiment finds the most recent experiment directory in dir,
+// whether or not its run wrote a profile.
+func newestExperiment(dir string) (string, error) {
+	matches, _ := filepath.Glob(filepath.Join(dir, "gopari-*"))
+	type cand struct {
+		path string
+		time int64
+	}
+	var cands []cand
+	for _, m := range matches {
+		if st, err := os.Stat(m); err == nil && st.IsDir() {
+			cands = append(cands, cand{m, st.ModTime().UnixNano()})
+		}
+	}
+	if len(cands) == 0 {
+		return "", fmt.Errorf("no gopari-* experiment directory here; name one: gopari report DIR")
+	}
+	sort.SliceStable(cands, func(i, j int) bool {
+		if cands[i].time != cands[j].time {
+			return cands[i].time > cands[j].time
+		}
+		return cands[i].path > cands[j].path
+	})
+	return cands[0].path, nil
+}
