@@ -13,6 +13,8 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/urfave/cli/v2"
+
 	"gopari/internal/mem"
 )
 
@@ -225,4 +227,13 @@ func same(a, b string) bool {
 	sa, err1 := os.Stat(a)
 	sb, err2 := os.Stat(b)
 	return err1 == nil && err2 == nil && os.SameFile(sa, sb)
+}
+
+// writeOut writes a command's output to standard output: a failed write
+// (a full disk, a closed pipe) is an error of the command.
+func writeOut(c *cli.Context, write func(io.Writer) error) error {
+	if err := writeTo("standard output", c.App.Writer, write); err != nil {
+		return failure(err)
+	}
+	return nil
 }

@@ -82,15 +82,6 @@ func runReport(c *cli.Context) error {
 	})
 }
 
-// writeOut writes a command's output to standard output: a failed write
-// (a full disk, a closed pipe) is an error of the command.
-func writeOut(c *cli.Context, write func(io.Writer) error) error {
-	if err := writeTo("standard output", c.App.Writer, write); err != nil {
-		return failure(err)
-	}
-	return nil
-}
-
 // regionTime is what the report sorts regions by.
 type regionTime struct {
 	r          *profile.Region
@@ -99,30 +90,6 @@ type regionTime struct {
 	sampled    bool   // some times are estimates from the timed visits
 	bodies     uint64 // implicit tasks, for a parallel region without fork counts
 }
-
-func where(r *profile.Region) string {
-	if r.BeginLine == 0 { // not a source construct: an MPI call
-		return r.File
-	}
-	if r.EndLine > r.BeginLine {
-		return fmt.Sprintf("%s:%d-%d", r.File, r.BeginLine, r.EndLine)
-	}
-	return fmt.Sprintf("%s:%d", r.File, r.BeginLine)
-}
-
-func label(r *profile.Region) string {
-	s := r.Kind
-	if r.Name != r.Kind && r.Kind != "user" && r.Kind != "lock" {
-		s += " (" + r.Name + ")"
-	}
-	if r.SubName != "" {
-		s += " " + r.SubName
-	}
-	return s
-}
-
-func ms(ns uint64) string  { return fmt.Sprintf("%.3f", float64(ns)/1e6) }
-func us(ns float64) string { return fmt.Sprintf("%.2f", ns/1e3) }
 
 func writeReport(w io.Writer, p *profile.Profile, top int) {
 	fmt.Fprintf(w, "gopari profile of %s (pid %d, mode %s): %.3f s on %d OS thread(s)%s\n",

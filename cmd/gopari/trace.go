@@ -9,7 +9,6 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"gopari/internal/chrome"
-	"gopari/internal/events"
 	"gopari/internal/otf2"
 )
 
@@ -28,41 +27,6 @@ not at all; an existing OTF2 directory is never replaced.`,
 			&cli.StringFlag{Name: "chrome", Usage: "write Chrome trace-event JSON to `FILE`"},
 		},
 		Action: runTrace,
-	}
-}
-
-// openExperiment resolves the EXPERIMENT argument (a directory, or its
-// profile.json; default the newest gopari-* directory here) and opens its
-// event stream.
-func openExperiment(c *cli.Context, cmd string) (*events.Experiment, error) {
-	if c.NArg() > 1 {
-		return nil, usageErr("%s: one experiment directory at a time", cmd)
-	}
-	dir := c.Args().First()
-	if dir == "" {
-		var err error
-		if dir, err = newestExperiment("."); err != nil {
-			return nil, &exitError{code: 1, msg: err.Error()}
-		}
-	}
-	if filepath.Base(dir) == "profile.json" {
-		dir = filepath.Dir(dir)
-	}
-	exp, err := events.OpenExperiment(dir)
-	if err != nil {
-		return nil, &exitError{code: 1, msg: err.Error()}
-	}
-	return exp, nil
-}
-
-// warnStream says on w what the consumer of an export must know: records
-// the runtime dropped, a run that ended while threads recorded.
-func warnStream(w io.Writer, exp *events.Experiment, dropped int64) {
-	if d := max(dropped, exp.Events.Dropped); d > 0 {
-		fmt.Fprintf(w, "gopari: warning: the runtime dropped %d records (GOPARI_TRACE_MAX_BYTES or a full disk); the trace has gaps where it says so, the profile is exact\n", d)
-	}
-	if !exp.Events.Complete {
-		fmt.Fprintf(w, "gopari: warning: the run ended while threads were recording; their last events are missing\n")
 	}
 }
 

@@ -1,0 +1,262 @@
+// The runs that model and scale read: their flags, how experiment
+// directories are found and checked, and how the models are written.
+
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/urfave/cli/v2"
+
+	"gopari/internal/model"
+	"gopari/internal/profile"
+)
+
+func modelFlags() []cli.Flag {
+	return []cli.Flag{
+		&cli.BoolFlag{Name: "json", Usage: "print the models as JSON"},
+		&cli.StringFlag{Name: "extrap", Usage: "also write the measurements to `FILE` in Extra-P's text input format"},
+		&cli.IntFlag{Name: "predict", Value: 64, Usage: "rank regions by their cost predicted at `T` threads"},
+		&cli.StringSliceFlag{Name: "param", Usage: "`NAME=VALUE` of a second parameter, such as problem size: gopari scale records it in each run; gopari model gives it to runs that recorded none"},
+		&cli.BoolFlag{Name: "mean", Usage: "take the mean of repeated runs instead of their median"},
+		&cli.IntFlag{Name: "top", Value: 20, Usage: "show the `N` worst-scaling models (0: all)"},
+	}
+}
+
+// modelOpts are the flags that gopari model and gopari scale share.
+type modelOpts struct {
+	json    bool
+	extrap  string
+	predict int
+	params  map[string]string
+	mean    bool
+	top     int
+}
+
+func modelOptions(c *cli.Context) (modelOpts, error) {
+	o := modelOpts{json: c.Bool("json"), extrap: c.String("extrap"), predict: c.Int("predict"),
+		mean: c.Bool("mean"), top: c.Int("top"), params: map[string]string{}}
+	if o.predict < 1 {
+		return o, usageErr("--predict %d: must be a thread count", o.predict)
+	}
+	for _, p := range c.StringSlice("param") {
+		name, value, ok := strings.Cut(p, "=")
+		if !ok || name == "" || value == "" {
+			return o, usageErr("--param %q: want NAME=VALUE", p)
+		}
+		if _, err := strconv.ParseFloat(value, 64); err != nil {
+			return o, usageErr("--param %s: the value must be a number", p)
+		}
+		if name == "t" {
+			return o, usageErr("--param t: t is the thread count")
+		}
+		o.params[name] = value
+	}
+	if len(o.params) > 1 {
+		return o, usageErr("--param: one parameter besides the thread count")
+	}
+	return o, nil
+}
+
+// A profRun is one profile with its thread count and parameters.
+type profRun struct {
+	path    string // profile.json
+	p       *profile.Profile
+	threads int
+	rep     int // repetition, from run.json; 0 if unknown
+	params  map[string]string
+}
+
+// runRecord is what gopari scale writes beside each profile (run.json),
+// so that a run keeps its thread count and parameters when moved.
+type runRecord struct {
+	Format     string            `json:"format"`
+	Version    int               `json:"version"`
+	Threads    int               `json:"threads"`
+	Repetition int               `json:"repetition"`
+	Params     map[string]string `json:"params,omitempty"`
+	Command    []string          `json:"command"`
+	WallNs     int64             `json:"wall_ns"`
+}
+
+const runRecordFormat = "gopari-run"
+
+// loadRuns finds and reads the profiles that args name.
+func loadRuns(args []string, stderr io.Writer) ([]*profRun, error) {
+	var paths []string
+	seen := map[string]bool{}
+	for _, a := range args {
+		ps, err := findProfiles(a)
+		if err != nil {
+			return nil, err
+		}
+		for _, p := range ps {
+			// A run named twice is one run, not two repetitions.
+			abs, err := filepath.Abs(p)
+			if err != nil {
+				return nil, err
+			}
+			if !seen[abs] {
+				seen[abs] = true
+				paths = append(paths, p)
+			}
+		}
+	}
+	var runs []*profRun
+	for _, path := range paths {
+		p, err := profile.Read(path)
+		if err != nil {
+			return nil, err
+		}
+		if p.Exit != "" && p.Exit != "exit" {
+			fmt.Fprintf(stderr, "gopari: %s: the run ended by %s; its profile is left out\n", path, p.Exit)
+			continue
+		}
+		r := &profRun{path: path, p: p, threads: p.OSThreads, params: map[string]string{}}
+		if err := readRecord(r); err != nil {
+			return nil, err
+		}
+		if r.threads < 1 {
+			return nil, fmt.Errorf("%s: the profile does not say how many threads ran (gopari scale records it)", path)
+		}
+		runs = append(runs, r)
+	}
+	if len(runs) == 0 {
+		return nil, fmt.Errorf("no complete profiles in %s", strings.Join(args, " "))
+	}
+	// Repetitions in the order they ran, whatever the directory names.
+	sort.SliceStable(runs, func(i, j int) bool {
+		if runs[i].threads != runs[j].threads {
+			return runs[i].threads < runs[j].threads
+		}
+		return runs[i].rep < runs[j].rep
+	})
+	return runs, sameProgram(runs)
+}
+
+// findProfiles returns the profile that arg names, or the profiles of the
+// experiment directories in the directory arg.
+func findProfiles(arg string) ([]string, error) {
+	st, err := os.Stat(arg)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, fmt.Errorf("%s: no such file or directory", arg)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if !st.IsDir() {
+		return []string{arg}, nil
+	}
+	if _, err := os.Stat(filepath.Join(arg, "profile.json")); err == nil {
+		return []string{filepath.Join(arg, "profile.json")}, nil
+	}
+	entries, err := os.ReadDir(arg)
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for _, e := range entries {
+		p := filepath.Join(arg, e.Name(), "profile.json")
+		if _, err := os.Stat(p); e.IsDir() && err == nil {
+			out = append(out, p)
+		}
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("%s: no profile.json in it or in its subdirectories", arg)
+	}
+	return out, nil
+}
+
+// readRecord reads the run.json beside a profile, if there is one.
+func readRecord(r *profRun) error {
+	path := filepath.Join(filepath.Dir(r.path), "run.json")
+	b, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	var rec runRecord
+	if err := json.Unmarshal(b, &rec); err != nil || rec.Format != runRecordFormat {
+		return fmt.Errorf("%s: not a gopari run record", path)
+	}
+	if rec.Version > 1 {
+		return fmt.Errorf("%s: run record version %d is newer than this gopari reads (1)", path, rec.Version)
+	}
+	if rec.Threads > 0 {
+		r.threads = rec.Threads
+	}
+	r.rep = rec.Repetition
+	for k, v := range rec.Params {
+		r.params[k] = v
+	}
+	return nil
+}
+
+func regionKey(r *profile.Region) string {
+	return fmt.Sprintf("%s\x00%d\x00%d\x00%s\x00%s\x00%s", r.File, r.BeginLine, r.EndLine, r.Kind, r.Name, r.SubName)
+}
+
+// sameProgram checks that every profile has the regions of the first.
+func sameProgram(runs []*profRun) error {
+	first := runs[0]
+	want := map[string]bool{}
+	for i := range first.p.Regions {
+		want[regionKey(&first.p.Regions[i])] = true
+	}
+	for _, r := range runs[1:] {
+		have := map[string]bool{}
+		for i := range r.p.Regions {
+			reg := &r.p.Regions[i]
+			have[regionKey(reg)] = true
+			if !want[regionKey(reg)] {
+				return fmt.Errorf("%s and %s are profiles of different programs (%s has %s at %s, %s has not)",
+					first.path, r.path, r.p.Program, label(reg), where(reg), first.p.Program)
+			}
+		}
+		if len(have) != len(want) {
+			return fmt.Errorf("%s and %s are profiles of different programs (%s has %d regions, %s has %d)",
+				first.path, r.path, first.p.Program, len(want), r.p.Program, len(have))
+		}
+	}
+	return nil
+}
+
+// writeModels fits and prints the models of runs.
+func writeModels(w io.Writer, runs []*profRun, opts modelOpts) error {
+	ts := threadCounts(runs)
+	if len(ts) == 1 {
+		return &exitError{code: 1, msg: fmt.Sprintf("all %d profiles ran at %d thread(s): a model needs runs at %d or more thread counts", len(runs), ts[0], model.MinPoints)}
+	}
+	if len(ts) < model.MinPoints {
+		return &exitError{code: 1, msg: fmt.Sprintf("the profiles ran at %s threads: a model needs runs at %d or more thread counts", joinInts(ts), model.MinPoints)}
+	}
+	all, paramName, err := collectSeries(runs, opts)
+	if err != nil {
+		return &exitError{code: 1, msg: err.Error()}
+	}
+	fitted, err := fitAll(multiSeries(all, paramName), opts)
+	if err != nil {
+		return &exitError{code: 1, msg: err.Error()}
+	}
+	if opts.extrap != "" {
+		if err := writeExtraPFile(opts.extrap, runs, all, paramName); err != nil {
+			return &exitError{code: 1, msg: err.Error()}
+		}
+	}
+	if opts.json {
+		return writeModelsJSON(w, fitted, opts)
+	}
+	writeModelTable(w, runs, ts, fitted, opts)
+	return nil
+}
