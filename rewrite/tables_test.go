@@ -100,6 +100,28 @@ func checkDirectives(t *testing.T) {
 			t.Errorf("directive %q (class %d) has no entry in construct.go's classes, and is not in ignored", d.Name, c)
 		}
 	}
+	checkClassesReached(t)
+}
+
+// checkClassesReached checks the other direction: every class that
+// construct.go instruments is the class of a directive in the parser's
+// table, or of a leaf of a combined one. A directive dropped from the
+// parser's table would otherwise leave its instrumentation unreachable.
+func checkClassesReached(t *testing.T) {
+	var reached [omp.NumClasses]bool
+	for _, d := range omp.Directives() {
+		reached[d.Class] = true
+		for _, l := range d.Leaves {
+			if lc, ok := leafClasses[l]; ok {
+				reached[lc] = true
+			}
+		}
+	}
+	for c, cl := range classes {
+		if cl.kind != "" && !reached[c] {
+			t.Errorf("construct.go's classes instruments class %d (kind %q), but no directive in parser/directive.go's table has it", c, cl.kind)
+		}
+	}
 }
 
 // regionKinds returns the region kinds of pomp.h's enum, in order.

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"path/filepath"
 	"strings"
 
@@ -37,8 +38,10 @@ func configCommand() *cli.Command {
 			if len(out) == 0 {
 				return usageErr("config: say --cflags, --libs or --prefix")
 			}
-			fmt.Fprintln(c.App.Writer, strings.Join(out, " "))
-			return nil
+			return writeOut(c, func(w io.Writer) error {
+				_, err := fmt.Fprintln(w, strings.Join(out, " "))
+				return err
+			})
 		},
 	}
 }

@@ -69,7 +69,13 @@ func runDiff(c *cli.Context) error {
 			continue
 		}
 		if !bytes.Equal(want, got) {
-			fmt.Fprint(stdout, unified(filepath.ToSlash(golden), filepath.ToSlash(file)+" (instrumented)", want, got))
+			d := unified(filepath.ToSlash(golden), filepath.ToSlash(file)+" (instrumented)", want, got)
+			if err := writeTo("standard output", stdout, func(w io.Writer) error {
+				_, err := io.WriteString(w, d)
+				return err
+			}); err != nil {
+				return failure(err)
+			}
 			bad = true
 		}
 	}

@@ -110,9 +110,11 @@ func runGrains(c *cli.Context) error {
 			return &exitError{code: 1, msg: err.Error()}
 		}
 	}
-	a.Summary(c.App.Writer, res, c.Int("top"))
 	warnStream(stderr, exp, a.Timeline.Dropped)
-	return nil
+	return writeOut(c, func(w io.Writer) error {
+		a.Summary(w, res, c.Int("top"))
+		return nil // writeOut's buffer keeps the first write error
+	})
 }
 
 // teamSize returns the size of the largest team a run had.

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"io"
+
 	"github.com/urfave/cli/v2"
 )
 
@@ -33,5 +35,5 @@ func runModel(c *cli.Context) error {
 	if err != nil {
 		return &exitError{code: 1, msg: err.Error()}
 	}
-	return writeModels(c.App.Writer, runs, opts)
+	return writeOut(c, func(w io.Writer) error { return writeModels(w, runs, opts) })
 }

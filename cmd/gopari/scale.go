@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -105,7 +106,7 @@ func runScale(c *cli.Context) error {
 	if err != nil {
 		return &exitError{code: 1, msg: err.Error()}
 	}
-	return writeModels(c.App.Writer, runs, opts)
+	return writeOut(c, func(w io.Writer) error { return writeModels(w, runs, opts) })
 }
 
 func fmtSeconds(d time.Duration) string { return fmt.Sprintf("%.1f s", d.Seconds()) }

@@ -59,8 +59,13 @@ func runTrace(c *cli.Context) error {
 			n += v
 		}
 		dropped = st.Timeline.Dropped
-		fmt.Fprintf(c.App.Writer, "wrote %s: %d records on %d locations from %d stream records in %.2f s\n",
-			filepath.Join(dir, "traces.otf2"), n, st.Locations, st.Timeline.Records, time.Since(start).Seconds())
+		if err := writeOut(c, func(w io.Writer) error {
+			_, err := fmt.Fprintf(w, "wrote %s: %d records on %d locations from %d stream records in %.2f s\n",
+				filepath.Join(dir, "traces.otf2"), n, st.Locations, st.Timeline.Records, time.Since(start).Seconds())
+			return err
+		}); err != nil {
+			return err
+		}
 	}
 	if out != "" {
 		start := time.Now()
@@ -74,8 +79,13 @@ func runTrace(c *cli.Context) error {
 			return &exitError{code: 1, msg: err.Error()}
 		}
 		dropped = st.Timeline.Dropped
-		fmt.Fprintf(c.App.Writer, "wrote %s: %d trace events (%d slices, %d flows) from %d stream records in %.2f s\n",
-			out, st.Events, st.Slices, st.Flows, st.Records, time.Since(start).Seconds())
+		if err := writeOut(c, func(w io.Writer) error {
+			_, err := fmt.Fprintf(w, "wrote %s: %d trace events (%d slices, %d flows) from %d stream records in %.2f s\n",
+				out, st.Events, st.Slices, st.Flows, st.Records, time.Since(start).Seconds())
+			return err
+		}); err != nil {
+			return err
+		}
 	}
 	warnStream(stderr, exp, dropped)
 	return nil
