@@ -14,6 +14,7 @@ import (
 
 	"gopari/internal/events"
 	"gopari/internal/job"
+	"gopari/internal/pop"
 	"gopari/internal/profile"
 )
 
@@ -31,12 +32,18 @@ For the directory of an MPI job it merges the ranks: per region the
 minimum, mean and maximum over ranks, the rank of the maximum, the
 imbalance between ranks and between threads, the time in MPI against the
 time in OpenMP per rank, and the ranks that are missing or damaged.
---json prints the merged profile, --rank N one rank's.`,
-		Flags: []cli.Flag{
+--json prints the merged profile, --rank N one rank's.
+
+--html FILE writes the report as one HTML page that opens from file://
+without a network: POP efficiency metrics, sortable regions, load
+balance, tasks, and where the run recorded them the timeline of its
+trace and its grain graph; --model adds the scaling models that
+gopari model --json wrote to a file.`,
+		Flags: append([]cli.Flag{
 			&cli.BoolFlag{Name: "json", Usage: "print the profile as JSON"},
 			&cli.IntFlag{Name: "top", Value: 20, Usage: "show the `N` costliest regions"},
 			&cli.IntFlag{Name: "rank", Usage: "in an MPI job's directory, report rank `N` alone"},
-		},
+		}, reportHTMLFlags()...),
 		Action: runReport,
 	}
 }
@@ -51,6 +58,9 @@ func runReport(c *cli.Context) error {
 		if path, err = newestExperiment("."); err != nil {
 			return &exitError{code: 1, msg: err.Error()}
 		}
+	}
+	if c.IsSet("html") {
+		return runReportHTML(c, path)
 	}
 	if job.IsJob(path) {
 		return runJobReport(c, path)
@@ -98,6 +108,7 @@ func writeReport(w io.Writer, p *profile.Profile, top int) {
 	if p.UnmatchedEvents > 0 {
 		fmt.Fprintf(w, "note: %d events had no matching begin on their thread (cancellation, exit inside a region, migrated untied tasks); their time is not attributed\n", p.UnmatchedEvents)
 	}
+	efficiency(w, pop.Compute(p))
 
 	// Regions by inclusive time, summed over threads. A task's time is its
 	// execution; a parallel region's is the team's work (its implicit

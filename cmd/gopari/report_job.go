@@ -96,6 +96,7 @@ func writeJobReport(w io.Writer, j *job.Job, m *job.Merged, top int) {
 			ms(r.OpenMPNs), ms(r.MPINs), percent(r.MPINs, r.MPINs+r.OpenMPNs), r.MPICalls, r.Messages, r.Bytes)
 	}
 	tw.Flush()
+	jobEfficiency(w, j, m)
 
 	fmt.Fprintln(w, "\nRegions by their largest time on a rank (a rank's time: inclusive, summed over its threads; imbalance: (max - mean) / max)")
 	tw = tabwriter.NewWriter(w, 0, 8, 2, ' ', tabwriter.AlignRight)

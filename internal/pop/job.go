@@ -37,16 +37,16 @@ type RankMetrics struct {
 	*Metrics
 }
 
-// ComputeJob returns the metrics of a merged job.
-func ComputeJob(m *job.Merged) *JobMetrics {
+// ComputeJob returns the metrics of job j, merged as m.
+func ComputeJob(j0 *job.Job, m *job.Merged) *JobMetrics {
 	j := &JobMetrics{ParallelEfficiency: math.NaN(), RankLoadBalance: math.NaN(), RankImbalance: math.NaN(),
 		CommEfficiency: math.NaN(), MPIShare: math.NaN()}
 	var mpi, omp, sum, maxU float64
 	for i, r := range m.Ranks {
-		if i >= len(m.Profiles) {
+		if i >= len(j0.Ranks) || j0.Ranks[i].Rank != r.Rank {
 			break
 		}
-		pm := Compute(m.Profiles[i])
+		pm := Compute(j0.Ranks[i].Profile)
 		rm := RankMetrics{Rank: r.Rank, Metrics: pm, MPIShare: math.NaN()}
 		if !math.IsNaN(pm.ParallelEfficiency) {
 			rm.UsefulNs = pm.ParallelEfficiency * pm.WallNs

@@ -173,7 +173,7 @@ func Compute(p *profile.Profile) *Metrics {
 		w.Lost.Barrier += closing[i]
 		m.Workers = append(m.Workers, w)
 	}
-	sort.Slice(m.Workers, func(a, b int) bool { return pathLess(m.Workers[a].Path, m.Workers[b].Path) })
+	sort.Slice(m.Workers, func(a, b int) bool { return PathLess(m.Workers[a].Path, m.Workers[b].Path) })
 	for i, l := range locs {
 		if l.main {
 			m.SerialLost = lost[i]
@@ -264,8 +264,8 @@ func locations(p *profile.Profile) []loc {
 	return out
 }
 
-// pathLess orders team-tree paths numerically: 0.2 before 0.10.
-func pathLess(a, b string) bool {
+// PathLess orders team-tree paths numerically: 0.2 before 0.10.
+func PathLess(a, b string) bool {
 	as, bs := strings.Split(a, "."), strings.Split(b, ".")
 	for i := 0; i < len(as) && i < len(bs); i++ {
 		if len(as[i]) != len(bs[i]) {

@@ -114,9 +114,8 @@ func TestBalances(t *testing.T) {
 func TestJob(t *testing.T) {
 	a, b := constructed(), constructed()
 	b.Stats[7].Construct = ph(700, 700) // rank 1 waits 700 ns in MPI outside the region: serial useful 0
-	m := &job.Merged{Ranks: []job.RankSummary{{Rank: 0, MPINs: 100, OpenMPNs: 900}, {Rank: 1, MPINs: 300, OpenMPNs: 700}},
-		Profiles: []*profile.Profile{a, b}}
-	j := ComputeJob(m)
+	m := &job.Merged{Ranks: []job.RankSummary{{Rank: 0, MPINs: 100, OpenMPNs: 900}, {Rank: 1, MPINs: 300, OpenMPNs: 700}}}
+	j := ComputeJob(&job.Job{Ranks: []job.Rank{{Rank: 0, Profile: a}, {Rank: 1, Profile: b}}}, m)
 	ua, ub := (300+780)/2.0, (0+780)/2.0
 	near(t, "rank load balance", j.RankLoadBalance, (ua+ub)/2/ua)
 	near(t, "rank imbalance", j.RankImbalance, 1-(ua+ub)/2/ua)

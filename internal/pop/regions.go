@@ -48,7 +48,7 @@ func Balances(p *profile.Profile) []Balance {
 	}
 	var out []Balance
 	for _, b := range by {
-		sort.Slice(b.Threads, func(i, j int) bool { return pathLess(b.Threads[i].Path, b.Threads[j].Path) })
+		sort.Slice(b.Threads, func(i, j int) bool { return PathLess(b.Threads[i].Path, b.Threads[j].Path) })
 		var sum float64
 		for _, t := range b.Threads {
 			sum += t.BodyNs

@@ -1,0 +1,113 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	"github.com/urfave/cli/v2"
+
+	"gopari/internal/html"
+	"gopari/internal/job"
+	"gopari/internal/profile"
+)
+
+// reportHTMLFlags are report's flags for the HTML page.
+func reportHTMLFlags() []cli.Flag {
+	return []cli.Flag{
+		&cli.StringFlag{Name: "html", Usage: "write the report as one self-contained HTML page to `FILE`"},
+		&cli.StringFlag{Name: "model", Usage: "with --html: add the scaling models of gopari model --json in `FILE`"},
+	}
+}
+
+// runReportHTML writes the page for the run or job at path (a directory
+// or a profile.json).
+func runReportHTML(c *cli.Context, path string) error {
+	if c.Bool("json") {
+		return usageErr("report: --html and --json exclude each other")
+	}
+	out := c.String("html")
+	in := html.Input{}
+	if f := c.String("model"); f != "" {
+		ms, err := html.ReadModels(f)
+		if err != nil {
+			return failure(err)
+		}
+		in.Models, in.ModelFile = ms, f
+	}
+	switch {
+	case job.IsJob(path) && !c.IsSet("rank"):
+		j, err := job.Read(path, explainProfileError)
+		if err != nil {
+			return failure(err)
+		}
+		if len(j.Ranks) == 0 {
+			return failure(fmt.Errorf("%s: no rank wrote a profile%s", path, jobGaps(j)))
+		}
+		in.Job, in.Merged = j, job.Merge(j)
+	case job.IsJob(path):
+		j, err := job.Read(path, explainProfileError)
+		if err != nil {
+			return failure(err)
+		}
+		r, err := j.Rank(c.Int("rank"))
+		if err != nil {
+			return failure(err)
+		}
+		in.Profile, in.Dir = r.Profile, filepath.Join(path, r.Dir)
+	default:
+		if c.IsSet("rank") {
+			return usageErr("report: --rank needs an MPI job's directory, and %s is not one", path)
+		}
+		file := path
+		if st, err := os.Stat(path); err == nil && st.IsDir() {
+			file = filepath.Join(path, "profile.json")
+		}
+		p, err := profile.Read(file)
+		if err != nil {
+			return failure(fmt.Errorf("%s", explainProfileError(file, err)))
+		}
+		in.Profile = p
+		if p.Events != nil {
+			in.Dir = filepath.Dir(file)
+		}
+	}
+	var n int64
+	err := writeAtomic(out, func(w io.Writer) error {
+		cw := &countWriter{w: w}
+		err := html.Write(cw, in)
+		n = cw.n
+		return err
+	})
+	if err != nil {
+		return failure(err)
+	}
+	fmt.Fprintf(c.App.Writer, "wrote %s (%s); open it in a browser: file://%s\n", out, sizeText(n), absPath(out))
+	return nil
+}
+
+type countWriter struct {
+	w io.Writer
+	n int64
+}
+
+func (c *countWriter) Write(b []byte) (int, error) {
+	n, err := c.w.Write(b)
+	c.n += int64(n)
+	return n, err
+}
+
+func sizeText(n int64) string {
+	if n >= 1<<20 {
+		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
+	}
+	return fmt.Sprintf("%.0f KiB", float64(n)/(1<<10))
+}
+
+func absPath(p string) string {
+	if a, err := filepath.Abs(p); err == nil {
+		return a
+	}
+	return p
+}

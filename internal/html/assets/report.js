@@ -1,0 +1,214 @@
+// gopari report: sortable and filterable tables, and the timeline.
+// Plain JavaScript, no libraries; the page works from file://.
+(function () {
+  'use strict';
+
+  function fmtNs(ns) {
+    var a = Math.abs(ns);
+    function sig(x) { var b = Math.abs(x); return x.toFixed(b < 1 ? 3 : b < 10 ? 2 : b < 100 ? 1 : 0); }
+    if (a === 0) return '0 s';
+    if (a < 1e3) return sig(ns) + ' ns';
+    if (a < 1e6) return sig(ns / 1e3) + ' µs';
+    if (a < 1e9) return sig(ns / 1e6) + ' ms';
+    return sig(ns / 1e9) + ' s';
+  }
+
+  // Tables: a click on a header sorts by its column (data-v of the cells;
+  // numbers first largest, text A to Z), a second click reverses.
+  function sortTable(table, th) {
+    var col = Array.prototype.indexOf.call(th.parentNode.children, th);
+    var num = th.getAttribute('data-type') === 'num';
+    var dir = th.getAttribute('aria-sort') === (num ? 'descending' : 'ascending') ? -1 : 1;
+    if (num) dir = -dir;
+    var body = table.tBodies[0];
+    var rows = Array.prototype.slice.call(body.rows).map(function (r, i) {
+      var v = r.cells[col] ? r.cells[col].getAttribute('data-v') : '';
+      return { r: r, i: i, v: num ? parseFloat(v) : (v || '').toLowerCase() };
+    });
+    rows.sort(function (a, b) {
+      if (a.v < b.v) return -dir;
+      if (a.v > b.v) return dir;
+      return a.i - b.i;
+    });
+    rows.forEach(function (x) { body.appendChild(x.r); });
+    Array.prototype.forEach.call(th.parentNode.children, function (h) { h.removeAttribute('aria-sort'); });
+    th.setAttribute('aria-sort', dir > 0 ? 'ascending' : 'descending');
+  }
+  document.querySelectorAll('table.sortable').forEach(function (table) {
+    table.querySelectorAll('th[data-type]').forEach(function (th) {
+      if (th.getAttribute('data-type') === 'none') return;
+      th.addEventListener('click', function () { sortTable(table, th); });
+    });
+  });
+
+  // Filters: rows whose data-search does not hold the text are hidden.
+  document.querySelectorAll('input.filter').forEach(function (input) {
+    var table = document.getElementById(input.getAttribute('data-table'));
+    var shown = input.parentNode.querySelector('.shown');
+    function apply() {
+      var q = input.value.trim().toLowerCase(), n = 0, rows = table.tBodies[0].rows;
+      Array.prototype.forEach.call(rows, function (r) {
+        var hide = q !== '' && (r.getAttribute('data-search') || '').toLowerCase().indexOf(q) < 0;
+        r.hidden = hide;
+        if (!hide) n++;
+      });
+      if (shown) shown.textContent = n + ' of ' + rows.length + ' shown';
+    }
+    input.addEventListener('input', apply);
+    apply();
+  });
+
+  var dataEl = document.getElementById('tl-data');
+  if (dataEl) timeline(JSON.parse(dataEl.textContent));
+
+  // The timeline: one row per thread on a canvas; exact segments, or
+  // bins with the share of their time per category.
+  function timeline(d) {
+    var canvas = document.getElementById('tl-canvas'), wrap = document.getElementById('tl-wrap');
+    var tip = document.getElementById('tl-tip'), range = document.getElementById('tl-range');
+    var ctx = canvas.getContext('2d');
+    var rowH = 20, axisH = 22, labelW = 72, end = Math.max(d.end_ns, 1);
+    var view = { t0: 0, t1: end };
+    d.tracks.forEach(function (t) {
+      if (t.s) { var acc = 0; t.st = t.s.map(function (x) { acc += x; return acc; }); }
+      if (t.b) { // the offset of each bin's first triple
+        t.off = new Int32Array(d.bins + 1).fill(-1);
+        for (var k = t.b.length - 3; k >= 0; k -= 3) t.off[t.b[k]] = k;
+      }
+    });
+    var used = {};
+    d.tracks.forEach(function (t) {
+      (t.c || []).forEach(function (c) { used[c] = true; });
+      for (var k = 1; t.b && k < t.b.length; k += 3) used[t.b[k]] = true;
+    });
+    var legend = document.getElementById('tl-legend');
+    d.cats.forEach(function (c, i) {
+      if (!used[i]) return;
+      var li = document.createElement('li'), sw = document.createElement('i');
+      sw.style.background = c.color;
+      li.appendChild(sw);
+      li.appendChild(document.createTextNode(c.name));
+      legend.appendChild(li);
+    });
+    function width() { return canvas.clientWidth - labelW; }
+    function X(t) { return labelW + (t - view.t0) / (view.t1 - view.t0) * width(); }
+    function T(x) { return view.t0 + (x - labelW) / width() * (view.t1 - view.t0); }
+    function resize() {
+      var dpr = window.devicePixelRatio || 1, h = axisH + d.tracks.length * rowH + 4;
+      canvas.style.height = h + 'px';
+      canvas.width = Math.round(canvas.clientWidth * dpr);
+      canvas.height = Math.round(h * dpr);
+      ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+      draw();
+    }
+    // first returns the index of the first segment of t ending after time.
+    function first(t, time) {
+      var lo = 0, hi = t.st.length;
+      while (lo < hi) {
+        var m = (lo + hi) >> 1;
+        if (t.st[m] + t.d[m] <= time) lo = m + 1; else hi = m;
+      }
+      return lo;
+    }
+    function drawTrack(t, y) {
+      if (t.st) {
+        for (var k = first(t, view.t0); k < t.st.length && t.st[k] <= view.t1; k++) {
+          var x0 = Math.max(X(t.st[k]), labelW), x1 = X(t.st[k] + t.d[k]);
+          ctx.fillStyle = d.cats[t.c[k]].color;
+          ctx.fillRect(x0, y + 1, Math.max(x1 - x0, 0.6), rowH - 2);
+        }
+      }
+      if (t.b) {
+        var b0 = Math.max(0, Math.floor(view.t0 / d.bin_ns)), b1 = Math.min(d.bins - 1, Math.floor(view.t1 / d.bin_ns));
+        for (var b = b0; b <= b1; b++) {
+          var o = t.off[b];
+          if (o < 0) continue;
+          var bx0 = Math.max(X(b * d.bin_ns), labelW), bx1 = X((b + 1) * d.bin_ns), base = y + rowH - 1;
+          for (; o < t.b.length && t.b[o] === b; o += 3) {
+            var h = t.b[o + 2] / 1000 * (rowH - 2);
+            ctx.fillStyle = d.cats[t.b[o + 1]].color;
+            ctx.fillRect(bx0, base - h, Math.max(bx1 - bx0, 0.6), h);
+            base -= h;
+          }
+        }
+      }
+    }
+    function draw() {
+      var w = canvas.clientWidth;
+      ctx.clearRect(0, 0, w, canvas.height);
+      ctx.font = '11px system-ui, sans-serif';
+      ctx.textBaseline = 'middle';
+      // Axis: about one tick per 100 pixels, at round times.
+      var span = view.t1 - view.t0, step = Math.pow(10, Math.floor(Math.log10(span / Math.max(1, width() / 100))));
+      if (span / step > width() / 50) step *= 5; else if (span / step > width() / 100) step *= 2;
+      ctx.fillStyle = '#62646a';
+      ctx.strokeStyle = '#e3e5e8';
+      for (var t = Math.ceil(view.t0 / step) * step; t <= view.t1; t += step) {
+        var x = X(t);
+        ctx.fillText(fmtNs(t), x + 2, axisH / 2);
+        ctx.beginPath(); ctx.moveTo(x + 0.5, axisH - 4); ctx.lineTo(x + 0.5, canvas.height); ctx.stroke();
+      }
+      ctx.save();
+      ctx.beginPath(); ctx.rect(labelW, 0, w - labelW, canvas.height); ctx.clip();
+      d.tracks.forEach(function (tr, i) { drawTrack(tr, axisH + i * rowH); });
+      ctx.restore();
+      ctx.fillStyle = '#1d1d1f';
+      d.tracks.forEach(function (tr, i) { ctx.fillText(tr.path, 4, axisH + i * rowH + rowH / 2); });
+      range.textContent = fmtNs(view.t0) + ' – ' + fmtNs(view.t1) + ' of ' + fmtNs(end);
+    }
+    function zoom(f, at) {
+      var span = Math.min(end, Math.max(10, (view.t1 - view.t0) * f));
+      var t0 = at - (at - view.t0) * span / (view.t1 - view.t0);
+      view.t0 = Math.max(0, Math.min(t0, end - span));
+      view.t1 = view.t0 + span;
+      draw();
+    }
+    function describe(tr, t) {
+      if (tr.st) {
+        var k = first(tr, t);
+        if (k < tr.st.length && tr.st[k] <= t) {
+          return tr.path + ': ' + d.cats[tr.c[k]].name + '\n' + fmtNs(tr.d[k]) + ' from ' + fmtNs(tr.st[k]);
+        }
+        return tr.path + ': idle';
+      }
+      var b = Math.floor(t / d.bin_ns), o = tr.off && b < d.bins ? tr.off[b] : -1, lines = [tr.path + ': ' + fmtNs(b * d.bin_ns) + ' – ' + fmtNs((b + 1) * d.bin_ns)];
+      for (; o >= 0 && o < tr.b.length && tr.b[o] === b; o += 3) lines.push((tr.b[o + 2] / 10).toFixed(1) + '% ' + d.cats[tr.b[o + 1]].name);
+      return lines.join('\n');
+    }
+    var drag = null;
+    canvas.addEventListener('wheel', function (e) {
+      e.preventDefault();
+      zoom(e.deltaY < 0 ? 1 / 1.25 : 1.25, T(e.offsetX));
+    }, { passive: false });
+    canvas.addEventListener('mousedown', function (e) { drag = { x: e.clientX, t0: view.t0, t1: view.t1 }; });
+    window.addEventListener('mouseup', function () { drag = null; });
+    canvas.addEventListener('mouseleave', function () { tip.hidden = true; });
+    canvas.addEventListener('mousemove', function (e) {
+      if (drag) {
+        var dt = (e.clientX - drag.x) / width() * (drag.t1 - drag.t0);
+        var span = drag.t1 - drag.t0;
+        view.t0 = Math.max(0, Math.min(drag.t0 - dt, end - span));
+        view.t1 = view.t0 + span;
+        draw();
+        return;
+      }
+      var i = Math.floor((e.offsetY - axisH) / rowH);
+      if (i < 0 || i >= d.tracks.length || e.offsetX < labelW) { tip.hidden = true; return; }
+      tip.textContent = describe(d.tracks[i], T(e.offsetX));
+      tip.style.left = Math.min(e.offsetX + 12, canvas.clientWidth - 260) + 'px';
+      tip.style.top = (e.offsetY + 14) + 'px';
+      tip.hidden = false;
+    });
+    canvas.addEventListener('dblclick', function () { view.t0 = 0; view.t1 = end; draw(); });
+    document.querySelectorAll('.tl-controls button').forEach(function (btn) {
+      btn.addEventListener('click', function () {
+        var z = btn.getAttribute('data-zoom'), mid = (view.t0 + view.t1) / 2;
+        if (z === 'in') zoom(0.5, mid);
+        else if (z === 'out') zoom(2, mid);
+        else { view.t0 = 0; view.t1 = end; draw(); }
+      });
+    });
+    window.addEventListener('resize', resize);
+    resize();
+  }
+})();

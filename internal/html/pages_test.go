@@ -1,0 +1,237 @@
+package html
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"gopari/internal/job"
+	"gopari/internal/pop"
+	"gopari/internal/profile"
+	"gopari/internal/runtest"
+)
+
+// writePage writes the page for in to dir/name.html.
+func writePage(t *testing.T, dir, name string, in Input) string {
+	t.Helper()
+	f := filepath.Join(dir, name+".html")
+	out, err := os.Create(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer out.Close()
+	if err := Write(out, in); err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	return f
+}
+
+func readProfile(t *testing.T, dir string) *profile.Profile {
+	t.Helper()
+	p, err := profile.Read(filepath.Join(dir, "profile.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// checkRun checks a run's page against its profile: the header's counts,
+// a row per region, the efficiency figures, the threads of the timeline.
+func checkRun(tb *tab, p *profile.Profile) {
+	t := tb.t
+	t.Helper()
+	var tasks uint64
+	for _, ts := range p.Tasks {
+		tasks += ts.Created
+	}
+	for id, want := range map[string]string{"n-regions": strconv.Itoa(len(p.Regions)), "n-tasks": fmt.Sprint(tasks),
+		"n-threads": strconv.Itoa(len(p.Threads)), "program": p.Program} {
+		if got := tb.text(id); got != want {
+			t.Errorf("#%s is %q, the profile says %q", id, got, want)
+		}
+	}
+	if rows := len(tb.column("region-table", 0)); rows != len(p.Regions) {
+		t.Errorf("the region table has %d rows, the profile %d regions", rows, len(p.Regions))
+	}
+	m := pop.Compute(p)
+	for id, want := range map[string]float64{"eff-pe": m.ParallelEfficiency, "eff-serial": m.SerialFraction, "eff-lb": m.LoadBalance} {
+		got := eval[string](tb, fmt.Sprintf(`document.getElementById(%q).getAttribute('data-v')`, id))
+		if w := fmt.Sprintf("%.6g", want); got != w {
+			t.Errorf("#%s data-v %s, want %s", id, got, w)
+		}
+	}
+}
+
+// mixRun builds testdata/mix.c once and runs it with env.
+func mixRun(t *testing.T, exe string, env ...string) string {
+	t.Helper()
+	return runtest.Run(t, t.TempDir(), append([]string{"OMP_NUM_THREADS=2"}, env...), exe)
+}
+
+// TestBrowser opens the page of each kind of input in Chromium: a
+// profile, a traced run, a run with grains, scaling models and an MPI
+// job.
+func TestBrowser(t *testing.T) {
+	bctx := browser(t)
+	runtest.Tools(t)
+	out := t.TempDir()
+	exe := runtest.Build(t, t.TempDir(), "gcc", "mix", filepath.Join("testdata", "mix.c"))
+
+	t.Run("profile", func(t *testing.T) {
+		dir := mixRun(t, exe)
+		p := readProfile(t, dir)
+		tb := open(t, bctx, writePage(t, out, "profile", Input{Profile: p, Dir: dir}))
+		tb.sections("run", "efficiency", "regions", "balance", "tasks")
+		checkRun(tb, p)
+		tb.sortCheck("region-table", 2) // visits
+		// The filter hides the rows that do not match.
+		shown := eval[[]string](tb, `(() => { const f = document.querySelector('input.filter'); f.value = 'task';
+			f.dispatchEvent(new Event('input')); return Array.from(document.getElementById('region-table').tBodies[0].rows)
+			.filter(r => !r.hidden).map(r => r.cells[0].textContent); })()`)
+		for _, s := range shown {
+			if !strings.Contains(s, "task") {
+				t.Errorf("filter 'task' shows %q", s)
+			}
+		}
+		if len(shown) == 0 || len(shown) == len(p.Regions) {
+			t.Errorf("filter 'task' shows %d of %d rows", len(shown), len(p.Regions))
+		}
+		tb.screenshot(filepath.Join(out, "profile.png"))
+		tb.clean()
+	})
+
+	t.Run("trace", func(t *testing.T) {
+		dir := mixRun(t, exe, "GOPARI_MODE=trace")
+		p := readProfile(t, dir)
+		tb := open(t, bctx, writePage(t, out, "trace", Input{Profile: p, Dir: dir}))
+		tb.sections("run", "efficiency", "regions", "balance", "tasks", "timeline", "grains")
+		checkRun(tb, p)
+		tracks := eval[[]string](tb, `JSON.parse(document.getElementById('tl-data').textContent).tracks.map(t => t.path)`)
+		if len(tracks) != len(p.Threads) {
+			t.Errorf("timeline tracks %v, profile threads %d", tracks, len(p.Threads))
+		}
+		if n := tb.canvasInk(); n < 500 {
+			t.Errorf("the timeline canvas has %d pixels drawn", n)
+		}
+		if got, want := tb.text("n-grains"), fmt.Sprint(tasks(p)); got != want {
+			t.Errorf("grain graph of %s grains, the profile has %s tasks", got, want)
+		}
+		// Zoom in and out with the buttons, and pan: the range shown changes.
+		before := tb.text("tl-range")
+		eval[bool](tb, `document.querySelector('[data-zoom=in]').click(), true`)
+		if after := tb.text("tl-range"); after == before {
+			t.Errorf("zooming in left the range at %q", after)
+		}
+		tb.screenshot(filepath.Join(out, "trace.png"))
+		tb.clean()
+	})
+
+	t.Run("grains", func(t *testing.T) {
+		dir := mixRun(t, exe, "GOPARI_GRAINS=1")
+		p := readProfile(t, dir)
+		if p.Events == nil {
+			t.Skip("grains: the runtime does not record GOPARI_GRAINS=1 yet")
+		}
+		tb := open(t, bctx, writePage(t, out, "grains", Input{Profile: p, Dir: dir}))
+		want := []string{"run", "efficiency", "regions", "balance", "tasks", "grains"}
+		if hasTrace(p) {
+			want = append(want, "timeline")
+		}
+		tb.sections(want...)
+		checkRun(tb, p)
+		tb.screenshot(filepath.Join(out, "grains.png"))
+		tb.clean()
+	})
+
+	t.Run("model", func(t *testing.T) {
+		gopari, prefix := runtest.Tools(t)
+		work := t.TempDir()
+		prog := runtest.Build(t, work, "gcc", "scale", filepath.Join("testdata", "scale.c"))
+		cmd := exec.Command(gopari, "scale", "--threads", "1,2,3", "--repeat", "1", "--out", filepath.Join(work, "runs"), "--json", "--", prog)
+		cmd.Dir = work
+		cmd.Env = append(os.Environ(), "GOPARI_PREFIX="+prefix, "OMP_WAIT_POLICY=passive")
+		js, err := cmd.Output()
+		if err != nil {
+			t.Fatalf("gopari scale: %v", err)
+		}
+		mf := filepath.Join(work, "model.json")
+		os.WriteFile(mf, js, 0o644)
+		ms, err := ReadModels(mf)
+		if err != nil {
+			t.Fatal(err)
+		}
+		run := filepath.Join(work, "runs", "t2.r1")
+		p := readProfile(t, run)
+		tb := open(t, bctx, writePage(t, out, "model", Input{Profile: p, Dir: run, Models: ms, ModelFile: mf}))
+		tb.sections("run", "efficiency", "regions", "balance", "scaling")
+		checkRun(tb, p)
+		if n := eval[int](tb, `document.querySelectorAll('#scaling figure svg').length`); n != len(ms) {
+			t.Errorf("%d charts, %d models", n, len(ms))
+		}
+		tb.screenshot(filepath.Join(out, "model.png"))
+		tb.clean()
+	})
+
+	t.Run("mpi", func(t *testing.T) {
+		dir := mpiJob(t)
+		j, err := job.Read(dir, func(_ string, err error) string { return err.Error() })
+		if err != nil {
+			t.Fatal(err)
+		}
+		m := job.Merge(j)
+		tb := open(t, bctx, writePage(t, out, "mpi", Input{Job: j, Merged: m}))
+		tb.sections("run", "efficiency", "ranks", "regions")
+		if rows := len(tb.column("rank-table", 0)); rows != len(j.Ranks) {
+			t.Errorf("%d rank rows, %d ranks", rows, len(j.Ranks))
+		}
+		if rows := len(tb.column("region-table", 0)); rows != len(m.Regions) {
+			t.Errorf("%d region rows, %d merged regions", rows, len(m.Regions))
+		}
+		jm := pop.ComputeJob(j, m)
+		got := eval[string](tb, `document.getElementById('eff-rank-lb').getAttribute('data-v')`)
+		if want := fmt.Sprintf("%.6g", jm.RankLoadBalance); got != want {
+			t.Errorf("rank load balance %s, want %s", got, want)
+		}
+		tb.sortCheck("region-table", 4) // max
+		tb.screenshot(filepath.Join(out, "mpi.png"))
+		tb.clean()
+	})
+
+	t.Run("hostile", func(t *testing.T) {
+		testHostile(t, bctx, out)
+	})
+}
+
+func tasks(p *profile.Profile) uint64 {
+	var n uint64
+	for _, t := range p.Tasks {
+		n += t.Created
+	}
+	return n
+}
+
+// mpiJob runs examples/hybrid/ring.c as two ranks and returns its job
+// directory; it skips without Open MPI.
+func mpiJob(t *testing.T) string {
+	t.Helper()
+	for _, tool := range []string{"mpicc", "mpirun"} {
+		if _, err := exec.LookPath(tool); err != nil {
+			t.Skipf("MPI job page: %s not installed (Debian: openmpi-bin, libopenmpi-dev)", tool)
+		}
+	}
+	_, prefix := runtest.Tools(t)
+	if _, err := os.Stat(filepath.Join(prefix, "lib", "libpomp_mpi.a")); err != nil {
+		t.Fatalf("%v (make builds it where mpicc is installed)", err)
+	}
+	work := t.TempDir()
+	exe := runtest.Build(t, work, "mpicc", "ring", filepath.Join("..", "..", "examples", "hybrid", "ring.c"))
+	args := []string{"mpirun", "-np", "2", "--oversubscribe", "--mca", "btl", "self,vader", "--mca", "oob_tcp_if_include", "lo"}
+	if os.Getuid() == 0 {
+		args = append(args, "--allow-run-as-root")
+	}
+	return runtest.Run(t, work, []string{"OMP_NUM_THREADS=2"}, append(args, exe)...)
+}
