@@ -19,7 +19,7 @@ GOTAGS  := $(if $(wildcard /usr/include/otf2/otf2.h),-tags otf2)
 GO_SOURCES := $(shell find cmd parser rewrite internal pomprt -name '*.go' -not -path '*/testdata/*') go.mod go.sum pomprt/include/pomp.h pomprt/include/pomp_c.i pomprt/include/pomp_cxx.ii internal/otf2/glue.c
 RT_SOURCES := $(wildcard pomprt/*.go pomprt/*.c pomprt/*.h) pomprt/include/pomp.h internal/profile/profile.go
 
-.PHONY: all build test vet fmt-check staticcheck fuzz soak bench bench-instrument clean demo install
+.PHONY: all build test vet fmt-check staticcheck fuzz soak bench bench-instrument clean demo install screenshot
 
 all: build
 
@@ -58,6 +58,21 @@ demo: build
 	@rm -rf examples/nqueens/gopari-demo
 	cd examples/nqueens && GOPARI_EXPERIMENT_DIRECTORY=gopari-demo ./nqueens 12 3
 	$(BIN)/gopari report examples/nqueens/gopari-demo
+
+# The README's picture of gopari report --html (docs/report.png):
+# examples/nqueens traced on 2 threads, its page drawn by headless
+# Chromium (Debian's chromium).
+CHROMIUM ?= chromium
+SHOT     := $(BUILD)/screenshot
+screenshot: build
+	@$(MAKE) -s -C examples/nqueens
+	rm -rf $(SHOT) && mkdir -p $(SHOT)
+	cd examples/nqueens && GOPARI_MODE=trace OMP_NUM_THREADS=2 OMP_WAIT_POLICY=passive \
+	  GOPARI_EXPERIMENT_DIRECTORY=$(CURDIR)/$(SHOT)/nqueens ./nqueens 13 4
+	$(BIN)/gopari report --html $(SHOT)/report.html $(SHOT)/nqueens
+	$(CHROMIUM) --headless --no-sandbox --disable-gpu --disable-background-networking --disable-component-update \
+	  --disable-sync --no-first-run --hide-scrollbars --user-data-dir=$(CURDIR)/$(SHOT)/chromium --window-size=1280,2300 \
+	  --screenshot=$(CURDIR)/docs/report.png file://$(CURDIR)/$(SHOT)/report.html
 
 # Install gopari, libpomp.a and pomp.h below PREFIX.
 PREFIX ?= /usr/local

@@ -34,7 +34,7 @@ var (
 	threads = flag.String("threads", "", "comma-separated thread counts (default 1,2 and the machine's cores)")
 	outFile = flag.String("out", "build/bench.md", "where to write the table as well")
 	quick   = flag.Bool("quick", false, "smaller inputs, for trying the driver")
-	only    = flag.String("only", "", "comma-separated parts to run (tiny,constructs,realistic,memory,instrumenter,scaling,mpi; default all)")
+	only    = flag.String("only", "", "comma-separated parts to run (tiny,constructs,realistic,memory,instrumenter,exports,scaling,report,mpi; default all)")
 )
 
 // part reports whether the part called name is to run.
@@ -89,6 +89,9 @@ func main() {
 	}
 	if part("scaling") {
 		b.scaling(w)
+	}
+	if part("report") {
+		b.reportPage(w)
 	}
 	if part("mpi") {
 		b.mpi(w)

@@ -171,8 +171,8 @@ func drawGraph(w *strings.Builder, doc *gmlDoc) int {
 		switch g.kind {
 		case "fork", "join":
 			g.w, g.h = 10, 9
-		case "team", "group":
-			g.w = max(g.w, 90)
+		case "team", "group": // few: wide enough for their labels
+			g.w = max(g.w, 10+6.2*float64(len([]rune(g.label))))
 		}
 		var t []string
 		for _, k := range []string{"label", "lineage", "exec_ns", "parallel_benefit", "problems", "grains"} {

@@ -42,7 +42,8 @@ type Options struct {
 	// MaxSegments is the number of timeline segments kept exactly;
 	// beyond it the timeline is binned (default 100,000).
 	MaxSegments int
-	// Bins is the number of timeline bins (default 2048; even).
+	// Bins is the number of timeline bins (even); by default as many as
+	// keep the bins' memory under 32 MiB, from 16384 down to 1024.
 	Bins int
 	// MaxCategories is the number of regions the timeline colours apart
 	// (default 24); the rest share one colour.
@@ -55,9 +56,6 @@ type Options struct {
 func (o *Options) defaults() {
 	if o.MaxSegments <= 0 {
 		o.MaxSegments = 100_000
-	}
-	if o.Bins <= 0 {
-		o.Bins = 2048
 	}
 	o.Bins += o.Bins % 2
 	if o.MaxCategories <= 0 {
@@ -184,6 +182,13 @@ func build(in *Input) (*page, error) {
 	}
 	pg.Regions = regionRows(p, threads)
 	pg.Balance = balanceRows(p)
+	for i := range pg.Regions { // a parallel region's imbalance is its team's
+		for _, b := range pg.Balance {
+			if b.ID == pg.Regions[i].ID && !math.IsNaN(b.LoadBalance) {
+				pg.Regions[i].Imbal = 1 - b.LoadBalance
+			}
+		}
+	}
 	pg.Tasks = taskRows(p)
 	pg.Tree = creationTree(p)
 	pg.TreeDepth = p.Tree.MaxDepth
@@ -208,7 +213,7 @@ func build(in *Input) (*page, error) {
 		}
 		pg.Timeline, pg.TLMode = template.JS(b), tl.Mode
 		if tl.Mode == "binned" {
-			pg.TLNote = fmt.Sprintf("%d segments, summarised in %d bins of %s: each bin shows the share of its time per category", tl.Segments, tl.Bins, dur(tl.BinNs))
+			pg.TLNote = fmt.Sprintf("More than %d segments: summarised in %d bins of %s, each showing the share of its time per category.", in.Options.MaxSegments, tl.Bins, dur(tl.BinNs))
 		}
 	}
 	if hasGrains(exp) {

@@ -201,6 +201,20 @@ func TestBrowser(t *testing.T) {
 		tb.clean()
 	})
 
+	t.Run("binned", func(t *testing.T) {
+		dir, p := tinyRun(t, 20000)
+		tb := open(t, bctx, writePage(t, out, "binned", Input{Profile: p, Dir: dir, Options: Options{MaxSegments: 1000}}))
+		tb.sections("run", "regions", "timeline", "grains")
+		if mode := eval[string](tb, `document.getElementById('tl-canvas').dataset.mode`); mode != "binned" {
+			t.Errorf("timeline mode %q, want binned", mode)
+		}
+		if n := tb.canvasInk(); n < 500 {
+			t.Errorf("the binned timeline canvas has %d pixels drawn", n)
+		}
+		eval[bool](tb, `document.querySelector('[data-zoom=in]').click(), true`)
+		tb.clean()
+	})
+
 	t.Run("hostile", func(t *testing.T) {
 		testHostile(t, bctx, out)
 	})

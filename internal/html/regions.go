@@ -178,6 +178,7 @@ func regionRows(p *profile.Profile, threads []profile.Thread) []regionRow {
 
 // A balanceRow is one parallel region's load balance.
 type balanceRow struct {
+	ID           int
 	Label, Where string
 	LoadBalance  float64
 	Rating       string
@@ -197,7 +198,7 @@ func balanceRows(p *profile.Profile) []balanceRow {
 	var out []balanceRow
 	for _, b := range pop.Balances(p) {
 		r := p.Region(b.Region)
-		row := balanceRow{Label: label(r), Where: where(r), LoadBalance: b.LoadBalance, Rating: pop.Rating(b.LoadBalance)}
+		row := balanceRow{ID: b.Region, Label: label(r), Where: where(r), LoadBalance: b.LoadBalance, Rating: pop.Rating(b.LoadBalance)}
 		var longest float64
 		for _, t := range b.Threads {
 			longest = math.Max(longest, t.BodyNs+t.WaitNs)

@@ -68,7 +68,7 @@ func ReadModels(path string) ([]Model, error) {
 		var te *json.UnmarshalTypeError
 		switch {
 		case errors.As(err, &se):
-			return nil, fmt.Errorf("%s: offset %d: not gopari model --json output: %v", path, se.Offset, err)
+			return nil, fmt.Errorf("%s: offset %d: not gopari model --json output: %v", path, max(0, se.Offset-1), err)
 		case errors.As(err, &te):
 			return nil, fmt.Errorf("%s: offset %d: not gopari model --json output: %v", path, te.Offset, err)
 		}

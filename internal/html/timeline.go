@@ -2,8 +2,10 @@ package html
 
 import (
 	"math"
+	"sort"
 
 	"gopari/internal/events"
+	"gopari/internal/pop"
 	"gopari/internal/profile"
 	"gopari/internal/timeline"
 )
@@ -36,7 +38,7 @@ type tlData struct {
 	Cats      []tlCat   `json:"cats"`
 	Tracks    []tlTrack `json:"tracks"`
 	Records   int64     `json:"records"`
-	Segments  int64     `json:"segments"`
+	Segments  int64     `json:"segments"` // kept, up to MaxSegments
 	Dropped   int64     `json:"dropped"`
 	Unmatched int64     `json:"unmatched"`
 }
@@ -116,6 +118,12 @@ func buildTimeline(exp *events.Experiment, wallNs uint64, opts Options) (*tlData
 	}
 	s.r = timeline.New(exp)
 	n := len(s.r.Locs)
+	if s.nbins <= 0 {
+		s.nbins = 16384
+		for s.nbins > 1024 && n*s.nbins*len(s.cats)*4 > 32<<20 {
+			s.nbins /= 2
+		}
+	}
 	s.cur = make([]tlState, n)
 	s.segs = make([][]segment, n)
 	s.bins = make([][]float32, n)
@@ -276,9 +284,25 @@ func (s *summary) data(end int64) *tlData {
 		}
 		d.Tracks = append(d.Tracks, tr)
 	}
-	if !s.overflow {
-		return d
+	if s.overflow {
+		s.binned(d, end)
 	}
+	// Tracks in team-tree order: 0, 0.0, 0.1, …, 0.10.
+	order := make([]int, len(d.Tracks))
+	for i := range order {
+		order[i] = i
+	}
+	sort.SliceStable(order, func(a, b int) bool { return pop.PathLess(d.Tracks[order[a]].Path, d.Tracks[order[b]].Path) })
+	tracks := make([]tlTrack, len(order))
+	for i, o := range order {
+		tracks[i] = d.Tracks[o]
+	}
+	d.Tracks = tracks
+	return d
+}
+
+// binned fills d with the bins.
+func (s *summary) binned(d *tlData, end int64) {
 	d.Mode, d.BinNs = "binned", s.width
 	d.Bins = min(s.nbins, int(math.Ceil(float64(end)/s.width)))
 	nc := len(s.cats)
@@ -292,7 +316,6 @@ func (s *summary) data(end int64) *tlData {
 			}
 		}
 	}
-	return d
 }
 
 // hasTrace reports whether p's run recorded a trace stream.

@@ -1,0 +1,91 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"gopari/internal/events/evtest"
+)
+
+// TestReportHTML: gopari report --html writes the page whole, or on bad
+// input nothing, with the file and offset of what is wrong.
+func TestReportHTML(t *testing.T) {
+	t.Parallel()
+	dir := filepath.Join(t.TempDir(), "exp")
+	if _, err := evtest.Tiny(dir, 200, 2, 20); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(t.TempDir(), "page.html")
+	code, stdout, stderr := gopari(t, "report", "--html", out, dir)
+	if code != 0 || !strings.Contains(stdout, "wrote "+out) {
+		t.Fatalf("exit %d, stdout %q, stderr %q", code, stdout, stderr)
+	}
+	b, err := os.ReadFile(out)
+	if err != nil || !strings.HasPrefix(string(b), "<!DOCTYPE html>") || !strings.Contains(string(b), `id="timeline"`) {
+		t.Fatalf("%v: %.100q", err, b)
+	}
+
+	bad := filepath.Join(t.TempDir(), "model.json")
+	os.WriteFile(bad, []byte(`[{"metric": "construct", "points": [}]`), 0o644)
+	notModel := filepath.Join(t.TempDir(), "other.json")
+	os.WriteFile(notModel, []byte(`[{"file": "x.c"}]`), 0o644)
+	damaged := filepath.Join(t.TempDir(), "damaged")
+	if _, err := evtest.Tiny(damaged, 200, 2, 20); err != nil {
+		t.Fatal(err)
+	}
+	os.Truncate(filepath.Join(damaged, "events", "thread-000000.evt"), 100)
+	for _, tc := range []struct {
+		name string
+		args []string
+		code int
+		want string
+	}{
+		{"model syntax", []string{"--model", bad, dir}, 1, bad + ": offset 36: not gopari model --json output"},
+		{"not a model", []string{"--model", notModel, dir}, 1, notModel + ": model 1 has no metric or no points"},
+		{"damaged stream", []string{damaged}, 1, "thread-000000.evt: offset 32: truncated block"},
+		{"json", []string{"--json", dir}, 2, "--html and --json exclude each other"},
+		{"rank", []string{"--rank", "1", dir}, 2, "--rank needs an MPI job's directory"},
+		{"no profile", []string{t.TempDir()}, 1, "no profile"},
+	} {
+		page := filepath.Join(t.TempDir(), "page.html")
+		code, _, stderr := gopari(t, append([]string{"report", "--html", page}, tc.args...)...)
+		if code != tc.code || !strings.Contains(stderr, tc.want) {
+			t.Errorf("%s: exit %d, stderr %q; want %d and %q", tc.name, code, stderr, tc.code, tc.want)
+		}
+		if _, err := os.Stat(page); err == nil {
+			t.Errorf("%s: %s was written", tc.name, page)
+		}
+	}
+}
+
+// TestReportEfficiency: the text report has the efficiency section: a
+// run of 1 ms, half of it in a parallel region in which thread 0.0 works
+// 0.5 ms and thread 0.1 0.25 ms.
+func TestReportEfficiency(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "profile.json"), []byte(`{"format": "gopari-profile", "version": 2, "program": "./p",
+		"mode": "profile", "wall_ns": 1000000, "exit": "exit",
+		"regions": [{"id": 1, "kind": "parallel", "name": "parallel", "file": "p.c", "begin_line": 3, "end_line": 5}],
+		"threads": [{"index": 0, "path": "0"}, {"index": 1, "path": "0.0", "level": 1}, {"index": 2, "path": "0.1", "level": 1, "os_thread": 1}],
+		"stats": [{"region": 1, "thread": 0, "construct": {"visits": 1, "timed": 1, "incl_ns": 500000, "excl_ns": 0}},
+			{"region": 1, "thread": 1, "body": {"visits": 1, "timed": 1, "incl_ns": 500000, "excl_ns": 500000}},
+			{"region": 1, "thread": 2, "body": {"visits": 1, "timed": 1, "incl_ns": 250000, "excl_ns": 250000},
+				"barrier": {"visits": 1, "timed": 1, "incl_ns": 250000, "excl_ns": 250000}}],
+		"tasks": [], "creation_tree": {"edges": [], "max_depth": 0}}`), 0o644)
+	code, stdout, stderr := gopari(t, "report", dir)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	// PE = (0.5 + 0.5 + 0.25) / 2; σ = 0.5; LB = 0.375 / 0.5; SE = 0.5 / 0.5.
+	for _, want := range []string{"\nEfficiency (POP metrics over 2 thread(s)", "  parallel efficiency   0.62 (fair) ",
+		"  serial fraction       0.50         time outside parallel regions / wall time; serial region efficiency 0.75 (fair)",
+		"  load balance          0.75 (fair) ", "  sync and scheduling   1.00 ",
+		"  time in parallel regions: 75.0% useful; lost to barriers 25.0%"} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("no %q in\n%s", want, stdout)
+		}
+	}
+}
