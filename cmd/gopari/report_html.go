@@ -73,29 +73,15 @@ func runReportHTML(c *cli.Context, path string) error {
 			in.Dir = filepath.Dir(file)
 		}
 	}
-	var n int64
-	err := writeAtomic(out, func(w io.Writer) error {
-		cw := &countWriter{w: w}
-		err := html.Write(cw, in)
-		n = cw.n
-		return err
-	})
-	if err != nil {
+	if err := writeAtomic(out, func(w io.Writer) error { return html.Write(w, in) }); err != nil {
 		return failure(err)
 	}
-	fmt.Fprintf(c.App.Writer, "wrote %s (%s); open it in a browser: file://%s\n", out, sizeText(n), absPath(out))
+	size := ""
+	if st, err := os.Stat(out); err == nil && st.Mode().IsRegular() {
+		size = " (" + sizeText(st.Size()) + ")"
+	}
+	fmt.Fprintf(c.App.Writer, "wrote %s%s; open it in a browser: file://%s\n", out, size, absPath(out))
 	return nil
-}
-
-type countWriter struct {
-	w io.Writer
-	n int64
-}
-
-func (c *countWriter) Write(b []byte) (int, error) {
-	n, err := c.w.Write(b)
-	c.n += int64(n)
-	return n, err
 }
 
 func sizeText(n int64) string {

@@ -81,9 +81,9 @@ func TestHostileSource(t *testing.T) {
 	}
 }
 
-// testHostile opens the hostile page: nothing runs, nothing loads, and
+// browseHostile opens the hostile page: nothing runs, nothing loads, and
 // every name reads as it was given.
-func testHostile(t *testing.T, bctx context.Context, out string) {
+func browseHostile(t *testing.T, bctx context.Context, out, _ string) {
 	dir, p := hostileRun(t)
 	tb := open(t, bctx, writePage(t, out, "hostile", Input{Profile: p, Dir: dir}))
 	tb.sections("run", "regions", "timeline", "grains") // no wall time: no efficiency

@@ -1,6 +1,7 @@
 package html
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"os/exec"
@@ -73,151 +74,167 @@ func mixRun(t *testing.T, exe string, env ...string) string {
 }
 
 // TestBrowser opens the page of each kind of input in Chromium: a
-// profile, a traced run, a run with grains, scaling models and an MPI
-// job.
+// profile, a traced run, a run with grains, scaling models, an MPI job,
+// a binned trace and hostile names.
 func TestBrowser(t *testing.T) {
 	bctx := browser(t)
 	runtest.Tools(t)
 	out := t.TempDir()
 	exe := runtest.Build(t, t.TempDir(), "gcc", "mix", filepath.Join("testdata", "mix.c"))
+	for _, page := range []struct {
+		name string
+		f    func(t *testing.T, bctx context.Context, out, exe string)
+	}{
+		{"profile", browseProfile},
+		{"trace", browseTrace},
+		{"grains", browseGrains},
+		{"model", browseModel},
+		{"mpi", browseMPI},
+		{"binned", browseBinned},
+		{"hostile", browseHostile},
+	} {
+		t.Run(page.name, func(t *testing.T) { page.f(t, bctx, out, exe) })
+	}
+}
 
-	t.Run("profile", func(t *testing.T) {
-		dir := mixRun(t, exe)
-		p := readProfile(t, dir)
-		tb := open(t, bctx, writePage(t, out, "profile", Input{Profile: p, Dir: dir}))
-		tb.sections("run", "efficiency", "regions", "balance", "tasks")
-		checkRun(tb, p)
-		tb.sortCheck("region-table", 2) // visits
-		// The filter hides the rows that do not match.
-		shown := eval[[]string](tb, `(() => { const f = document.querySelector('input.filter'); f.value = 'task';
-			f.dispatchEvent(new Event('input')); return Array.from(document.getElementById('region-table').tBodies[0].rows)
-			.filter(r => !r.hidden).map(r => r.cells[0].textContent); })()`)
-		for _, s := range shown {
-			if !strings.Contains(s, "task") {
-				t.Errorf("filter 'task' shows %q", s)
-			}
+// browseProfile checks the page of a profile: sections, counts, sorting, the filter.
+func browseProfile(t *testing.T, bctx context.Context, out, exe string) {
+	dir := mixRun(t, exe)
+	p := readProfile(t, dir)
+	tb := open(t, bctx, writePage(t, out, "profile", Input{Profile: p, Dir: dir}))
+	tb.sections("run", "efficiency", "regions", "balance", "tasks")
+	checkRun(tb, p)
+	tb.sortCheck("region-table", 2) // visits
+	// The filter hides the rows that do not match.
+	shown := eval[[]string](tb, `(() => { const f = document.querySelector('input.filter'); f.value = 'task';
+		f.dispatchEvent(new Event('input')); return Array.from(document.getElementById('region-table').tBodies[0].rows)
+		.filter(r => !r.hidden).map(r => r.cells[0].textContent); })()`)
+	for _, s := range shown {
+		if !strings.Contains(s, "task") {
+			t.Errorf("filter 'task' shows %q", s)
 		}
-		if len(shown) == 0 || len(shown) == len(p.Regions) {
-			t.Errorf("filter 'task' shows %d of %d rows", len(shown), len(p.Regions))
-		}
-		tb.screenshot(filepath.Join(out, "profile.png"))
-		tb.clean()
-	})
+	}
+	if len(shown) == 0 || len(shown) == len(p.Regions) {
+		t.Errorf("filter 'task' shows %d of %d rows", len(shown), len(p.Regions))
+	}
+	tb.screenshot(filepath.Join(out, "profile.png"))
+	tb.clean()
+}
 
-	t.Run("trace", func(t *testing.T) {
-		dir := mixRun(t, exe, "GOPARI_MODE=trace")
-		p := readProfile(t, dir)
-		tb := open(t, bctx, writePage(t, out, "trace", Input{Profile: p, Dir: dir}))
-		tb.sections("run", "efficiency", "regions", "balance", "tasks", "timeline", "grains")
-		checkRun(tb, p)
-		tracks := eval[[]string](tb, `JSON.parse(document.getElementById('tl-data').textContent).tracks.map(t => t.path)`)
-		if len(tracks) != len(p.Threads) {
-			t.Errorf("timeline tracks %v, profile threads %d", tracks, len(p.Threads))
-		}
-		if n := tb.canvasInk(); n < 500 {
-			t.Errorf("the timeline canvas has %d pixels drawn", n)
-		}
-		if got, want := tb.text("n-grains"), fmt.Sprint(tasks(p)); got != want {
-			t.Errorf("grain graph of %s grains, the profile has %s tasks", got, want)
-		}
-		// Zoom in and out with the buttons, and pan: the range shown changes.
-		before := tb.text("tl-range")
-		eval[bool](tb, `document.querySelector('[data-zoom=in]').click(), true`)
-		if after := tb.text("tl-range"); after == before {
-			t.Errorf("zooming in left the range at %q", after)
-		}
-		tb.screenshot(filepath.Join(out, "trace.png"))
-		tb.clean()
-	})
+// browseTrace checks the page of a traced run: the timeline and the grain graph.
+func browseTrace(t *testing.T, bctx context.Context, out, exe string) {
+	dir := mixRun(t, exe, "GOPARI_MODE=trace")
+	p := readProfile(t, dir)
+	tb := open(t, bctx, writePage(t, out, "trace", Input{Profile: p, Dir: dir}))
+	tb.sections("run", "efficiency", "regions", "balance", "tasks", "timeline", "grains")
+	checkRun(tb, p)
+	tracks := eval[[]string](tb, `JSON.parse(document.getElementById('tl-data').textContent).tracks.map(t => t.path)`)
+	if len(tracks) != len(p.Threads) {
+		t.Errorf("timeline tracks %v, profile threads %d", tracks, len(p.Threads))
+	}
+	if n := tb.canvasInk(); n < 500 {
+		t.Errorf("the timeline canvas has %d pixels drawn", n)
+	}
+	if got, want := tb.text("n-grains"), fmt.Sprint(tasks(p)); got != want {
+		t.Errorf("grain graph of %s grains, the profile has %s tasks", got, want)
+	}
+	// Zoom in and out with the buttons, and pan: the range shown changes.
+	before := tb.text("tl-range")
+	eval[bool](tb, `document.querySelector('[data-zoom=in]').click(), true`)
+	if after := tb.text("tl-range"); after == before {
+		t.Errorf("zooming in left the range at %q", after)
+	}
+	tb.screenshot(filepath.Join(out, "trace.png"))
+	tb.clean()
+}
 
-	t.Run("grains", func(t *testing.T) {
-		dir := mixRun(t, exe, "GOPARI_GRAINS=1")
-		p := readProfile(t, dir)
-		if p.Events == nil {
-			t.Skip("grains: the runtime does not record GOPARI_GRAINS=1 yet")
-		}
-		tb := open(t, bctx, writePage(t, out, "grains", Input{Profile: p, Dir: dir}))
-		want := []string{"run", "efficiency", "regions", "balance", "tasks", "grains"}
-		if hasTrace(p) {
-			want = append(want, "timeline")
-		}
-		tb.sections(want...)
-		checkRun(tb, p)
-		tb.screenshot(filepath.Join(out, "grains.png"))
-		tb.clean()
-	})
+// browseGrains checks the page of a run recorded with GOPARI_GRAINS=1.
+func browseGrains(t *testing.T, bctx context.Context, out, exe string) {
+	dir := mixRun(t, exe, "GOPARI_GRAINS=1")
+	p := readProfile(t, dir)
+	if p.Events == nil {
+		t.Skip("grains: the runtime does not record GOPARI_GRAINS=1 yet")
+	}
+	tb := open(t, bctx, writePage(t, out, "grains", Input{Profile: p, Dir: dir}))
+	want := []string{"run", "efficiency", "regions", "balance", "tasks", "grains"}
+	if hasTrace(p) {
+		want = append(want, "timeline")
+	}
+	tb.sections(want...)
+	checkRun(tb, p)
+	tb.screenshot(filepath.Join(out, "grains.png"))
+	tb.clean()
+}
 
-	t.Run("model", func(t *testing.T) {
-		gopari, prefix := runtest.Tools(t)
-		work := t.TempDir()
-		prog := runtest.Build(t, work, "gcc", "scale", filepath.Join("testdata", "scale.c"))
-		cmd := exec.Command(gopari, "scale", "--threads", "1,2,3", "--repeat", "1", "--out", filepath.Join(work, "runs"), "--json", "--", prog)
-		cmd.Dir = work
-		cmd.Env = append(os.Environ(), "GOPARI_PREFIX="+prefix, "OMP_WAIT_POLICY=passive")
-		js, err := cmd.Output()
-		if err != nil {
-			t.Fatalf("gopari scale: %v", err)
-		}
-		mf := filepath.Join(work, "model.json")
-		os.WriteFile(mf, js, 0o644)
-		ms, err := ReadModels(mf)
-		if err != nil {
-			t.Fatal(err)
-		}
-		run := filepath.Join(work, "runs", "t2.r1")
-		p := readProfile(t, run)
-		tb := open(t, bctx, writePage(t, out, "model", Input{Profile: p, Dir: run, Models: ms, ModelFile: mf}))
-		tb.sections("run", "efficiency", "regions", "balance", "scaling")
-		checkRun(tb, p)
-		if n := eval[int](tb, `document.querySelectorAll('#scaling figure svg').length`); n != len(ms) {
-			t.Errorf("%d charts, %d models", n, len(ms))
-		}
-		tb.screenshot(filepath.Join(out, "model.png"))
-		tb.clean()
-	})
+// browseModel checks the page of scaling models of gopari scale --json beside one of its runs.
+func browseModel(t *testing.T, bctx context.Context, out, exe string) {
+	gopari, prefix := runtest.Tools(t)
+	work := t.TempDir()
+	prog := runtest.Build(t, work, "gcc", "scale", filepath.Join("testdata", "scale.c"))
+	cmd := exec.Command(gopari, "scale", "--threads", "1,2,3", "--repeat", "1", "--out", filepath.Join(work, "runs"), "--json", "--", prog)
+	cmd.Dir = work
+	cmd.Env = append(os.Environ(), "GOPARI_PREFIX="+prefix, "OMP_WAIT_POLICY=passive")
+	js, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("gopari scale: %v", err)
+	}
+	mf := filepath.Join(work, "model.json")
+	os.WriteFile(mf, js, 0o644)
+	ms, err := ReadModels(mf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	run := filepath.Join(work, "runs", "t2.r1")
+	p := readProfile(t, run)
+	tb := open(t, bctx, writePage(t, out, "model", Input{Profile: p, Dir: run, Models: ms, ModelFile: mf}))
+	tb.sections("run", "efficiency", "regions", "balance", "scaling")
+	checkRun(tb, p)
+	if n := eval[int](tb, `document.querySelectorAll('#scaling figure svg').length`); n != len(ms) {
+		t.Errorf("%d charts, %d models", n, len(ms))
+	}
+	tb.screenshot(filepath.Join(out, "model.png"))
+	tb.clean()
+}
 
-	t.Run("mpi", func(t *testing.T) {
-		dir := mpiJob(t)
-		j, err := job.Read(dir, func(_ string, err error) string { return err.Error() })
-		if err != nil {
-			t.Fatal(err)
-		}
-		m := job.Merge(j)
-		tb := open(t, bctx, writePage(t, out, "mpi", Input{Job: j, Merged: m}))
-		tb.sections("run", "efficiency", "ranks", "regions")
-		if rows := len(tb.column("rank-table", 0)); rows != len(j.Ranks) {
-			t.Errorf("%d rank rows, %d ranks", rows, len(j.Ranks))
-		}
-		if rows := len(tb.column("region-table", 0)); rows != len(m.Regions) {
-			t.Errorf("%d region rows, %d merged regions", rows, len(m.Regions))
-		}
-		jm := pop.ComputeJob(j, m)
-		got := eval[string](tb, `document.getElementById('eff-rank-lb').getAttribute('data-v')`)
-		if want := fmt.Sprintf("%.6g", jm.RankLoadBalance); got != want {
-			t.Errorf("rank load balance %s, want %s", got, want)
-		}
-		tb.sortCheck("region-table", 4) // max
-		tb.screenshot(filepath.Join(out, "mpi.png"))
-		tb.clean()
-	})
+// browseMPI checks the page of an MPI job of two ranks.
+func browseMPI(t *testing.T, bctx context.Context, out, exe string) {
+	dir := mpiJob(t)
+	j, err := job.Read(dir, func(_ string, err error) string { return err.Error() })
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := job.Merge(j)
+	tb := open(t, bctx, writePage(t, out, "mpi", Input{Job: j, Merged: m}))
+	tb.sections("run", "efficiency", "ranks", "regions")
+	if rows := len(tb.column("rank-table", 0)); rows != len(j.Ranks) {
+		t.Errorf("%d rank rows, %d ranks", rows, len(j.Ranks))
+	}
+	if rows := len(tb.column("region-table", 0)); rows != len(m.Regions) {
+		t.Errorf("%d region rows, %d merged regions", rows, len(m.Regions))
+	}
+	jm := pop.ComputeJob(j, m)
+	got := eval[string](tb, `document.getElementById('eff-rank-lb').getAttribute('data-v')`)
+	if want := fmt.Sprintf("%.6g", jm.RankLoadBalance); got != want {
+		t.Errorf("rank load balance %s, want %s", got, want)
+	}
+	tb.sortCheck("region-table", 4) // max
+	tb.screenshot(filepath.Join(out, "mpi.png"))
+	tb.clean()
+}
 
-	t.Run("binned", func(t *testing.T) {
-		dir, p := tinyRun(t, 20000)
-		tb := open(t, bctx, writePage(t, out, "binned", Input{Profile: p, Dir: dir, Options: Options{MaxSegments: 1000}}))
-		tb.sections("run", "regions", "timeline", "grains")
-		if mode := eval[string](tb, `document.getElementById('tl-canvas').dataset.mode`); mode != "binned" {
-			t.Errorf("timeline mode %q, want binned", mode)
-		}
-		if n := tb.canvasInk(); n < 500 {
-			t.Errorf("the binned timeline canvas has %d pixels drawn", n)
-		}
-		eval[bool](tb, `document.querySelector('[data-zoom=in]').click(), true`)
-		tb.clean()
-	})
-
-	t.Run("hostile", func(t *testing.T) {
-		testHostile(t, bctx, out)
-	})
+// browseBinned checks the page of a trace past MaxSegments, binned.
+func browseBinned(t *testing.T, bctx context.Context, out, exe string) {
+	dir, p := tinyRun(t, 20000)
+	tb := open(t, bctx, writePage(t, out, "binned", Input{Profile: p, Dir: dir, Options: Options{MaxSegments: 1000}}))
+	tb.sections("run", "regions", "timeline", "grains")
+	if mode := eval[string](tb, `document.getElementById('tl-canvas').dataset.mode`); mode != "binned" {
+		t.Errorf("timeline mode %q, want binned", mode)
+	}
+	if n := tb.canvasInk(); n < 500 {
+		t.Errorf("the binned timeline canvas has %d pixels drawn", n)
+	}
+	eval[bool](tb, `document.querySelector('[data-zoom=in]').click(), true`)
+	tb.clean()
 }
 
 func tasks(p *profile.Profile) uint64 {

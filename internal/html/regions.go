@@ -1,9 +1,9 @@
 package html
 
 import (
-	"fmt"
 	"math"
 	"sort"
+	"strconv"
 	"strings"
 
 	"gopari/internal/model"
@@ -36,13 +36,14 @@ type bar struct {
 
 // where is a region's file:line or file:line-end; an MPI call's name.
 func where(r *profile.Region) string {
-	if r.BeginLine == 0 {
-		return r.File
+	s := r.File
+	if r.BeginLine > 0 {
+		s += ":" + strconv.Itoa(r.BeginLine)
 	}
-	if r.EndLine > r.BeginLine {
-		return fmt.Sprintf("%s:%d-%d", r.File, r.BeginLine, r.EndLine)
+	if r.BeginLine > 0 && r.EndLine > r.BeginLine {
+		s += "-" + strconv.Itoa(r.EndLine)
 	}
-	return fmt.Sprintf("%s:%d", r.File, r.BeginLine)
+	return s
 }
 
 // label is a region's kind, with its own name where it has one.
