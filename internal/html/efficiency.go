@@ -42,7 +42,7 @@ func effOf(m *pop.Metrics) *effView {
 	v := &effView{Threads: m.Threads, HasPar: !math.IsNaN(m.LoadBalance)}
 	v.Rows = []metricRow{
 		{ID: "eff-pe", Name: "Parallel efficiency", Value: m.ParallelEfficiency,
-			Definition: "The share of the threads' time that was useful: mean useful time per thread over the wall time. Useful time is time in the program's own code: not waiting in barriers, taskwait, taskgroup, critical sections, locks or MPI calls, not creating tasks, and, for the threads other than the initial one, not idle outside parallel regions.",
+			Definition: "The share of the threads' time that was useful: mean useful time per thread over the wall time. Useful time is time in the program's own code: not waiting in barriers, taskwait, taskgroup, taskloops, critical sections, locks or MPI calls, not creating tasks, and, for the threads other than the initial one, not idle outside parallel regions.",
 			Formula:    "PE = (U_serial + Σ U_t) / (n · T) = σ·u/n + (1 − σ) · LB · SE"},
 		{ID: "eff-serial", Name: "Serial fraction σ", Value: m.SerialFraction, Rating: pop.Rating(m.SerialRegionEfficiency),
 			Note:       fmt.Sprintf("serial region efficiency %s", numText(m.SerialRegionEfficiency)),

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"math"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"gopari/internal/events"
@@ -84,5 +85,41 @@ func TestBinned(t *testing.T) {
 				t.Errorf("track %s, %s: bins hold %.0f ns, segments %.0f ns", tr.Path, exact.Cats[c].Name, got[c], w)
 			}
 		}
+	}
+}
+
+// TestTimelineExact: in the tiny-task stream every task runs 32 ticks
+// (its 30 of work and the record's 2) and every creation takes 2 ticks
+// of 1 ns: the timeline's segments add up to that, and the initial
+// thread shows its fork-join all along the parallel region.
+func TestTimelineExact(t *testing.T) {
+	dir, p := tinyRun(t, 100)
+	exp, err := events.OpenExperiment(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts := Options{}
+	opts.defaults()
+	tl, err := buildTimeline(exp, p.WallNs, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	total := map[string]int64{}
+	for _, tr := range tl.Tracks {
+		for k, d := range tr.D {
+			total[tr.Path+" "+tl.Cats[tr.C[k]].Name] += d
+		}
+	}
+	var tasks int64
+	for k, v := range total {
+		if strings.HasSuffix(k, " task tiny.c:14-16") {
+			tasks += v
+		}
+	}
+	if tasks != 100*32 || total["0.0 creating a task"] != 100*2 {
+		t.Errorf("tasks ran %d ns, creations took %d ns; want 3200 and 200 (%v)", tasks, total["0.0 creating a task"], total)
+	}
+	if tl.Tracks[0].Path != "0" || len(tl.Tracks[0].C) != 1 || tl.Cats[tl.Tracks[0].C[0]].Name != "forked a team (fork-join)" {
+		t.Errorf("track %s: %v", tl.Tracks[0].Path, tl.Tracks[0])
 	}
 }

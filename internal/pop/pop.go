@@ -14,10 +14,12 @@
 //   - A worker's useful time: the time its implicit tasks ran (the
 //     parallel regions' body phase, tasks it ran in barriers included),
 //     less the time it waited in barriers (worksharing implicit barriers,
-//     barrier constructs), in taskwait and taskgroup ends, to enter
-//     critical and ordered sections, for locks, in MPI calls, and the time
-//     it spent creating tasks. Waits of its own nested implicit tasks
-//     (same OS thread, deeper in the team tree) count as its waits.
+//     barrier constructs, nested teams' closing barriers), in taskwait,
+//     taskyield, taskgroup ends and taskloops (creating and awaiting their
+//     tasks), to enter critical and ordered sections, for locks, in MPI
+//     calls, and the time it spent creating tasks. Waits of its own
+//     nested implicit tasks (same OS thread, deeper in the team tree)
+//     count as its waits.
 //     The initial thread's useful serial time is S less its own waits.
 //
 // From these:
@@ -143,13 +145,16 @@ func Compute(p *profile.Profile) *Metrics {
 			if locs[s.Thread].main && s.Construct != nil {
 				m.ParallelNs += float64(s.Construct.InclNs)
 			}
-			if locs[s.Thread].worker {
+			switch {
+			case locs[s.Thread].worker:
 				if s.Body != nil {
 					body[s.Thread] += float64(s.Body.InclNs)
 				}
 				if s.Barrier != nil {
 					closing[s.Thread] += float64(s.Barrier.InclNs)
 				}
+			case s.Barrier != nil: // a nested team's closing barrier
+				lost[s.Thread].Barrier += float64(s.Barrier.InclNs)
 			}
 			continue
 		}
@@ -232,7 +237,7 @@ func addWaits(l *Lost, r *profile.Region, s *profile.Stat, createMean float64) {
 	switch r.Kind {
 	case "barrier":
 		l.Barrier += excl(s.Construct)
-	case "taskwait":
+	case "taskwait", "taskyield":
 		l.Taskwait += excl(s.Construct)
 	case "taskgroup":
 		l.Taskwait += excl(s.Wait)
@@ -244,8 +249,10 @@ func addWaits(l *Lost, r *profile.Region, s *profile.Stat, createMean float64) {
 		if s.Construct != nil {
 			l.MPI += float64(s.Construct.InclNs)
 		}
-	case "task", "taskloop":
+	case "task":
 		l.Create += float64(s.TasksCreated) * createMean
+	case "taskloop": // creating its tasks and waiting for them; the tasks it runs meanwhile are its body
+		l.Taskwait += excl(s.Construct)
 	}
 }
 

@@ -71,15 +71,20 @@ func TestConstructed(t *testing.T) {
 }
 
 // TestNested: waits of a worker's own nested implicit task (0.1.0, on
-// its OS thread) are its waits; those of the nested team's other thread
-// (0.1.1, another OS thread) are not.
+// its OS thread: a barrier and the nested region's closing barrier) are
+// its waits; those of the nested team's other thread (0.1.1, another OS
+// thread) are not.
 func TestNested(t *testing.T) {
 	p := constructed()
 	p.Regions = append(p.Regions, profile.Region{ID: 7, Kind: "barrier"})
 	p.Threads = append(p.Threads, profile.Thread{Index: 3, Path: "0.1.0", Level: 2, OSThread: 1}, profile.Thread{Index: 4, Path: "0.1.1", Level: 2, OSThread: 2})
-	p.Stats = append(p.Stats, profile.Stat{Region: 7, Thread: 3, Construct: ph(50, 50)}, profile.Stat{Region: 7, Thread: 4, Construct: ph(70, 70)})
+	p.Regions = append(p.Regions, profile.Region{ID: 8, Kind: "parallel"})
+	p.Stats = append(p.Stats, profile.Stat{Region: 7, Thread: 3, Construct: ph(50, 50)}, profile.Stat{Region: 7, Thread: 4, Construct: ph(70, 70)},
+		profile.Stat{Region: 8, Thread: 2, Construct: ph(200, 10)},
+		profile.Stat{Region: 8, Thread: 3, Body: ph(150, 150), Barrier: ph(30, 30)},
+		profile.Stat{Region: 8, Thread: 4, Body: ph(100, 100), Barrier: ph(80, 80)})
 	m := Compute(p)
-	near(t, "useful 0.1", m.Workers[1].UsefulNs, 240)
+	near(t, "useful 0.1", m.Workers[1].UsefulNs, 290-50-30)
 	if m.Threads != 2 {
 		t.Errorf("%d workers, want 2", m.Threads)
 	}
