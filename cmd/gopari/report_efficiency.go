@@ -52,7 +52,7 @@ func lostText(l pop.Lost, whole float64) string {
 	causes := []struct {
 		name string
 		v    float64
-	}{{"barriers", l.Barrier}, {"taskwait", l.Taskwait}, {"critical and locks", l.Critical},
+	}{{"barriers", l.Barrier}, {"taskwait and taskloop", l.Taskwait}, {"critical and locks", l.Critical},
 		{"task creation", l.Create}, {"MPI", l.MPI}, {"fork, join and idle threads", l.Other}}
 	var parts []string
 	for _, c := range causes {

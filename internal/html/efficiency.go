@@ -70,7 +70,7 @@ func effOf(m *pop.Metrics) *effView {
 	if v.HasPar {
 		in := m.InRegions
 		for _, p := range []stackPart{{"useful", "useful", in.UsefulNs, 0}, {"barriers", "barrier", in.Lost.Barrier, 0},
-			{"taskwait, taskgroup", "taskwait", in.Lost.Taskwait, 0}, {"critical, ordered, locks", "critical", in.Lost.Critical, 0},
+			{"taskwait, taskgroup, taskloop", "taskwait", in.Lost.Taskwait, 0}, {"critical, ordered, locks", "critical", in.Lost.Critical, 0},
 			{"task creation", "create", in.Lost.Create, 0}, {"MPI", "mpi", in.Lost.MPI, 0}, {"fork, join, idle threads", "other", in.Lost.Other, 0}} {
 			if p.Ns > 0 && in.TotalNs > 0 {
 				p.Pct = math.Round(1000*p.Ns/in.TotalNs) / 10

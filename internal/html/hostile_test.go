@@ -36,9 +36,12 @@ func hostileRun(t *testing.T) (string, *profile.Profile) {
 	}
 	m["program"] = "./" + evil
 	m["args"] = []string{evil, "it's"}
+	var stats []any
 	for i, r := range m["regions"].([]any) {
 		r.(map[string]any)["file"] = evil + string(rune('a'+i)) + ".c"
+		stats = append(stats, map[string]any{"region": i + 1, "thread": 1, "construct": map[string]any{"visits": 1, "timed": 1, "incl_ns": 100 * (i + 1), "excl_ns": 50}})
 	}
+	m["stats"] = stats // every region ran, so that each has a row
 	if b, err = json.Marshal(m); err != nil {
 		t.Fatal(err)
 	}

@@ -51,6 +51,9 @@ type Options struct {
 	// MaxGrainNodes is the size of the grain graph drawn instance by
 	// instance; a larger one is drawn grouped (default 400).
 	MaxGrainNodes int
+	// MaxRegionRows is the number of regions the table shows, the
+	// costliest (default 2000).
+	MaxRegionRows int
 }
 
 func (o *Options) defaults() {
@@ -63,6 +66,9 @@ func (o *Options) defaults() {
 	}
 	if o.MaxGrainNodes <= 0 {
 		o.MaxGrainNodes = 400
+	}
+	if o.MaxRegionRows <= 0 {
+		o.MaxRegionRows = 2000
 	}
 }
 
@@ -88,7 +94,12 @@ type page struct {
 	Head      header
 	Eff       *effView
 	Job       *jobView
-	Regions   []regionRow
+	Regions   []regionRow // the regions that ran, costliest first, at most MaxRegionRows
+	HasRegion bool
+	Ran       int      // regions that ran
+	More      int      // of them, not in Regions
+	Idle      []string // regions that never ran, the first maxIdle
+	IdleCount int
 	Threads   []string
 	Balance   []balanceRow
 	Tasks     []taskRow
@@ -180,15 +191,8 @@ func build(in *Input) (*page, error) {
 	for _, t := range threads {
 		pg.Threads = append(pg.Threads, t.Path)
 	}
-	pg.Regions = regionRows(p, threads)
 	pg.Balance = balanceRows(p)
-	for i := range pg.Regions { // a parallel region's imbalance is its team's
-		for _, b := range pg.Balance {
-			if b.ID == pg.Regions[i].ID && !math.IsNaN(b.LoadBalance) {
-				pg.Regions[i].Imbal = 1 - b.LoadBalance
-			}
-		}
-	}
+	pg.regions(regionRows(p, threads), in.Options.MaxRegionRows)
 	pg.Tasks = taskRows(p)
 	pg.Tree = creationTree(p)
 	pg.TreeDepth = p.Tree.MaxDepth
@@ -222,6 +226,32 @@ func build(in *Input) (*page, error) {
 		}
 	}
 	return pg, nil
+}
+
+// maxIdle is the number of regions that never ran the page names.
+const maxIdle = 200
+
+// regions splits the rows into those that ran, at most max of them, and
+// those that did not; a parallel region's imbalance is its team's.
+func (pg *page) regions(rows []regionRow, max int) {
+	pg.HasRegion = len(rows) > 0
+	for _, r := range rows {
+		if r.Visits == 0 {
+			if pg.IdleCount++; pg.IdleCount <= maxIdle {
+				pg.Idle = append(pg.Idle, r.Label+" "+r.Where)
+			}
+			continue
+		}
+		for _, b := range pg.Balance {
+			if b.ID == r.ID && !math.IsNaN(b.LoadBalance) {
+				r.Imbal = 1 - b.LoadBalance
+			}
+		}
+		if pg.Ran++; pg.Ran <= max {
+			pg.Regions = append(pg.Regions, r)
+		}
+	}
+	pg.More = pg.Ran - len(pg.Regions)
 }
 
 // header is the page's first section.

@@ -123,3 +123,28 @@ func TestTimelineExact(t *testing.T) {
 		t.Errorf("track %s: %v", tl.Tracks[0].Path, tl.Tracks[0])
 	}
 }
+
+// TestRegionRows: the table shows the regions that ran, costliest
+// first, at most MaxRegionRows; the others are counted and named.
+func TestRegionRows(t *testing.T) {
+	p := &profile.Profile{WallNs: 1000, Threads: []profile.Thread{{Path: "0"}}}
+	for i := 1; i <= 5; i++ {
+		p.Regions = append(p.Regions, profile.Region{ID: i, Kind: "critical", Name: "critical", File: "a.c", BeginLine: 10 * i})
+		if i <= 3 {
+			ns := uint64(100 * i)
+			p.Stats = append(p.Stats, profile.Stat{Region: i, Construct: &profile.Phase{Visits: 1, Timed: 1, InclNs: ns, ExclNs: ns}})
+		}
+	}
+	in := Input{Profile: p, Options: Options{MaxRegionRows: 2}}
+	in.Options.defaults()
+	pg, err := build(&in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(pg.Regions) != 2 || pg.Regions[0].Where != "a.c:30" || pg.Regions[1].Where != "a.c:20" || pg.Ran != 3 || pg.More != 1 {
+		t.Errorf("rows %+v, %d ran, %d more", pg.Regions, pg.Ran, pg.More)
+	}
+	if pg.IdleCount != 2 || len(pg.Idle) != 2 || pg.Idle[0] != "critical a.c:40" {
+		t.Errorf("never ran: %d %q", pg.IdleCount, pg.Idle)
+	}
+}
