@@ -61,6 +61,8 @@ func runReport(c *cli.Context) error {
 	}
 	if c.IsSet("html") {
 		return runReportHTML(c, path)
+	} else if c.IsSet("model") {
+		return usageErr("report: --model adds scaling models to the page of --html")
 	}
 	if job.IsJob(path) {
 		return runJobReport(c, path)

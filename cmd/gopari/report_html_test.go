@@ -36,6 +36,9 @@ func TestReportHTML(t *testing.T) {
 		t.Fatal(err)
 	}
 	os.Truncate(filepath.Join(damaged, "events", "thread-000000.evt"), 100)
+	if code, _, stderr := gopari(t, "report", "--model", bad, dir); code != 2 || !strings.Contains(stderr, "--model adds scaling models to the page of --html") {
+		t.Errorf("--model without --html: exit %d, %q", code, stderr)
+	}
 	for _, tc := range []struct {
 		name string
 		args []string
