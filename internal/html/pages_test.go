@@ -58,6 +58,16 @@ func checkRun(tb *tab, p *profile.Profile) {
 	if rows, want := len(tb.column("region-table", 0)), ran(p); rows != want || tb.text("n-ran") != strconv.Itoa(want) {
 		t.Errorf("the region table has %d rows, the header says %s ran, the profile has %d regions that ran", rows, tb.text("n-ran"), want)
 	}
+	if len(p.Tasks) > 0 {
+		var sum uint64
+		for _, v := range tb.column("task-table", 2) {
+			n, _ := strconv.ParseUint(v, 10, 64)
+			sum += n
+		}
+		if sum != tasks {
+			t.Errorf("the task table's created column adds up to %d, the profile to %d", sum, tasks)
+		}
+	}
 	m := pop.Compute(p)
 	for id, want := range map[string]float64{"eff-pe": m.ParallelEfficiency, "eff-serial": m.SerialFraction, "eff-lb": m.LoadBalance} {
 		got := eval[string](tb, fmt.Sprintf(`document.getElementById(%q).getAttribute('data-v')`, id))
@@ -138,7 +148,14 @@ func browseTrace(t *testing.T, bctx context.Context, out, exe string) {
 	if got, want := tb.text("n-grains"), fmt.Sprint(tasks(p)); got != want {
 		t.Errorf("grain graph of %s grains, the profile has %s tasks", got, want)
 	}
-	// Zoom in and out with the buttons, and pan: the range shown changes.
+	// Hovering over the second track tells what thread 0.0 did there.
+	tip := eval[string](tb, `(() => { const c = document.getElementById('tl-canvas'), r = c.getBoundingClientRect();
+		c.dispatchEvent(new MouseEvent('mousemove', {clientX: r.left + r.width * 0.6, clientY: r.top + 22 + 20 + 10, bubbles: true}));
+		const tip = document.getElementById('tl-tip'); return tip.hidden ? '(hidden)' : tip.textContent; })()`)
+	if !strings.HasPrefix(tip, "0.0: ") {
+		t.Errorf("hovering over track 0.0 shows %q", tip)
+	}
+	// Zoom in with the buttons: the range shown changes.
 	before := tb.text("tl-range")
 	eval[bool](tb, `document.querySelector('[data-zoom=in]').click(), true`)
 	if after := tb.text("tl-range"); after == before {
