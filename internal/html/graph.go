@@ -113,11 +113,9 @@ func layout(nodes []*gnode, succ [][]int) [][]int {
 			queue = append(queue, i)
 		}
 	}
-	seen := 0
-	for len(queue) > 0 {
+	for len(queue) > 0 { // a cycle (not expected) leaves its nodes at the layer reached
 		n := queue[0]
 		queue = queue[1:]
-		seen++
 		for _, s := range succ[n] {
 			nodes[s].layer = max(nodes[s].layer, nodes[n].layer+1)
 			if indeg[s]--; indeg[s] == 0 {
@@ -125,7 +123,6 @@ func layout(nodes []*gnode, succ [][]int) [][]int {
 			}
 		}
 	}
-	_ = seen // a cycle (not expected) leaves its nodes at the layer reached
 	var layers [][]int
 	for i, n := range nodes {
 		for len(layers) <= n.layer {

@@ -151,12 +151,6 @@ var tmpl = template.Must(template.New("page.html").Funcs(template.FuncMap{
 		}
 		return fmt.Sprintf("%.6g", v)
 	},
-	"share": func(part, whole float64) float64 {
-		if whole <= 0 {
-			return 0
-		}
-		return part / whole
-	},
 }).ParseFS(assets, "assets/page.html"))
 
 // numText writes an efficiency or ratio, "–" where it is not defined.
