@@ -110,14 +110,37 @@
       }
       return lo;
     }
-    function drawTrack(t, y) {
-      if (t.st) {
-        for (var k = first(t, view.t0); k < t.st.length && t.st[k] <= view.t1; k++) {
+    // drawExact draws the segments in view; where there are more than
+    // pixels, each pixel column shows the share of its time per category.
+    function drawExact(t, y) {
+      var k0 = first(t, view.t0), k1 = k0, w = Math.ceil(width()), k;
+      while (k1 < t.st.length && t.st[k1] <= view.t1) k1++;
+      if (k1 - k0 <= w) {
+        for (k = k0; k < k1; k++) {
           var x0 = Math.max(X(t.st[k]), labelW), x1 = X(t.st[k] + t.d[k]);
           ctx.fillStyle = d.cats[t.c[k]].color;
           ctx.fillRect(x0, y + 1, Math.max(x1 - x0, 0.6), rowH - 2);
         }
+        return;
       }
+      var nc = d.cats.length, acc = new Float64Array(w * nc), ppn = width() / (view.t1 - view.t0);
+      for (k = k0; k < k1; k++) {
+        var p0 = (Math.max(t.st[k], view.t0) - view.t0) * ppn, p1 = (Math.min(t.st[k] + t.d[k], view.t1) - view.t0) * ppn;
+        for (var px = Math.floor(p0); px < p1 && px < w; px++) acc[px * nc + t.c[k]] += Math.min(px + 1, p1) - Math.max(px, p0);
+      }
+      for (var x = 0; x < w; x++) {
+        var base = y + rowH - 1;
+        for (var c = 1; c < nc; c++) {
+          var h = acc[x * nc + c] * (rowH - 2);
+          if (h <= 0) continue;
+          ctx.fillStyle = d.cats[c].color;
+          ctx.fillRect(labelW + x, base - h, 1, h);
+          base -= h;
+        }
+      }
+    }
+    function drawTrack(t, y) {
+      if (t.st) drawExact(t, y);
       if (t.b) {
         var b0 = Math.max(0, Math.floor(view.t0 / d.bin_ns)), b1 = Math.min(d.bins - 1, Math.floor(view.t1 / d.bin_ns));
         for (var b = b0; b <= b1; b++) {
