@@ -265,18 +265,15 @@ func threadCounts(runs []*profRun) []int {
 	return ts
 }
 
-// minChange is the smallest change over the measured thread counts that
-// gopari model takes for a trend: 10%. On a machine that others share,
-// runs at one count can differ from runs at another by a few percent for
-// reasons that repeating them does not show.
-const minChange = 0.10
-
 // fitAll fits every series that has enough thread counts (and values of
 // the second parameter) and is not all zero; it returns those fitted,
 // worst scaling first.
 func fitAll(all []*series, opts modelOpts) ([]*series, error) {
 	var out []*series
-	mopts := model.Options{Median: !opts.mean, MinChange: minChange}
+	mopts := model.RunOptions
+	if opts.mean {
+		mopts.Aggregate = model.Mean
+	}
 	for _, s := range all {
 		if allZero(s) {
 			continue

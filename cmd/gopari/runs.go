@@ -27,7 +27,7 @@ func modelFlags() []cli.Flag {
 		&cli.StringFlag{Name: "extrap", Usage: "also write the measurements to `FILE` in Extra-P's text input format"},
 		&cli.IntFlag{Name: "predict", Value: 64, Usage: "rank regions by their cost predicted at `T` threads"},
 		&cli.StringSliceFlag{Name: "param", Usage: "`NAME=VALUE` of a second parameter, such as problem size: gopari scale records it in each run; gopari model gives it to runs that recorded none"},
-		&cli.BoolFlag{Name: "mean", Usage: "take the mean of repeated runs instead of their median"},
+		&cli.BoolFlag{Name: "mean", Usage: "take the mean of all repeated runs, outliers included (default: the mean without outliers)"},
 		&cli.IntFlag{Name: "top", Value: 20, Usage: "show the `N` worst-scaling models (0: all)"},
 	}
 }

@@ -18,12 +18,9 @@ type Point struct {
 
 // Options change how Fit works; the zero value is the default.
 type Options struct {
-	// Median takes the median of the repetitions at a point, and their
-	// median absolute deviation as the noise, which one disturbed run
-	// cannot move far (the seed drops the best and worst quarter of its
-	// measurements for the same reason); by default their mean and
-	// standard deviation, which use every repetition fully.
-	Median bool
+	// Aggregate says how the repetitions at a point become its value
+	// and the noise estimate; the default is Robust.
+	Aggregate Aggregate
 	// Alpha is the significance level at which a trend must stand out
 	// of the noise, corrected for the number of hypotheses tried
 	// (Bonferroni). Zero means 0.001.
@@ -34,6 +31,13 @@ type Options struct {
 	// of them does not show (frequency, placement, wake-up latency).
 	MinChange float64
 }
+
+// RunOptions are the settings for measured runs, which gopari model
+// uses: the mean of the repetitions without outliers, and a smallest
+// trend of 10% over the measured range. On a machine that others share,
+// runs at one thread count can differ from runs at another by a few
+// percent for reasons that repeating them does not show.
+var RunOptions = Options{Aggregate: Robust, MinChange: 0.10}
 
 // A Fitted point: the measurements, their aggregate, and the model there.
 type Fitted struct {
@@ -122,13 +126,21 @@ func Fit(points []Point, opt Options) (*Model, error) {
 	for t, vs := range merged {
 		if len(vs) > 0 {
 			vs = append([]float64(nil), vs...)
-			fitted = append(fitted, Fitted{T: t, Values: vs, Value: aggregate(vs, !opt.Median)})
+			fitted = append(fitted, Fitted{T: t, Values: vs})
 		}
 	}
 	if len(fitted) < MinPoints {
 		return nil, fmt.Errorf("%w: %d, need %d", ErrTooFewPoints, len(fitted), MinPoints)
 	}
 	sort.Slice(fitted, func(i, j int) bool { return fitted[i].T < fitted[j].T })
+	sets := make([][]float64, len(fitted))
+	for k, f := range fitted {
+		sets[k] = f.Values
+	}
+	values, noise, dof := opt.Aggregate.summarize(sets)
+	for k := range fitted {
+		fitted[k].Value = values[k]
+	}
 
 	// Noise is relative (a run is a few percent slower, not a few
 	// nanoseconds): weigh each point by its repetitions over the square
@@ -148,7 +160,6 @@ func Fit(points []Point, opt Options) (*Model, error) {
 		pts[k] = agg{t: f.T, y: f.Value, w: w, n: len(f.Values)}
 	}
 	m := &Model{Points: fitted, Noise: math.NaN()}
-	noise, dof := pooledNoise(fitted, opt.Median)
 	if dof > 0 {
 		m.Noise = math.Sqrt(noise)
 	}
@@ -194,59 +205,6 @@ func terms(pts []agg, h Hypothesis) []float64 {
 		x[k] = h.Term(p.t)
 	}
 	return x
-}
-
-func aggregate(vs []float64, mean bool) float64 {
-	if mean {
-		s := 0.0
-		for _, v := range vs {
-			s += v
-		}
-		return s / float64(len(vs))
-	}
-	s := append([]float64(nil), vs...)
-	sort.Float64s(s)
-	n := len(s)
-	if n%2 == 1 {
-		return s[n/2]
-	}
-	return (s[n/2-1] + s[n/2]) / 2
-}
-
-// pooledNoise returns the pooled relative variance of one measurement
-// at a point, and its degrees of freedom. With robust set, each point's
-// spread is its median absolute deviation from the median (scaled to a
-// standard deviation), which one disturbed run cannot inflate; otherwise
-// the deviations from the mean.
-func pooledNoise(fitted []Fitted, robust bool) (float64, int) {
-	ss, dof := 0.0, 0
-	for _, f := range fitted {
-		if len(f.Values) < 2 {
-			continue
-		}
-		center := aggregate(f.Values, !robust)
-		if center == 0 {
-			continue
-		}
-		if robust {
-			dev := make([]float64, len(f.Values))
-			for i, v := range f.Values {
-				dev[i] = math.Abs(v/center - 1)
-			}
-			s := 1.4826 * aggregate(dev, false)
-			ss += s * s * float64(len(f.Values)-1)
-		} else {
-			for _, v := range f.Values {
-				d := v/center - 1
-				ss += d * d
-			}
-		}
-		dof += len(f.Values) - 1
-	}
-	if dof == 0 {
-		return 0, 0
-	}
-	return ss / float64(dof), dof
 }
 
 // fitLine fits c0 + c1·x by weighted least squares, leaving out point
@@ -350,33 +308,53 @@ func standsOut(pts []agg, x []float64, relNoise, variance float64, dof int, opt 
 
 // finish fills in the predictions and the goodness of fit.
 func (m *Model) finish() {
-	n := float64(len(m.Points))
-	var mean, sm float64
-	for _, f := range m.Points {
-		mean += f.Value
-	}
-	mean /= n
-	var rss, tss float64
+	y := make([]float64, len(m.Points))
+	pred := make([]float64, len(m.Points))
 	for k := range m.Points {
 		f := &m.Points[k]
 		f.Predicted = m.Eval(f.T)
-		if f.Value != 0 {
-			f.RelErr = (f.Predicted - f.Value) / math.Abs(f.Value)
-		} else if f.Predicted != 0 {
-			f.RelErr = math.Copysign(1, f.Predicted)
-		}
-		rss += (f.Value - f.Predicted) * (f.Value - f.Predicted)
-		tss += (f.Value - mean) * (f.Value - mean)
-		sm += smape(f.Predicted, f.Value)
+		f.RelErr = relErr(f.Predicted, f.Value)
+		y[k], pred[k] = f.Value, f.Predicted
 	}
-	m.SMAPE = sm / n * 100
+	nterms := 1
+	if m.IsConstant() {
+		nterms = 0
+	}
+	m.SMAPE, m.AdjR2 = goodness(y, pred, nterms)
+}
+
+// relErr is (pred - y) / |y|; where y is 0, the sign of pred.
+func relErr(pred, y float64) float64 {
+	switch {
+	case y != 0:
+		return (pred - y) / math.Abs(y)
+	case pred != 0:
+		return math.Copysign(1, pred)
+	}
+	return 0
+}
+
+// goodness returns the SMAPE (in percent) of the predictions pred of the
+// values y, and the adjusted coefficient of determination of a model with
+// nterms terms beside the constant: 1 for equal values; 0 for the
+// constant, which explains no variance, and where no degree of freedom
+// is left.
+func goodness(y, pred []float64, nterms int) (smapePct, adjR2 float64) {
+	n := float64(len(y))
+	avg := mean(y)
+	var sm, rss, tss float64
+	for k := range y {
+		rss += (y[k] - pred[k]) * (y[k] - pred[k])
+		tss += (y[k] - avg) * (y[k] - avg)
+		sm += smape(pred[k], y[k])
+	}
 	switch {
 	case tss == 0:
-		m.AdjR2 = 1
-	case m.IsConstant():
-		m.AdjR2 = 0
+		adjR2 = 1
+	case nterms == 0 || n-float64(nterms)-1 <= 0:
+		adjR2 = 0
 	default:
-		r2 := 1 - rss/tss
-		m.AdjR2 = 1 - (1-r2)*(n-1)/(n-2)
+		adjR2 = 1 - rss/tss*(n-1)/(n-float64(nterms)-1)
 	}
+	return sm / n * 100, adjR2
 }

@@ -145,47 +145,14 @@ func FitMulti(params []string, points []MultiPoint, opt Options) (*MultiModel, e
 	if opt.Alpha == 0 {
 		opt.Alpha = 0.001
 	}
-	// Merge repetitions of equal points.
-	merged := map[string]*MultiFitted{}
-	var keys []string
-	for _, p := range points {
-		if len(p.X) != len(params) {
-			return nil, fmt.Errorf("a point has %d coordinates for %d parameters", len(p.X), len(params))
-		}
-		for _, x := range p.X {
-			if !(x > 0) || math.IsInf(x, 0) {
-				return nil, fmt.Errorf("parameter value %v: must be positive", x)
-			}
-		}
-		for _, v := range p.Values {
-			if math.IsNaN(v) || math.IsInf(v, 0) {
-				return nil, fmt.Errorf("value %v: not a finite number", v)
-			}
-		}
-		k := fmt.Sprint(p.X)
-		if merged[k] == nil {
-			merged[k] = &MultiFitted{X: append([]float64(nil), p.X...)}
-			keys = append(keys, k)
-		}
-		merged[k].Values = append(merged[k].Values, p.Values...)
+	fitted, variance, dof, err := mergeMulti(len(params), points, opt.Aggregate)
+	if err != nil {
+		return nil, err
 	}
-	var fitted []MultiFitted
-	for _, k := range keys {
-		if f := merged[k]; len(f.Values) > 0 {
-			f.Value = aggregate(f.Values, !opt.Median)
-			fitted = append(fitted, *f)
-		}
-	}
-	sort.Slice(fitted, func(a, b int) bool {
-		for i := range params {
-			if fitted[a].X[i] != fitted[b].X[i] {
-				return fitted[a].X[i] < fitted[b].X[i]
-			}
-		}
-		return false
-	})
-
 	m := &MultiModel{Params: params, Noise: math.NaN(), Points: fitted}
+	if dof > 0 {
+		m.Noise = math.Sqrt(variance)
+	}
 	// The hypothesis of each parameter on its own, from the lines of
 	// points along it.
 	for pi := range params {
@@ -195,35 +162,8 @@ func FitMulti(params []string, points []MultiPoint, opt Options) (*MultiModel, e
 		}
 		m.Single = append(m.Single, h)
 	}
-
-	one := make([]Fitted, len(fitted))
-	for k, f := range fitted {
-		one[k] = Fitted{Values: f.Values, Value: f.Value}
-	}
-	variance, dof := pooledNoise(one, opt.Median)
-	if dof > 0 {
-		m.Noise = math.Sqrt(variance)
-	}
 	w := weights(fitted)
-
-	// The candidate combinations of the parameters' terms.
-	var growing []Factor
-	for pi, h := range m.Single {
-		if !h.IsConstant() {
-			growing = append(growing, Factor{pi, h})
-		}
-	}
-	cands := [][][]Factor{{}}
-	for _, f := range growing {
-		cands = append(cands, [][]Factor{{f}})
-	}
-	if len(growing) > 1 {
-		var all [][]Factor
-		for _, f := range growing {
-			all = append(all, []Factor{f})
-		}
-		cands = append(cands, all, [][]Factor{growing})
-	}
+	cands := candidates(m.Single)
 	best, bestCV := 0, math.Inf(1)
 	for ci, c := range cands {
 		cv, ok := crossValidateMulti(fitted, w, c)
@@ -251,6 +191,82 @@ func FitMulti(params []string, points []MultiPoint, opt Options) (*MultiModel, e
 	m.CVSMAPE = cv * 100
 	m.finish(len(chosen))
 	return m, nil
+}
+
+// mergeMulti checks the points, merges the repetitions of equal points,
+// sorts them and aggregates each; it returns them with the pooled
+// relative variance of one measurement and its degrees of freedom.
+func mergeMulti(nparams int, points []MultiPoint, a Aggregate) ([]MultiFitted, float64, int, error) {
+	merged := map[string]*MultiFitted{}
+	var keys []string
+	for _, p := range points {
+		if len(p.X) != nparams {
+			return nil, 0, 0, fmt.Errorf("a point has %d coordinates for %d parameters", len(p.X), nparams)
+		}
+		for _, x := range p.X {
+			if !(x > 0) || math.IsInf(x, 0) {
+				return nil, 0, 0, fmt.Errorf("parameter value %v: must be positive", x)
+			}
+		}
+		for _, v := range p.Values {
+			if math.IsNaN(v) || math.IsInf(v, 0) {
+				return nil, 0, 0, fmt.Errorf("value %v: not a finite number", v)
+			}
+		}
+		k := fmt.Sprint(p.X)
+		if merged[k] == nil {
+			merged[k] = &MultiFitted{X: append([]float64(nil), p.X...)}
+			keys = append(keys, k)
+		}
+		merged[k].Values = append(merged[k].Values, p.Values...)
+	}
+	var fitted []MultiFitted
+	for _, k := range keys {
+		if f := merged[k]; len(f.Values) > 0 {
+			fitted = append(fitted, *f)
+		}
+	}
+	sort.Slice(fitted, func(a, b int) bool {
+		for i := 0; i < nparams; i++ {
+			if fitted[a].X[i] != fitted[b].X[i] {
+				return fitted[a].X[i] < fitted[b].X[i]
+			}
+		}
+		return false
+	})
+	sets := make([][]float64, len(fitted))
+	for k, f := range fitted {
+		sets[k] = f.Values
+	}
+	values, variance, dof := a.summarize(sets)
+	for k := range fitted {
+		fitted[k].Value = values[k]
+	}
+	return fitted, variance, dof, nil
+}
+
+// candidates are the combinations of the parameters' own hypotheses that
+// FitMulti tries: none (the constant), each growing one alone, and with
+// two or more, their sum and their product.
+func candidates(single []Hypothesis) [][][]Factor {
+	var growing []Factor
+	for pi, h := range single {
+		if !h.IsConstant() {
+			growing = append(growing, Factor{pi, h})
+		}
+	}
+	cands := [][][]Factor{{}}
+	for _, f := range growing {
+		cands = append(cands, [][]Factor{{f}})
+	}
+	if len(growing) > 1 {
+		var all [][]Factor
+		for _, f := range growing {
+			all = append(all, []Factor{f})
+		}
+		cands = append(cands, all, [][]Factor{growing})
+	}
+	return cands
 }
 
 // singleHypothesis chooses parameter pi's hypothesis by a vote of the
@@ -434,30 +450,13 @@ func multiStandsOut(fitted []MultiFitted, w []float64, terms [][]Factor, relNois
 }
 
 func (m *MultiModel) finish(nterms int) {
-	n := float64(len(m.Points))
-	var mean, sm, rss, tss float64
-	for _, f := range m.Points {
-		mean += f.Value / n
-	}
+	y := make([]float64, len(m.Points))
+	pred := make([]float64, len(m.Points))
 	for k := range m.Points {
 		f := &m.Points[k]
 		f.Predicted = m.Eval(f.X)
-		if f.Value != 0 {
-			f.RelErr = (f.Predicted - f.Value) / math.Abs(f.Value)
-		} else if f.Predicted != 0 {
-			f.RelErr = math.Copysign(1, f.Predicted)
-		}
-		rss += (f.Value - f.Predicted) * (f.Value - f.Predicted)
-		tss += (f.Value - mean) * (f.Value - mean)
-		sm += smape(f.Predicted, f.Value)
+		f.RelErr = relErr(f.Predicted, f.Value)
+		y[k], pred[k] = f.Value, f.Predicted
 	}
-	m.SMAPE = sm / n * 100
-	switch {
-	case tss == 0:
-		m.AdjR2 = 1
-	case nterms == 0 || n-float64(nterms)-1 <= 0:
-		m.AdjR2 = 0
-	default:
-		m.AdjR2 = 1 - rss/tss*(n-1)/(n-float64(nterms)-1)
-	}
+	m.SMAPE, m.AdjR2 = goodness(y, pred, nterms)
 }
