@@ -49,7 +49,7 @@ func writeModelTable(w io.Writer, runs []*profRun, ts []int, fitted []*series, o
 		}
 		fmt.Fprintf(w, ", both at %s = %s", fitted[0].paramName, strconv.FormatFloat(vmax, 'g', -1, 64))
 	}
-	fmt.Fprintf(w, "; worst first\n\n")
+	fmt.Fprintf(w, " (1 for a constant); worst first\n\n")
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintf(tw, "growth\tat t=%d\tat t=%d\tmodel\tadj R²\tnoise\tverdict\tmetric\tregion\n", ts[0], opts.predict)
 	for i, s := range fitted {

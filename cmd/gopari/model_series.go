@@ -42,7 +42,7 @@ type series struct {
 	multi     map[[2]float64][]float64 // by thread count and parameter value
 	mfit      *model.MultiModel
 
-	growth float64 // predicted at --predict over measured at the smallest t
+	growth float64 // predicted at --predict over measured at the smallest t; 1 for a constant
 	pred   float64
 	base   float64 // measured at the smallest t (and largest parameter value)
 }
@@ -290,9 +290,15 @@ func fitAll(all []*series, opts modelOpts) ([]*series, error) {
 		if err != nil {
 			return nil, fmt.Errorf("%s %s %s: %v", where(s.region), label(s.region), s.metric, err)
 		}
-		s.growth = 0
-		if s.base > 0 && s.pred > 0 {
+		// A constant does not grow, however its measurement at the
+		// smallest count strayed from it.
+		switch {
+		case s.constant():
+			s.growth = 1
+		case s.base > 0 && s.pred > 0:
 			s.growth = s.pred / s.base
+		default:
+			s.growth = 0
 		}
 		out = append(out, s)
 	}

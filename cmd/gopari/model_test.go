@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -214,5 +215,77 @@ func TestModelSecondParameter(t *testing.T) {
 	}
 	if d := e.data[[2]string{"prog.c:10 parallel", "construct.max"}]; fmt.Sprint(d[15]) != "[13800]" {
 		t.Errorf("Extra-P data at t=8, n=800: %v", d)
+	}
+}
+
+// TestModelTaskAndLockMetrics: a task region whose creation takes
+// 50 ns + 10 ns · t and whose execution takes 2 µs per task, a lock whose
+// wait per acquisition is 20 ns + 100 ns · t, and a critical section whose
+// body takes 480 ns at t = 1 and 500 ns above: a constant (the change is
+// below 10%), whose growth is 1 however its first point strays.
+func TestModelTaskAndLockMetrics(t *testing.T) {
+	dir := t.TempDir()
+	for _, n := range []int{1, 2, 4, 8} {
+		fakeProfile(t, dir, n, func(p *profile.Profile) {
+			p.Regions = append(p.Regions,
+				profile.Region{ID: 3, Kind: "task", Name: "task", File: "prog.c", BeginLine: 15, EndLine: 16},
+				profile.Region{ID: 4, Kind: "lock", Name: "omp_set_lock", File: "prog.c", BeginLine: 18, EndLine: 18})
+			tasks := uint64(100 * n)
+			p.Tasks = append(p.Tasks, profile.TaskStats{Region: 3, Created: tasks, Executed: tasks,
+				Create: profile.Dist{Timed: tasks, SumNs: tasks * uint64(50+10*n)},
+				Exec:   profile.Dist{Timed: tasks, SumNs: tasks * 2000}})
+			for th := 0; th < n; th++ {
+				// Each thread acquires 10 + th times: the wait is per
+				// acquisition, over all threads.
+				acq := uint64(10 + th)
+				p.Stats = append(p.Stats, profile.Stat{Region: 4, Thread: th, Construct: &profile.Phase{Visits: acq, InclNs: 30 * acq, ExclNs: 30 * acq},
+					LockAcquired: acq, LockWaitNs: acq * uint64(20+100*n)})
+				if n == 1 {
+					p.Stats[1].Body.InclNs = 4 * 480
+				}
+			}
+		})
+	}
+	stdout, _ := gopariStatus(t, 0, "model", "--json", "--top", "0", "--predict", "16", dir)
+	var ms []modelJSON
+	if err := json.Unmarshal([]byte(stdout), &ms); err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]modelJSON{}
+	for _, m := range ms {
+		got[m.Kind+" "+m.Metric] = m
+	}
+	for _, want := range []struct {
+		key, model, class, stat string
+		growth                  float64
+	}{
+		// (50 + 10·16) / (50 + 10·1) = 3.5
+		{"task task_create", "50 ns + 10 ns · t", "linear", "mean", 3.5},
+		{"task task_exec", "2 µs", "constant", "mean", 1},
+		// (20 + 100·16) / (20 + 100·1) = 13.5
+		{"lock lock_wait", "20 ns + 100 ns · t", "linear", "mean", 13.5},
+		// the mean of 480, 500, 500, 500; growth 1, not 495/480
+		{"critical body", "495 ns", "constant", "max", 1},
+	} {
+		m, ok := got[want.key]
+		if !ok {
+			t.Errorf("no model of %s in %s", want.key, stdout)
+			continue
+		}
+		if m.Model != want.model || m.Class != want.class || m.Stat != want.stat || math.Abs(m.Growth-want.growth) > 1e-9 {
+			t.Errorf("%s: model %q class %s stat %s growth %v, want %q %s %s %v", want.key, m.Model, m.Class, m.Stat, m.Growth, want.model, want.class, want.stat, want.growth)
+		}
+	}
+	// The table ranks the lock first, and the constants last at 1.00.
+	stdout, _ = gopariStatus(t, 0, "model", "--top", "0", "--predict", "16", dir)
+	if !strings.Contains(stdout, "over the measurement at t = 1 (1 for a constant); worst first") {
+		t.Errorf("header:\n%s", stdout)
+	}
+	lines := strings.Split(stdout, "\n")
+	if f := strings.Fields(lines[4]); f[0] != "13.50" || !strings.Contains(lines[4], "lock_wait (mean)") {
+		t.Errorf("first row: %s", lines[4])
+	}
+	if !strings.Contains(strings.Join(strings.Fields(stdout), " "), "1.00 480 ns 495 ns 495 ns - - scales body (max)") {
+		t.Errorf("the critical body's row:\n%s", stdout)
 	}
 }

@@ -90,9 +90,11 @@ func parseExtraP(b []byte) (*extraP, error) {
 
 // TestScaleEndToEnd runs gopari scale on a program whose costs have a
 // known shape on any number of cores, because the time in them is spent
-// sleeping: a critical section that every thread enters 8 times for 20 ms
-// (a visit waits for every other thread's entry: linear in t, 20 ms per
-// thread), and a region where every thread sleeps 20 ms (constant).
+// sleeping (at a real-time priority where the test may: see scaleprog.c):
+// a critical section that every thread enters 8 times for 20 ms (the
+// parallel region around it takes 8 · t entries, and a visit waits for
+// every other thread's entry: both linear in t), and a region where every
+// thread sleeps 20 ms (constant).
 func TestScaleEndToEnd(t *testing.T) {
 	prefix, err := filepath.Abs("../../build")
 	if err != nil {
@@ -121,6 +123,9 @@ func TestScaleEndToEnd(t *testing.T) {
 			t.Errorf("stderr lacks %q:\n%s", want, stderr)
 		}
 	}
+	if b, _ := os.ReadFile(filepath.Join(out, "t4.r1", "stderr.txt")); len(b) > 0 {
+		t.Logf("the program says: %s", b)
+	}
 	var models []modelJSON
 	if err := json.Unmarshal([]byte(stdout), &models); err != nil {
 		t.Fatalf("%v\n%s", err, stdout)
@@ -134,36 +139,28 @@ func TestScaleEndToEnd(t *testing.T) {
 		t.Fatalf("no model for line %d, %s", line, metric)
 		return nil
 	}
+	lines := sourceLines(t, src, "#pragma omp parallel", "#pragma omp critical")
+	total, crit, constant := lines[0][0], lines[1][0], lines[0][1]
 	const d = 20e6 // ns, one critical entry or constant region
-	// The class of each region: constant, or growing faster than log t.
-	// Four thread counts on a loaded machine do not always tell t from
-	// t^(1/2) · log2(t), so the exponents are checked by the cost they
-	// predict below. The critical section's body (one 20 ms entry) is
-	// constant too, but its statistic is the slowest thread's, and the
-	// slowest of four threads on a loaded machine is slower than one:
-	// only its value is checked.
 	for _, c := range []struct {
-		line    int
-		metric  string
-		verdict string
+		line          int
+		metric, class string
 	}{
-		{18, "construct", "check"}, // all entries of all threads
-		{20, "construct", "check"}, // waiting for the others' entries
-		{25, "construct", "scales"},
-		{25, "body", "scales"},
+		{total, "construct", "linear"}, // all entries of all threads
+		{crit, "construct", "linear"},  // waiting for the others' entries
+		{crit, "body", "constant"},     // one entry
+		{constant, "construct", "constant"},
+		{constant, "body", "constant"},
 	} {
 		m := find(c.line, c.metric)
 		t.Logf("line %d %s: %s (%s, adj R² %.3f, noise %v)", c.line, c.metric, m.Model, m.Class, m.AdjR2, *m.Noise)
-		grows := m.Class != "constant" && m.Class != "logarithmic" && m.Class != "decreasing"
-		if m.Verdict != c.verdict || grows != (c.verdict == "check") {
-			t.Errorf("line %d %s: %s is %s, verdict %s; want verdict %s", c.line, c.metric, m.Model, m.Class, m.Verdict, c.verdict)
-		}
-		if c.verdict == "scales" && m.Class != "constant" {
-			t.Errorf("line %d %s: %s is %s, want constant", c.line, c.metric, m.Model, m.Class)
+		verdict := map[string]string{"linear": "check", "constant": "scales"}[c.class]
+		if m.Class != c.class || m.Verdict != verdict || (c.class == "linear" && (m.I != 1 || m.J != 0)) {
+			t.Errorf("line %d %s: %s is %s (i %v, j %d), verdict %s; want %s, verdict %s", c.line, c.metric, m.Model, m.Class, m.I, m.J, m.Verdict, c.class, verdict)
 		}
 	}
 	// Sleeping gives lower bounds; the upper ones catch a wrong unit.
-	crit := find(20, "construct")
+	critModel := find(crit, "construct")
 	at := func(m *modelJSON, tt float64) float64 {
 		for _, p := range m.Points {
 			if p.T == tt {
@@ -172,19 +169,22 @@ func TestScaleEndToEnd(t *testing.T) {
 		}
 		return math.NaN()
 	}
-	if a1, a4 := at(crit, 1), at(crit, 4); !(a1 >= d && a1 < 2*d && a4/a1 > 3 && a4/a1 < 5) {
-		t.Errorf("critical section: %s gives %.1f ms at 1 thread, %.1f ms at 4; want about 20 and 80", crit.Model, a1/1e6, a4/1e6)
+	if a1, a4 := at(critModel, 1), at(critModel, 4); !(a1 >= d && a1 < 2*d && a4/a1 > 3 && a4/a1 < 5) {
+		t.Errorf("critical section: %s gives %.1f ms at 1 thread, %.1f ms at 4; want about 20 and 80", critModel.Model, a1/1e6, a4/1e6)
 	}
-	if m := find(20, "body"); m.Points[0].Value < d || m.Points[0].Value > 2*d {
-		t.Errorf("critical body: %.1f ms at 1 thread, want about 20", m.Points[0].Value/1e6)
+	if m := find(total, "construct"); !(m.C1 >= 8*d && m.C1 < 16*d) {
+		t.Errorf("the region around the critical section: %s, want about 160 ms · t", m.Model)
 	}
-	if m := find(25, "body"); m.C0 < d || m.C0 > 2*d {
+	if m := find(crit, "body"); m.C0 < d || m.C0 > 2*d {
+		t.Errorf("critical body: %s, want about 20 ms", m.Model)
+	}
+	if m := find(constant, "body"); m.C0 < d || m.C0 > 2*d {
 		t.Errorf("constant region: %s, want about 20 ms", m.Model)
 	}
 
 	// The JSON's points are the profiles' numbers: recompute one metric
 	// from each run's profile.
-	for _, p := range crit.Points {
+	for _, p := range critModel.Points {
 		for r := 1; r <= 3; r++ {
 			prof, err := profile.Read(filepath.Join(out, fmt.Sprintf("t%d.r%d", int(p.T), r), "profile.json"))
 			if err != nil {
@@ -232,6 +232,25 @@ func TestScaleEndToEnd(t *testing.T) {
 	if checked != len(e.data) || checked < 8 {
 		t.Errorf("compared %d series of %d in the Extra-P file", checked, len(e.data))
 	}
+}
+
+// sourceLines returns, for each text, the numbers of the lines of file
+// that contain it, in order.
+func sourceLines(t *testing.T, file string, texts ...string) [][]int {
+	t.Helper()
+	b, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := make([][]int, len(texts))
+	for n, line := range strings.Split(string(b), "\n") {
+		for i, text := range texts {
+			if strings.Contains(line, text) {
+				out[i] = append(out[i], n+1)
+			}
+		}
+	}
+	return out
 }
 
 // gopariStatus runs the command in process and checks its exit status.

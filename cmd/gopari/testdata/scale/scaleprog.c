@@ -1,4 +1,5 @@
 #include <errno.h>
+#include <sched.h>
 #include <stdio.h>
 #include <time.h>
 
@@ -12,6 +13,16 @@ static void sleep_ms(long ms)
 
 int main(void)
 {
+  /* Where it may (as root, or with CAP_SYS_NICE), the program runs at a
+   * real-time priority, which the OpenMP runtime's threads inherit: it
+   * sleeps nearly all the time, and on a loaded machine a sleeper that
+   * wakes up then gets a core at once instead of after other jobs' time
+   * slices, several milliseconds each. Elsewhere it runs as it is, and
+   * says so. */
+  struct sched_param rt = {.sched_priority = 1};
+  if (sched_setscheduler(0, SCHED_FIFO, &rt) != 0)
+    perror("scaleprog: no real-time priority, wake-ups may be late on a loaded machine");
+
   /* Every thread enters the critical section 8 times, and each entry
    * holds it for 20 ms: a visit costs t entries' time, linear in t. Long
    * entries keep the latency of waking up small beside them. */
