@@ -53,6 +53,10 @@ func (s *Sim) Region(kind, file string, line int) uint32 {
 	return uint32(id)
 }
 
+// Name gives region id a name other than its kind's (masked, of kind
+// master; MPI_Send, of kind mpi).
+func (s *Sim) Name(id uint32, name string) { s.regions[id-1].Name = name }
+
 // Loc returns the index of the team-tree location with path, adding it.
 func (s *Sim) Loc(path string, os int) uint64 {
 	for i, l := range s.locs {
@@ -150,7 +154,7 @@ func (s *Sim) Close() error {
 		"pid":     4242,
 		"mode":    "trace",
 		"exit":    "exit",
-		"clock":   map[string]any{"name": "tsc", "ns_per_tick": s.NsPerTick, "tick0": s.Tick0, "ns0": 0, "realtime0_ns": 1795000000000000000},
+		"clock":   map[string]any{"name": "tsc", "ns_per_tick": s.NsPerTick, "tick0": s.Tick0, "ns0": 0, "realtime0_ns": uint64(Realtime0Ns)},
 		"events": events.Meta{Version: events.Version, Dir: "events", Kinds: s.Kinds, Files: files,
 			Bytes: bytes, Records: records, Complete: !s.Incomplete},
 		"regions":    s.regions,
