@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -98,6 +99,7 @@ func export(t *testing.T, dir string, switches int64) map[string]int64 {
 		"THREAD_TASK_SWITCH":   switches,
 		"THREAD_ACQUIRE_LOCK":  n[events.LockAcquired],
 		"THREAD_RELEASE_LOCK":  n[events.LockReleased],
+		"MEASUREMENT_ON_OFF":   2 * n[events.Dropped],
 	}
 	for k, v := range want {
 		if got[k] != v {
@@ -105,7 +107,7 @@ func export(t *testing.T, dir string, switches int64) map[string]int64 {
 		}
 	}
 	for k := range got {
-		if _, ok := want[k]; !ok {
+		if _, ok := want[k]; !ok && got[k] > 0 {
 			t.Errorf("unexpected %d %s records", got[k], k)
 		}
 	}
@@ -187,6 +189,121 @@ func TestStopped(t *testing.T) {
 	for _, p := range [][2]string{{"ENTER", "LEAVE"}, {"THREAD_TEAM_BEGIN", "THREAD_TEAM_END"}, {"THREAD_FORK", "THREAD_JOIN"}} {
 		if got[p[0]] == 0 || got[p[0]] != got[p[1]] {
 			t.Errorf("%d %s, %d %s", got[p[0]], p[0], got[p[1]], p[1])
+		}
+	}
+}
+
+// TestLocationWithoutEvents: a location whose records were all dropped
+// (or that never recorded) still gets an event file, without which
+// otf2-print cannot read the archive.
+func TestLocationWithoutEvents(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "exp")
+	s, err := evtest.New(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	par := s.Region("parallel", "x.c", 1)
+	a := s.Thread()
+	s.Loc("0", 0)
+	a.Put(events.Loc, 0, s.Loc("0.0", 0))
+	a.Put(events.EnterConstruct, par)
+	a.Put(events.ExitConstruct, par)
+	s.Loc("0.1", 0)
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	got := export(t, dir, 0)
+	if got["ENTER"] != 1 {
+		t.Errorf("%v", got)
+	}
+}
+
+// TestDroppedMarked: the records the runtime dropped are a gap in the
+// archive, MEASUREMENT_ON_OFF off with their number, then on.
+func TestDroppedMarked(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "exp")
+	if _, err := evtest.Mixed(dir); err != nil {
+		t.Fatal(err)
+	}
+	exp, err := events.OpenExperiment(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(t.TempDir(), "otf2")
+	if _, err := Write(out, exp); err != nil {
+		t.Fatal(err)
+	}
+	printCounts(t, out)
+	b, err := exec.Command("otf2-print", filepath.Join(out, "traces.otf2")).Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	gap := regexp.MustCompile(`MEASUREMENT_ON_OFF +1 +(\d+) +Mode: OFF\s+ADDITIONAL ATTRIBUTES: \("dropped records" <0>; UINT64; 5\)(?s:.*)MEASUREMENT_ON_OFF +1 +(\d+) +Mode: ON`)
+	if m := gap.FindSubmatch(b); m == nil {
+		t.Errorf("no gap of 5 records on location 1:\n%s", b)
+	} else if off, on := string(m[1]), string(m[2]); off > on || len(off) != len(on) {
+		t.Errorf("the gap runs from %s to %s", off, on)
+	}
+}
+
+// TestJob exports a job of two ranks, each the Mixed run, rank 1 started
+// 1 ms of wall-clock time after rank 0: one archive, a location group per
+// rank with its four threads, twice the records of one run, and rank 1's
+// events 1 ms after rank 0's.
+func TestJob(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "job")
+	if err := evtest.Job(dir, "ompi-7", 1e6, []func(string) (*evtest.Sim, error){evtest.Mixed, evtest.Mixed}); err != nil {
+		t.Fatal(err)
+	}
+	var ranks []Rank
+	for r := 0; r < 2; r++ {
+		exp, err := events.OpenExperiment(filepath.Join(dir, "rank-0000"+strconv.Itoa(r)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		ranks = append(ranks, Rank{Rank: r, Exp: exp})
+	}
+	out := filepath.Join(t.TempDir(), "otf2")
+	st, err := WriteJob(out, "ompi-7", ranks)
+	if err != nil {
+		t.Fatal(err)
+	}
+	one := export(t, filepath.Join(dir, "rank-00000"), 10)
+	got := printCounts(t, out)
+	for k, v := range one {
+		if got[k] != 2*v || st.Records[k] != 2*v {
+			t.Errorf("%s: %d records (exporter: %d), want twice %d", k, got[k], st.Records[k], v)
+		}
+	}
+	defs, err := exec.Command("otf2-print", "-G", filepath.Join(out, "traces.otf2")).Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	groups := regexp.MustCompile(`(?m)^LOCATION_GROUP +(\d+) +Name: "([^"]*)"`).FindAllSubmatch(defs, -1)
+	if len(groups) != 2 || string(groups[0][2]) != "MPI rank 0 (pid 4242)" || string(groups[1][2]) != "MPI rank 1 (pid 4243)" {
+		t.Errorf("location groups %q\n%s", groups, defs)
+	}
+	locs := regexp.MustCompile(`(?m)^LOCATION +(\d+) +Name: "thread ([0-9.]+)".*Group: "MPI rank (\d)`).FindAllSubmatch(defs, -1)
+	if len(locs) != 8 {
+		t.Fatalf("%d locations\n%s", len(locs), defs)
+	}
+	for i, l := range locs {
+		if want := strconv.Itoa(i / 4); string(l[3]) != want {
+			t.Errorf("location %s (thread %s) in rank %s, want %s", l[1], l[2], l[3], want)
+		}
+	}
+	if !bytes.Contains(defs, []byte("Ticks per Seconds: 1000000000, Global Offset: 10, Length: 1000510")) {
+		t.Errorf("clock properties:\n%s", defs)
+	}
+	// Each rank's fork: its first event, 10 ticks of 1 ns after its start.
+	evs, _ := exec.Command("otf2-print", filepath.Join(out, "traces.otf2")).Output()
+	forks := regexp.MustCompile(`(?m)^THREAD_FORK +(\d+) +(\d+)`).FindAllSubmatch(evs, -1)
+	if len(forks) != 4 || string(forks[0][1]) != "0" || string(forks[0][2]) != "10" {
+		t.Fatalf("forks %q", forks)
+	}
+	for _, f := range forks {
+		if string(f[1]) == "4" && string(f[2]) != "1000010" {
+			t.Errorf("rank 1's first fork at %s, want 1000010", f[2])
 		}
 	}
 }

@@ -11,7 +11,23 @@
 // Write reports that support is missing and the rest of gopari builds.
 package otf2
 
-import "gopari/internal/timeline"
+import (
+	"path/filepath"
+
+	"gopari/internal/events"
+	"gopari/internal/timeline"
+)
+
+// A Rank is one process of an MPI job, with its event stream.
+type Rank struct {
+	Rank int
+	Exp  *events.Experiment
+}
+
+// TempPrefix is the start of the name of the temporary directory in
+// which the archive for dir is made: "." + base name + ".gopari-". An
+// export that is killed by SIGKILL leaves it behind.
+func TempPrefix(dir string) string { return "." + filepath.Base(dir) + ".gopari-" }
 
 // Stats counts the records written, by OTF2 record name as otf2-print
 // shows them (ENTER, THREAD_TASK_CREATE, ...).

@@ -14,5 +14,11 @@ const Available = false
 // Write would write exp as an OTF2 archive; this gopari was built without
 // libotf2.
 func Write(dir string, exp *events.Experiment) (Stats, error) {
-	return Stats{}, errors.New("this gopari was built without OTF2 support: install libotf2-trace-dev (Debian) and rebuild with make, or build with -tags otf2")
+	return Stats{}, errMissing
 }
+
+// WriteJob would write an MPI job's ranks as one OTF2 archive; this
+// gopari was built without libotf2.
+func WriteJob(dir, job string, ranks []Rank) (Stats, error) { return Stats{}, errMissing }
+
+var errMissing = errors.New("this gopari was built without OTF2 support: install libotf2-trace-dev (Debian) and rebuild with make, or build with -tags otf2")
