@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"strconv"
 )
 
 // Summary is what Check found in a Chrome trace.
@@ -13,7 +14,7 @@ type Summary struct {
 	TaskSlices map[string]int // execution slices by task ID
 	Flows      int
 	Instants   int
-	Names      map[int]string // thread names by tid
+	Names      map[int]string // track names in the order of their metadata (tids in a single run's trace)
 }
 
 type jsonEvent struct {
@@ -29,9 +30,11 @@ type jsonEvent struct {
 }
 
 // Check reads a Chrome trace and checks what issue 13 asks of it: it
-// parses; every slice is closed; slices on a track nest; every flow
-// starts inside the creation of its task and ends inside that task's
-// first execution slice; timestamps never go backwards on a track.
+// parses; every slice is closed, by an E event of its own name; slices
+// on a track nest; every task creation has its flow, which starts inside
+// that creation and ends inside the task's first execution slice;
+// timestamps never go backwards on a track. Tracks are keyed by process
+// and thread: a job's trace has a process per rank.
 func Check(r io.Reader) (*Summary, error) {
 	var doc struct {
 		TraceEvents []jsonEvent `json:"traceEvents"`
@@ -39,95 +42,140 @@ func Check(r io.Reader) (*Summary, error) {
 	if err := json.NewDecoder(r).Decode(&doc); err != nil {
 		return nil, fmt.Errorf("does not parse: %v", err)
 	}
-	type key struct{ pid, tid int }
-	stacks := map[key][]*jsonEvent{}
-	last := map[key]float64{}
-	s := &Summary{Slices: map[string]int{}, TaskSlices: map[string]int{}, Names: map[int]string{}}
-	firstSlice := map[string]*jsonEvent{} // task ID -> its first execution slice
-	starts := map[string]bool{}
-	ends := map[string]bool{}
+	c := &checker{stacks: map[trackKey][]*jsonEvent{}, last: map[trackKey]float64{}, firstSlice: map[string]*jsonEvent{},
+		starts: map[string]bool{}, ends: map[string]bool{}, created: map[string]int{},
+		s: &Summary{Slices: map[string]int{}, TaskSlices: map[string]int{}, Names: map[int]string{}}}
 	for i := range doc.TraceEvents {
-		e := &doc.TraceEvents[i]
-		k := key{e.Pid, e.Tid}
-		if e.Ph == "M" {
-			if e.Name == "thread_name" {
-				s.Names[e.Tid], _ = e.Args["name"].(string)
-			}
-			continue
-		}
-		if e.Ts == nil {
-			return nil, fmt.Errorf("event %d (%s %q) has no ts", i, e.Ph, e.Name)
-		}
-		if ts, ok := last[k]; ok && *e.Ts < ts {
-			return nil, fmt.Errorf("event %d: track %d goes back in time from %.3f to %.3f", i, e.Tid, ts, *e.Ts)
-		}
-		last[k] = *e.Ts
-		st := stacks[k]
-		var top *jsonEvent
-		if len(st) > 0 {
-			top = st[len(st)-1]
-		}
-		switch e.Ph {
-		case "B":
-			stacks[k] = append(st, e)
-			s.Slices[e.Cat]++
-			if e.Cat == "task" || e.Cat == "barrier" {
-				id, _ := e.Args["id"].(string)
-				s.TaskSlices[id]++
-				if firstSlice[id] == nil {
-					firstSlice[id] = e
-				}
-			}
-		case "E":
-			if top == nil {
-				return nil, fmt.Errorf("event %d: E on track %d without an open slice", i, e.Tid)
-			}
-			stacks[k] = st[:len(st)-1]
-		case "s", "f":
-			id := string(e.ID)
-			if e.Name != "task" {
-				return nil, fmt.Errorf("event %d: flow %s named %q", i, id, e.Name)
-			}
-			if e.Ph == "s" {
-				if starts[id] {
-					return nil, fmt.Errorf("event %d: second flow start for task %s", i, id)
-				}
-				starts[id] = true
-				if top == nil || top.Cat != "create" || fmt.Sprintf("%q", top.Args["task"]) != id {
-					return nil, fmt.Errorf("event %d: flow %s does not start inside the creation of its task", i, id)
-				}
-				continue
-			}
-			if !starts[id] {
-				return nil, fmt.Errorf("event %d: flow %s ends before it starts", i, id)
-			}
-			if ends[id] {
-				return nil, fmt.Errorf("event %d: second flow end for task %s", i, id)
-			}
-			ends[id] = true
-			if e.Bp != "e" {
-				return nil, fmt.Errorf("event %d: flow end %s does not bind to its enclosing slice", i, id)
-			}
-			if top == nil || top.Cat != "task" || fmt.Sprintf("%q", top.Args["id"]) != id || firstSlice[top.Args["id"].(string)] != top {
-				return nil, fmt.Errorf("event %d: flow %s does not end inside its task's first execution slice", i, id)
-			}
-			s.Flows++
-		case "i", "I":
-			s.Instants++
-		default:
-			return nil, fmt.Errorf("event %d: unexpected phase %q", i, e.Ph)
+		if err := c.event(i, &doc.TraceEvents[i]); err != nil {
+			return nil, err
 		}
 	}
-	for k, st := range stacks {
+	for k, st := range c.stacks {
 		if len(st) > 0 {
-			return nil, fmt.Errorf("track %d: %d slices never closed (innermost %q)", k.tid, len(st), st[len(st)-1].Name)
+			return nil, fmt.Errorf("track %d of process %d: %d slices never closed (innermost %q)", k.tid, k.pid, len(st), st[len(st)-1].Name)
 		}
 	}
-	for id := range starts {
-		if !ends[id] {
+	for id := range c.starts {
+		if !c.ends[id] {
 			return nil, fmt.Errorf("flow %s never ends", id)
 		}
 	}
-	s.Tracks = len(s.Names)
-	return s, nil
+	for id, i := range c.created {
+		if !c.starts[id] {
+			return nil, fmt.Errorf("event %d: the creation of task %s has no flow", i, id)
+		}
+	}
+	c.s.Tracks = len(c.s.Names)
+	return c.s, nil
+}
+
+type trackKey struct{ pid, tid int }
+
+type checker struct {
+	stacks     map[trackKey][]*jsonEvent
+	last       map[trackKey]float64
+	firstSlice map[string]*jsonEvent // flow ID -> its task's first execution slice
+	starts     map[string]bool
+	ends       map[string]bool
+	created    map[string]int // flow ID -> the event that created its task
+	s          *Summary
+}
+
+// flowID is the ID of the flow of the task a slice executes or creates
+// (key: "id" or "task"): in a job's trace the slice's "flow" argument,
+// else the task's ID.
+func flowID(e *jsonEvent, key string) string {
+	if f, ok := e.Args["flow"].(string); ok {
+		return strconv.Quote(f)
+	}
+	id, _ := e.Args[key].(string)
+	return strconv.Quote(id)
+}
+
+func (c *checker) event(i int, e *jsonEvent) error {
+	k := trackKey{e.Pid, e.Tid}
+	s := c.s
+	if e.Ph == "M" {
+		if e.Name == "thread_name" {
+			s.Names[len(s.Names)], _ = e.Args["name"].(string)
+		}
+		return nil
+	}
+	if e.Ts == nil {
+		return fmt.Errorf("event %d (%s %q) has no ts", i, e.Ph, e.Name)
+	}
+	if ts, ok := c.last[k]; ok && *e.Ts < ts {
+		return fmt.Errorf("event %d: track %d goes back in time from %.3f to %.3f", i, e.Tid, ts, *e.Ts)
+	}
+	c.last[k] = *e.Ts
+	st := c.stacks[k]
+	var top *jsonEvent
+	if len(st) > 0 {
+		top = st[len(st)-1]
+	}
+	switch e.Ph {
+	case "B":
+		c.stacks[k] = append(st, e)
+		s.Slices[e.Cat]++
+		if e.Cat == "task" || e.Cat == "barrier" {
+			id, _ := e.Args["id"].(string)
+			s.TaskSlices[id]++
+			if f := flowID(e, "id"); c.firstSlice[f] == nil {
+				c.firstSlice[f] = e
+			}
+		}
+		if e.Cat == "create" {
+			if _, ok := c.created[flowID(e, "task")]; !ok {
+				c.created[flowID(e, "task")] = i
+			}
+		}
+	case "E":
+		if top == nil {
+			return fmt.Errorf("event %d: E on track %d without an open slice", i, e.Tid)
+		}
+		if e.Name != top.Name {
+			return fmt.Errorf("event %d: E %q on track %d closes slice %q", i, e.Name, e.Tid, top.Name)
+		}
+		c.stacks[k] = st[:len(st)-1]
+	case "s", "f":
+		return c.flow(i, e, top)
+	case "i", "I":
+		s.Instants++
+	default:
+		return fmt.Errorf("event %d: unexpected phase %q", i, e.Ph)
+	}
+	return nil
+}
+
+// flow checks a flow event against the slice it is in, top.
+func (c *checker) flow(i int, e *jsonEvent, top *jsonEvent) error {
+	id := string(e.ID)
+	if e.Name != "task" {
+		return fmt.Errorf("event %d: flow %s named %q", i, id, e.Name)
+	}
+	if e.Ph == "s" {
+		if c.starts[id] {
+			return fmt.Errorf("event %d: second flow start for task %s", i, id)
+		}
+		c.starts[id] = true
+		if top == nil || top.Cat != "create" || flowID(top, "task") != id {
+			return fmt.Errorf("event %d: flow %s does not start inside the creation of its task", i, id)
+		}
+		return nil
+	}
+	if !c.starts[id] {
+		return fmt.Errorf("event %d: flow %s ends before it starts", i, id)
+	}
+	if c.ends[id] {
+		return fmt.Errorf("event %d: second flow end for task %s", i, id)
+	}
+	c.ends[id] = true
+	if e.Bp != "e" {
+		return fmt.Errorf("event %d: flow end %s does not bind to its enclosing slice", i, id)
+	}
+	if top == nil || top.Cat != "task" || flowID(top, "id") != id || c.firstSlice[id] != top {
+		return fmt.Errorf("event %d: flow %s does not end inside its task's first execution slice", i, id)
+	}
+	c.s.Flows++
+	return nil
 }

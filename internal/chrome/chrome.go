@@ -13,6 +13,7 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"math"
 	"strconv"
 
 	"gopari/internal/events"
@@ -30,7 +31,7 @@ type Stats struct {
 }
 
 type track struct {
-	depth int            // slices open
+	names []string       // the open slices' names, outermost first
 	shown *timeline.Task // the task whose slices are open
 }
 
@@ -40,6 +41,8 @@ type writer struct {
 	r      *timeline.Replay
 	tracks []track
 	pid    int
+	offNs  float64 // added to the run's times: a job's ranks on one time line
+	flowX  uint64  // flow IDs are task IDs xor this: unique across a job's ranks
 	first  bool
 	buf    []byte
 	stats  Stats
@@ -48,34 +51,85 @@ type writer struct {
 
 // Write replays exp and writes its Chrome JSON to w.
 func Write(w io.Writer, exp *events.Experiment) (Stats, error) {
+	c := &writer{w: bufio.NewWriterSize(w, 1<<16), first: true}
+	c.w.WriteString(`{"displayTimeUnit":"ns","traceEvents":[`)
+	pid := exp.PID
+	if pid == 0 {
+		pid = 1
+	}
+	if err := c.run(exp, pid, fmt.Sprintf("%s (pid %d)", exp.Program, exp.PID), 0); err != nil {
+		return c.stats, err
+	}
+	fmt.Fprintf(c.w, "\n],\"otherData\":{\"program\":%s,\"pid\":%d,\"clock\":%s,\"dropped_records\":%d,\"complete\":%t,\"unmatched\":%d}}\n",
+		strconv.Quote(exp.Program), exp.PID, strconv.Quote(exp.Clock.Name), c.stats.Timeline.Dropped, exp.Events.Complete, c.stats.Timeline.Unmatched)
+	return c.stats, c.w.Flush()
+}
+
+// A Rank is one process of an MPI job, with its event stream.
+type Rank struct {
+	Rank int
+	Exp  *events.Experiment
+}
+
+// WriteJob writes the ranks of the MPI job named job as one Chrome trace:
+// a process per rank (pid rank + 1, named "rank N: PROGRAM (pid P)"),
+// with its team-tree threads as tracks. The ranks' times are placed on
+// one time line by the wall-clock time each recorded at its start, and
+// flow IDs are the task IDs with the rank in bits 48 and up, so that
+// they stay unique in the job (the task IDs the slices show are the
+// ranks' own).
+func WriteJob(w io.Writer, job string, ranks []Rank) (Stats, error) {
+	c := &writer{w: bufio.NewWriterSize(w, 1<<16), first: true}
+	c.w.WriteString(`{"displayTimeUnit":"ns","traceEvents":[`)
+	origin := uint64(math.MaxUint64)
+	for _, r := range ranks {
+		if r.Exp.Clock.Realtime0Ns == 0 {
+			return c.stats, fmt.Errorf("%s: its profile has no wall-clock time of its start (clock.realtime0_ns): the ranks cannot be aligned", r.Exp.Dir)
+		}
+		origin = min(origin, r.Exp.Clock.Realtime0Ns)
+	}
+	complete := true
+	for _, r := range ranks {
+		c.offNs = float64(r.Exp.Clock.Realtime0Ns - origin)
+		c.flowX = uint64(r.Rank+1) << 48
+		name := fmt.Sprintf("rank %d: %s (pid %d)", r.Rank, r.Exp.Program, r.Exp.PID)
+		if err := c.run(r.Exp, r.Rank+1, name, r.Rank); err != nil {
+			return c.stats, err
+		}
+		complete = complete && r.Exp.Events.Complete
+	}
+	fmt.Fprintf(c.w, "\n],\"otherData\":{\"job\":%s,\"ranks\":%d,\"realtime0_ns\":%d,\"dropped_records\":%d,\"complete\":%t,\"unmatched\":%d}}\n",
+		strconv.Quote(job), len(ranks), origin, c.stats.Timeline.Dropped, complete, c.stats.Timeline.Unmatched)
+	return c.stats, c.w.Flush()
+}
+
+// run replays exp as process pid, named name, sorted at index sort.
+func (c *writer) run(exp *events.Experiment, pid int, name string, sort int) error {
 	r := timeline.New(exp)
-	cw := &writer{w: bufio.NewWriterSize(w, 1<<16), exp: exp, r: r, tracks: make([]track, len(r.Locs)),
-		pid: exp.PID, first: true, names: map[uint64]string{}}
-	if cw.pid == 0 {
-		cw.pid = 1
-	}
-	cw.w.WriteString(`{"displayTimeUnit":"ns","traceEvents":[`)
-	cw.meta()
-	err := r.Run(cw.event)
-	if err != nil {
-		return cw.stats, err
-	}
+	c.exp, c.r, c.pid, c.tracks, c.names = exp, r, pid, make([]track, len(r.Locs)), map[uint64]string{}
+	c.meta(name, sort)
+	err := r.Run(c.event)
 	// Close what is still open, at each location's last time.
-	for i := range cw.tracks {
-		cw.hide(i, r.Locs[i].Last)
+	for i := range c.tracks {
+		c.hide(i, r.Locs[i].Last)
 	}
-	cw.stats.Records = r.Stats.Records
-	cw.stats.Timeline = r.Stats
-	fmt.Fprintf(cw.w, "\n],\"otherData\":{\"program\":%s,\"pid\":%d,\"clock\":%s,\"dropped_records\":%d,\"complete\":%t,\"unmatched\":%d}}\n",
-		strconv.Quote(exp.Program), exp.PID, strconv.Quote(exp.Clock.Name), r.Stats.Dropped, exp.Events.Complete, r.Stats.Unmatched)
-	return cw.stats, cw.w.Flush()
+	c.stats.Records += r.Stats.Records
+	c.stats.Timeline.Records += r.Stats.Records
+	c.stats.Timeline.Dropped += r.Stats.Dropped
+	c.stats.Timeline.Unmatched += r.Stats.Unmatched
+	c.stats.Timeline.Clamped += r.Stats.Clamped
+	return err
 }
 
 // meta names the process and one track per location.
-func (c *writer) meta() {
+func (c *writer) meta(name string, sort int) {
 	c.begin("M", 0, 0)
 	c.buf = append(c.buf, `,"name":"process_name","args":{"name":`...)
-	c.buf = strconv.AppendQuote(c.buf, fmt.Sprintf("%s (pid %d)", c.exp.Program, c.exp.PID))
+	c.buf = strconv.AppendQuote(c.buf, name)
+	c.end("}")
+	c.begin("M", 0, 0)
+	c.buf = append(c.buf, `,"name":"process_sort_index","args":{"sort_index":`...)
+	c.buf = strconv.AppendInt(c.buf, int64(sort), 10)
 	c.end("}")
 	for i, l := range c.r.Locs {
 		c.begin("M", i, 0)
@@ -106,7 +160,7 @@ func (c *writer) begin(ph string, tid int, t uint64) {
 	c.buf = strconv.AppendInt(c.buf, int64(tid), 10)
 	if ph != "M" {
 		c.buf = append(c.buf, `,"ts":`...)
-		c.buf = strconv.AppendFloat(c.buf, c.exp.Clock.Ns(t)/1e3, 'f', 3, 64)
+		c.buf = strconv.AppendFloat(c.buf, (c.offNs+c.exp.Clock.Ns(t))/1e3, 'f', 3, 64)
 	}
 }
 
@@ -129,11 +183,19 @@ func (c *writer) where(region uint32) string {
 	if r == nil {
 		return "region " + strconv.Itoa(int(region))
 	}
+	if r.Kind == "mpi" { // a call, not a place in the source
+		return label(r)
+	}
 	return label(r) + " " + r.File + ":" + strconv.Itoa(r.BeginLine)
 }
 
+// label is a region's kind, or its name where that says more: masked
+// (kind master), MPI_Send (kind mpi).
 func label(r *profile.Region) string {
 	s := r.Kind
+	if (r.Kind == "master" || r.Kind == "mpi") && r.Name != "" {
+		s = r.Name
+	}
 	if r.SubName != "" {
 		s += " " + r.SubName
 	}
@@ -192,21 +254,25 @@ func (c *writer) open(loc int, t uint64, name, cat string, args func()) {
 		c.buf = append(c.buf, '}')
 	}
 	c.end("")
-	c.tracks[loc].depth++
+	c.tracks[loc].names = append(c.tracks[loc].names, name)
 	c.stats.Slices++
 }
 
-// close writes E events until the track has depth slices open.
+// close writes E events, each named as the slice it closes, until the
+// track has depth slices open.
 func (c *writer) close(loc int, t uint64, depth int, args func()) {
-	for c.tracks[loc].depth > depth {
+	tr := &c.tracks[loc]
+	for len(tr.names) > depth {
 		c.begin("E", loc, t)
-		if args != nil && c.tracks[loc].depth == depth+1 {
+		c.buf = append(c.buf, `,"name":`...)
+		c.buf = strconv.AppendQuote(c.buf, tr.names[len(tr.names)-1])
+		if args != nil && len(tr.names) == depth+1 {
 			c.buf = append(c.buf, `,"args":{`...)
 			args()
 			c.buf = append(c.buf, '}')
 		}
 		c.end("")
-		c.tracks[loc].depth--
+		tr.names = tr.names[:len(tr.names)-1]
 	}
 }
 
@@ -227,6 +293,7 @@ func (c *writer) show(loc int, tk *timeline.Task, t uint64) {
 			c.buf = append(c.buf, `,"parent":`...)
 			c.buf = hex(c.buf, tk.Parent)
 		}
+		c.flowArg(tk.ID)
 	})
 	for _, f := range tk.Open {
 		c.openFrame(loc, f, t)
@@ -249,6 +316,7 @@ func (c *writer) openFrame(loc int, f timeline.Frame, t uint64) {
 		args = func() {
 			c.buf = append(c.buf, `"task":`...)
 			c.buf = hex(c.buf, f.ID)
+			c.flowArg(f.ID)
 		}
 	case timeline.FrameChunk:
 		args = func() {
@@ -274,10 +342,19 @@ func (c *writer) display(loc int, tk *timeline.Task, t uint64) {
 	c.show(loc, tk, t)
 }
 
+// flowArg adds, in a job, the ID of the flow of task id to a slice's
+// arguments: "flow", where it differs from the task's own.
+func (c *writer) flowArg(id uint64) {
+	if c.flowX != 0 {
+		c.buf = append(c.buf, `,"flow":`...)
+		c.buf = hex(c.buf, id^c.flowX)
+	}
+}
+
 func (c *writer) flow(ph string, loc int, t uint64, id uint64) {
 	c.begin(ph, loc, t)
 	c.buf = append(c.buf, `,"name":"task","cat":"task","id":`...)
-	c.buf = hex(c.buf, id)
+	c.buf = hex(c.buf, id^c.flowX)
 	if ph == "f" {
 		c.buf = append(c.buf, `,"bp":"e"`...)
 	}

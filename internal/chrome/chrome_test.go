@@ -2,8 +2,10 @@ package chrome
 
 import (
 	"bytes"
+	"encoding/json"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"testing"
 
 	"gopari/internal/events"
@@ -116,5 +118,110 @@ func TestStopped(t *testing.T) {
 	sum, st, _ := export(t, dir)
 	if sum.Flows != 1 || st.Timeline.Unmatched != 0 {
 		t.Errorf("%+v %+v", sum, st)
+	}
+}
+
+// TestJob exports a job of two ranks, each the Mixed run, rank 1 started
+// 1 ms after rank 0: a process per rank (pid rank + 1), its tracks, flows
+// that stay unique though the ranks' task IDs are the same, and rank 1's
+// times 1000 µs after rank 0's.
+func TestJob(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "job")
+	if err := evtest.Job(dir, "ompi-7", 1e6, []func(string) (*evtest.Sim, error){evtest.Mixed, evtest.Mixed}); err != nil {
+		t.Fatal(err)
+	}
+	var ranks []Rank
+	for r := 0; r < 2; r++ {
+		exp, err := events.OpenExperiment(filepath.Join(dir, "rank-0000"+strconv.Itoa(r)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		ranks = append(ranks, Rank{Rank: r, Exp: exp})
+	}
+	var buf bytes.Buffer
+	st, err := WriteJob(&buf, "ompi-7", ranks)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum, err := Check(bytes.NewReader(buf.Bytes()))
+	if err != nil {
+		t.Fatalf("%v\n%s", err, buf.Bytes())
+	}
+	one, _, _ := export(t, filepath.Join(dir, "rank-00000"))
+	if sum.Flows != 2*one.Flows || st.Flows != int64(2*one.Flows) || sum.Tracks != 2*one.Tracks || sum.Instants != 2*one.Instants {
+		t.Errorf("job %+v, one rank %+v", sum, one)
+	}
+	var doc struct {
+		TraceEvents []jsonEvent    `json:"traceEvents"`
+		OtherData   map[string]any `json:"otherData"`
+	}
+	if err := json.Unmarshal(buf.Bytes(), &doc); err != nil {
+		t.Fatal(err)
+	}
+	first := map[int]float64{}
+	names := map[int]string{}
+	for _, e := range doc.TraceEvents {
+		if e.Ph == "M" && e.Name == "process_name" {
+			names[e.Pid], _ = e.Args["name"].(string)
+		}
+		if _, ok := first[e.Pid]; !ok && e.Ts != nil && e.Ph != "M" {
+			first[e.Pid] = *e.Ts
+		}
+	}
+	if names[1] != "rank 0: ./synthetic (pid 4242)" || names[2] != "rank 1: ./synthetic (pid 4243)" || len(names) != 2 {
+		t.Errorf("processes %q", names)
+	}
+	if d := first[2] - first[1]; d != 1000 {
+		t.Errorf("rank 1 starts %.3f µs after rank 0, want 1000", d)
+	}
+	if doc.OtherData["job"] != "ompi-7" || doc.OtherData["dropped_records"] != 10.0 {
+		t.Errorf("otherData %v", doc.OtherData)
+	}
+}
+
+// TestCheckRejects: Check refuses an E that closes another slice, and a
+// task creation without its flow.
+func TestCheckRejects(t *testing.T) {
+	for _, c := range []struct{ name, doc, want string }{
+		{"E of another slice", `{"traceEvents":[
+			{"ph":"B","pid":1,"tid":0,"ts":1,"name":"a","cat":"region"},
+			{"ph":"B","pid":1,"tid":0,"ts":2,"name":"b","cat":"region"},
+			{"ph":"E","pid":1,"tid":0,"ts":3,"name":"a"},
+			{"ph":"E","pid":1,"tid":0,"ts":4,"name":"b"}]}`, `E "a" on track 0 closes slice "b"`},
+		{"creation without a flow", `{"traceEvents":[
+			{"ph":"B","pid":1,"tid":0,"ts":1,"name":"create task t.c:1","cat":"create","args":{"task":"0x5"}},
+			{"ph":"E","pid":1,"tid":0,"ts":2,"name":"create task t.c:1"}]}`, "the creation of task \"0x5\" has no flow"},
+	} {
+		if _, err := Check(strings.NewReader(c.doc)); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: %v, want %q", c.name, err, c.want)
+		}
+	}
+}
+
+// TestNames: masked, a construct of kind master, is named masked; an MPI
+// call by its name, without a place in the source.
+func TestNames(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "exp")
+	s, err := evtest.New(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	masked, master, send := s.Region("master", "m.c", 3), s.Region("master", "m.c", 5), s.Region("mpi", "MPI", 0)
+	s.Name(masked, "masked")
+	s.Name(send, "MPI_Send")
+	a := s.Thread()
+	a.Put(events.Loc, 0, s.Loc("0", 0))
+	for _, r := range []uint32{masked, master, send} {
+		a.Put(events.EnterConstruct, r)
+		a.Put(events.ExitConstruct, r)
+	}
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	_, _, out := export(t, dir)
+	for _, want := range []string{`"name":"masked m.c:3"`, `"name":"master m.c:5"`, `"name":"MPI_Send"`} {
+		if !bytes.Contains(out, []byte(want)) {
+			t.Errorf("no %s in\n%s", want, out)
+		}
 	}
 }
