@@ -18,6 +18,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"gopari/internal/events"
+	"gopari/internal/job"
 	"gopari/internal/profile"
 )
 
@@ -100,21 +101,40 @@ func newestExperiment(dir string) (string, error) {
 
 // openExperiment resolves the EXPERIMENT argument (a directory, or its
 // profile.json; default the newest gopari-* directory here) and opens its
-// event stream.
+// event stream. An MPI job's directory is refused with a hint.
 func openExperiment(c *cli.Context, cmd string) (*events.Experiment, error) {
+	dir, err := experimentArg(c, cmd)
+	if err != nil {
+		return nil, err
+	}
+	if job.IsJob(dir) {
+		return nil, &exitError{code: 1, msg: fmt.Sprintf("%s is the directory of an MPI job: name one rank's directory (%s)", dir, filepath.Join(dir, "rank-00000"))}
+	}
+	return openExperimentDir(dir)
+}
+
+// experimentArg returns the directory that the EXPERIMENT argument names
+// (a directory, or its profile.json; default the newest gopari-*
+// directory here).
+func experimentArg(c *cli.Context, cmd string) (string, error) {
 	if c.NArg() > 1 {
-		return nil, usageErr("%s: one experiment directory at a time", cmd)
+		return "", usageErr("%s: one experiment directory at a time", cmd)
 	}
 	dir := c.Args().First()
 	if dir == "" {
 		var err error
 		if dir, err = newestExperiment("."); err != nil {
-			return nil, &exitError{code: 1, msg: err.Error()}
+			return "", &exitError{code: 1, msg: err.Error()}
 		}
 	}
 	if filepath.Base(dir) == "profile.json" {
 		dir = filepath.Dir(dir)
 	}
+	return dir, nil
+}
+
+// openExperimentDir opens the event stream of the run in dir.
+func openExperimentDir(dir string) (*events.Experiment, error) {
 	exp, err := events.OpenExperiment(dir)
 	if err != nil {
 		return nil, &exitError{code: 1, msg: err.Error()}

@@ -20,9 +20,11 @@ import (
 
 func reportCommand() *cli.Command {
 	return &cli.Command{
-		Name:      "report",
-		Usage:     "print what a profile says",
-		ArgsUsage: "[DIR | profile.json]",
+		Name: "report",
+		// An argument named h or help is a directory, not a request for help.
+		HideHelpCommand: true,
+		Usage:           "print what a profile says",
+		ArgsUsage:       "[DIR | profile.json]",
 		Description: `Reads the profile that an instrumented program wrote into its experiment
 directory (default: the newest gopari-* directory here) and prints the
 regions by time, the load imbalance of parallel regions, task statistics
@@ -126,7 +128,10 @@ func writeReport(w io.Writer, p *profile.Profile, top int) {
 	}
 	for _, t := range p.Tasks {
 		if rt := times[t.Region]; rt != nil {
-			rt.incl, rt.visits = uint64(t.ExecTotalNs()+0.5), t.Executed
+			rt.visits = t.Executed
+			if rt.r.Kind != "taskloop" { // a taskloop's comes from its phases (add)
+				rt.incl = uint64(t.ExecTotalNs() + 0.5)
+			}
 			rt.sampled = rt.sampled || t.Exec.Timed < t.Executed
 		}
 	}
@@ -265,11 +270,8 @@ func tasks(w io.Writer, p *profile.Profile) {
 }
 
 func regionName(p *profile.Profile, id int) string {
-	switch id {
-	case 0:
+	if id == 0 {
 		return "initial task"
-	case -1:
-		return "other parents"
 	}
 	if r := p.Region(id); r != nil {
 		return r.Kind + " at " + where(r)
@@ -350,6 +352,10 @@ func (rt *regionTime) add(s profile.Stat) {
 		}
 		return
 	}
+	if rt.r.Kind == "taskloop" {
+		rt.addTaskloop(s)
+		return
+	}
 	if ph := s.Construct; ph != nil {
 		rt.visits += ph.Visits
 		rt.incl += ph.InclNs
@@ -360,15 +366,39 @@ func (rt *regionTime) add(s profile.Stat) {
 		rt.incl += s.Barrier.InclNs
 		rt.excl += uint64(s.Barrier.ExclEstimateNs() + 0.5)
 	}
-	if ph := s.Body; ph != nil && rt.r.Kind == "taskloop" {
-		// The tasks it generates; their execution is the row's
-		// inclusive time (see writeReport).
-		rt.excl += uint64(ph.ExclEstimateNs() + 0.5)
-		rt.sampled = rt.sampled || ph.Sampled()
-	}
 	if rt.r.Kind == "lock" && s.LockAcquired > 0 {
 		rt.visits = s.Construct.Visits
 	}
+}
+
+// addTaskloop adds a thread's share of a taskloop: the construct where it
+// encountered one (Construct) and the tasks it executed (Body). Its
+// exclusive time is both phases'; its inclusive time is the construct's,
+// which holds the tasks the thread ran inside it, or, where tasks ran
+// outside one (on other threads, or after a nogroup taskloop), the
+// construct's exclusive time and the tasks': never below the exclusive.
+func (rt *regionTime) addTaskloop(s profile.Stat) {
+	var cIncl, cExcl, bIncl, bExcl float64
+	if ph := s.Construct; ph != nil {
+		rt.visits += ph.Visits // the tasks executed, where p.Tasks has them (writeReport)
+		cIncl, cExcl = inclEstimateNs(ph), ph.ExclEstimateNs()
+		rt.sampled = rt.sampled || ph.Sampled()
+	}
+	if ph := s.Body; ph != nil {
+		bIncl, bExcl = inclEstimateNs(ph), ph.ExclEstimateNs()
+		rt.sampled = rt.sampled || ph.Sampled()
+	}
+	rt.incl += uint64(math.Max(cIncl, cExcl+bIncl) + 0.5)
+	rt.excl += uint64(cExcl + bExcl + 0.5)
+}
+
+// inclEstimateNs is a phase's inclusive time, scaled to all visits where
+// only some were timed.
+func inclEstimateNs(p *profile.Phase) float64 {
+	if p.Timed == 0 || p.Timed >= p.Visits {
+		return float64(p.InclNs)
+	}
+	return float64(p.InclNs) * float64(p.Visits) / float64(p.Timed)
 }
 
 func sampledAny(list []*regionTime) bool {
