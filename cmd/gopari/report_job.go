@@ -98,7 +98,7 @@ func writeJobReport(w io.Writer, j *job.Job, m *job.Merged, top int) {
 	tw.Flush()
 	jobEfficiency(w, j, m)
 
-	fmt.Fprintln(w, "\nRegions by their largest time on a rank (a rank's time: inclusive, summed over its threads; imbalance: (max - mean) / max)")
+	fmt.Fprintln(w, "\nRegions by their largest time on a rank (a rank's time: inclusive, summed over its threads, as its own report counts it; imbalance: (max - mean) / max)")
 	tw = tabwriter.NewWriter(w, 0, 8, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "min ms\tmean ms\tmax ms\tmax rank\trank imb\tthread imb\tranks\tvisits (max)\t  region")
 	for i, r := range m.Regions {
@@ -124,5 +124,6 @@ func writeJobReport(w io.Writer, j *job.Job, m *job.Merged, top int) {
 			ms(r.InclNs.Max), r.InclNs.MaxRank, 100*r.RankImbalance, 100*r.ThreadImbalance, r.Ranks, r.Visits.Max, at, name)
 	}
 	tw.Flush()
+	fmt.Fprintln(w, "a parallel region's time is its team's: implicit tasks, closing-barrier waits and the fork and join; its thread imbalance compares the implicit tasks")
 	fmt.Fprintf(w, "\nOne rank: gopari report --rank N %s\n", j.Dir)
 }

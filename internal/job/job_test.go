@@ -90,3 +90,44 @@ func TestReadAndMerge(t *testing.T) {
 		t.Errorf("rank 0: %+v", r0)
 	}
 }
+
+// TestMergeParallelTime: a parallel region's time on a rank is its
+// team's, as the rank's own report shows it: the fork and join on the
+// encountering thread (construct, exclusive), the implicit tasks and the
+// closing-barrier waits; its visits are the forks; thread imbalance
+// compares the implicit tasks alone; OpenMP time counts the fork and
+// join. A worksharing construct's time includes its implicit barrier.
+func TestMergeParallelTime(t *testing.T) {
+	p := rankProfile(0, []uint64{100, 300}, 50)
+	p.Regions = append(p.Regions, profile.Region{ID: 3, Kind: "for", Name: "for", File: "a.c", BeginLine: 5, EndLine: 6})
+	// Thread 0 forked twice: 1000 ns fork to join, 40 of them its own.
+	p.Stats[0].Construct = &profile.Phase{Visits: 2, InclNs: 1000, ExclNs: 40}
+	p.Stats[0].Barrier = &profile.Phase{Visits: 2, InclNs: 200, ExclNs: 200}
+	p.Stats = append(p.Stats,
+		profile.Stat{Region: 3, Thread: 0, Construct: &profile.Phase{Visits: 2, InclNs: 30, ExclNs: 30}, Barrier: &profile.Phase{Visits: 2, InclNs: 9, ExclNs: 9}},
+		profile.Stat{Region: 3, Thread: 1, Construct: &profile.Phase{Visits: 2, InclNs: 10, ExclNs: 10}, Barrier: &profile.Phase{Visits: 2, InclNs: 29, ExclNs: 29}})
+	m := Merge(&Job{Ranks: []Rank{{Rank: 0, Profile: p}}})
+	got := map[string]MergedRegion{}
+	for _, r := range m.Regions {
+		got[r.Kind] = r
+	}
+	par := got["parallel"]
+	// incl 40 + (100 + 300) + 200; excl 40 + (50 + 150) + 200.
+	if on := par.PerRank[0]; on.InclNs != 640 || on.ExclNs != 440 || on.Visits != 2 || on.Threads != 2 {
+		t.Errorf("parallel on rank 0: %+v", on)
+	}
+	if want := (300 - 200) / 300.0; math.Abs(par.ThreadImbalance-want) > 1e-12 {
+		t.Errorf("thread imbalance %v, want %v (implicit tasks 100 and 300)", par.ThreadImbalance, want)
+	}
+	// The for loop: 30 + 9 and 10 + 29; imbalance on the construct, 30 and 10.
+	if on := got["for"].PerRank[0]; on.InclNs != 78 || on.ExclNs != 78 || on.Visits != 4 {
+		t.Errorf("for on rank 0: %+v", on)
+	}
+	if want := (30 - 20) / 30.0; math.Abs(got["for"].ThreadImbalance-want) > 1e-12 {
+		t.Errorf("for: thread imbalance %v, want %v", got["for"].ThreadImbalance, want)
+	}
+	// OpenMP: the parallel region's 440 and the loop's 78; MPI apart.
+	if r := m.Ranks[0]; r.OpenMPNs != 440+78 || r.MPINs != 50 {
+		t.Errorf("rank 0: %+v", r)
+	}
+}

@@ -24,9 +24,11 @@ type Merged struct {
 }
 
 // A RankSummary is one rank at a glance. MPINs is the inclusive time of
-// its MPI calls and OpenMPNs the exclusive time of its OpenMP constructs
-// (user code inside parallel regions included, MPI calls made there
-// excluded), both summed over its threads: the two never overlap.
+// its MPI calls and OpenMPNs the exclusive time of its OpenMP constructs,
+// as the merged regions count it (a parallel region's fork and join on
+// the encountering thread, its implicit tasks' user code and closing
+// barrier included; MPI calls made inside excluded), both summed over
+// its threads: the two never overlap.
 type RankSummary struct {
 	Rank      int    `json:"rank"`
 	Dir       string `json:"dir"`
@@ -52,12 +54,16 @@ type Spread struct {
 }
 
 // A MergedRegion is one region over the job. The time of a region on a
-// rank is the sum over the rank's threads of the region's inclusive
-// time (for a parallel region, its implicit tasks). RankImbalance is
-// (max - mean) / max of that time over ranks; ThreadImbalance is the
-// mean over the ranks that ran the region of (max - mean) / max of its
-// time over their threads. Both are 0 when balanced and approach 1 when
-// one rank, or one thread, does all the work.
+// rank is what the rank's own report shows, summed over its threads: a
+// parallel region's is its team's (implicit tasks, closing-barrier waits,
+// and the fork and join on the encountering thread), a worksharing
+// construct's includes its implicit barrier, a task's is its execution,
+// a taskloop's its construct and its tasks; its visits are a parallel
+// region's forks. RankImbalance is (max - mean) / max of that inclusive
+// time over ranks; ThreadImbalance is the mean over the ranks that ran
+// the region of (max - mean) / max of each thread's work in it (for a
+// parallel region, its implicit task). Both are 0 when balanced and
+// approach 1 when one rank, or one thread, does all the work.
 type MergedRegion struct {
 	Kind            string         `json:"kind"`
 	Name            string         `json:"name"`
@@ -99,13 +105,52 @@ func keyOf(r *profile.Region) regionKey {
 	return regionKey{r.Kind, r.Name, r.File, r.SubName, r.BeginLine, r.EndLine}
 }
 
-// phaseOf is the part of a region's statistics that is its time on a
-// thread: the implicit task of a parallel region, else the construct.
-func phaseOf(kind string, s *profile.Stat) *profile.Phase {
-	if kind == "parallel" {
-		return s.Body
+// onThread is a region's share on one thread, as the rank's own report
+// counts it (gopari report's regionTime).
+type onThread struct {
+	visits, bodies uint64 // bodies: a parallel region's implicit tasks
+	incl, excl     uint64
+	work           uint64 // what thread imbalance compares
+	openMP         uint64 // its exclusive time in OpenMP constructs
+	ran            bool
+}
+
+func threadShare(kind string, s *profile.Stat) onThread {
+	var o onThread
+	c, b, w := s.Construct, s.Body, s.Barrier
+	if c != nil {
+		o.visits, o.ran = c.Visits, true
+		o.incl, o.excl = c.InclNs, c.ExclNs
 	}
-	return s.Construct
+	switch kind {
+	case "parallel":
+		// The encountering thread's fork and join, exclusive of the
+		// implicit task it runs.
+		o.incl = o.excl
+		if b != nil {
+			o.bodies, o.ran = b.Visits, true
+			o.incl += b.InclNs
+			o.excl += b.ExclNs
+			o.work = b.InclNs
+		}
+	case "taskloop":
+		if b != nil {
+			o.ran = true
+			o.incl = max(o.incl, o.excl+b.InclNs)
+			o.excl += b.ExclNs
+		}
+		o.work = o.incl
+	default:
+		o.work = o.incl
+	}
+	if w != nil && kind != "mpi" && kind != "user" {
+		o.incl += w.InclNs
+		o.excl += w.ExclNs
+	}
+	if kind != "mpi" && kind != "user" {
+		o.openMP = o.excl
+	}
+	return o
 }
 
 // Merge merges the job's rank profiles.
@@ -117,7 +162,8 @@ func Merge(j *Job) *Merged {
 		p := rk.Profile
 		sum := RankSummary{Rank: rk.Rank, Dir: rk.Dir, PID: p.PID, Exit: p.Exit, WallNs: p.WallNs,
 			Threads: len(p.Threads), OSThreads: p.OSThreads}
-		perThread := map[int][]uint64{} // merged region -> time per thread on this rank
+		perThread := map[int][]uint64{} // merged region -> work per thread on this rank
+		bodies := map[int]uint64{}      // merged region -> implicit tasks on this rank
 		for i := range p.Stats {
 			s := &p.Stats[i]
 			r := p.Region(s.Region)
@@ -135,28 +181,29 @@ func Merge(j *Job) *Merged {
 			}
 			on := &m.Regions[mi].PerRank[ri]
 			on.Rank = rk.Rank
-			ph := phaseOf(r.Kind, s)
-			if ph != nil {
-				on.Visits += ph.Visits
-				on.InclNs += ph.InclNs
-				on.ExclNs += ph.ExclNs
+			o := threadShare(r.Kind, s)
+			if o.ran {
+				on.Visits += o.visits
+				bodies[mi] += o.bodies
+				on.InclNs += o.incl
+				on.ExclNs += o.excl
 				on.Threads++
-				perThread[mi] = append(perThread[mi], ph.InclNs)
+				perThread[mi] = append(perThread[mi], o.work)
 			}
 			on.Messages += s.Messages
 			on.Bytes += s.Bytes
-			switch {
-			case r.Kind == "mpi" && ph != nil:
-				sum.MPINs += ph.InclNs
-				sum.MPICalls += ph.Visits
-			case r.Kind != "user" && ph != nil:
-				sum.OpenMPNs += ph.ExclNs
+			if r.Kind == "mpi" && s.Construct != nil {
+				sum.MPINs += s.Construct.InclNs
+				sum.MPICalls += s.Construct.Visits
 			}
-			if r.Kind != "user" && r.Kind != "mpi" && s.Barrier != nil {
-				sum.OpenMPNs += s.Barrier.ExclNs
-			}
+			sum.OpenMPNs += o.openMP
 			sum.Messages += s.Messages
 			sum.Bytes += s.Bytes
+		}
+		for mi, n := range bodies {
+			if on := &m.Regions[mi].PerRank[ri]; on.Visits == 0 {
+				on.Visits = n // a parallel region without fork counts
+			}
 		}
 		for mi, times := range perThread {
 			m.Regions[mi].PerRank[ri].ThreadImbalance = imbalance(times)

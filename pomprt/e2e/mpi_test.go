@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -309,14 +310,47 @@ func checkHybridRank(t *testing.T, np, rank int, prof *profile.Profile, rounds, 
 }
 
 // checkMerged checks gopari report on the job: the text names every
-// rank, and the merged JSON's spread over ranks is the one computed here
-// from the rank profiles.
+// rank, and the merged JSON's spreads over ranks (inclusive and exclusive
+// time, visits) and each rank's OpenMP and MPI time are the ones computed
+// here from the rank profiles, after the definitions of the README; then
+// --rank and a damaged rank.
 func checkMerged(t *testing.T, jd string, profiles []*profile.Profile) {
 	t.Helper()
 	out, err := exec.Command(gopariCommand(t), "report", jd).CombinedOutput()
 	if err != nil || !strings.Contains(string(out), fmt.Sprintf("%d of %d ranks wrote a profile", len(profiles), len(profiles))) {
 		t.Errorf("gopari report %s: %v\n%s", jd, err, out)
 	}
+	m := mergedJSON(t, jd)
+	if m.Format != job.Format || len(m.Ranks) != len(profiles) || len(m.Missing) != 0 || len(m.Damaged) != 0 {
+		t.Fatalf("merged: format %q, %d ranks, missing %v, damaged %v", m.Format, len(m.Ranks), m.Missing, m.Damaged)
+	}
+	want := rankTimes(t, profiles)
+	if len(m.Regions) != len(want.incl) {
+		t.Errorf("merged: %d regions, the ranks have %d", len(m.Regions), len(want.incl))
+	}
+	for _, mr := range m.Regions {
+		k := regionKey{mr.Kind, mr.Name, mr.File, mr.BeginLine}
+		for _, c := range []struct {
+			what   string
+			got    job.Spread
+			values []uint64
+		}{{"incl_ns", mr.InclNs, want.incl[k]}, {"excl_ns", mr.ExclNs, want.excl[k]}, {"visits", mr.Visits, want.visits[k]}} {
+			if w := spreadOf(c.values); c.got != w {
+				t.Errorf("%v %s: merged %+v, from the ranks %+v", k, c.what, c.got, w)
+			}
+		}
+	}
+	for r, rs := range m.Ranks {
+		if rs.OpenMPNs != want.openMP[r] || rs.MPINs != want.mpi[r] || rs.OpenMPNs == 0 || rs.MPINs == 0 {
+			t.Errorf("rank %d: openmp_ns %d, mpi_ns %d; from its profile %d and %d", r, rs.OpenMPNs, rs.MPINs, want.openMP[r], want.mpi[r])
+		}
+	}
+	checkRankFlag(t, jd, len(profiles))
+	checkDamagedRank(t, jd, len(profiles))
+}
+
+func mergedJSON(t *testing.T, jd string) job.Merged {
+	t.Helper()
 	b, err := exec.Command(gopariCommand(t), "report", "--json", jd).Output()
 	if err != nil {
 		t.Fatalf("gopari report --json: %v", err)
@@ -325,60 +359,138 @@ func checkMerged(t *testing.T, jd string, profiles []*profile.Profile) {
 	if err := json.Unmarshal(b, &m); err != nil {
 		t.Fatal(err)
 	}
-	if m.Format != job.Format || len(m.Ranks) != len(profiles) || len(m.Missing) != 0 || len(m.Damaged) != 0 {
-		t.Fatalf("merged: format %q, %d ranks, missing %v, damaged %v", m.Format, len(m.Ranks), m.Missing, m.Damaged)
-	}
-	// Per region and rank: the inclusive time and visits summed over the
-	// rank's threads (a parallel region's implicit tasks).
-	type key struct {
-		kind, name, file string
-		line             int
-	}
-	incl := map[key][]uint64{}
-	vis := map[key][]uint64{}
+	return m
+}
+
+type regionKey struct {
+	kind, name, file string
+	line             int
+}
+
+// perRank holds, per region, a value for every rank, and per rank its
+// OpenMP and MPI time.
+type perRank struct {
+	incl, excl, visits map[regionKey][]uint64
+	openMP, mpi        []uint64
+}
+
+// rankTimes computes, independently of internal/job, what the merged
+// report says of each region on each rank: a parallel region's time is
+// its team's (the encountering thread's fork and join, exclusive; the
+// implicit tasks; the closing-barrier waits), its visits its forks; a
+// worksharing construct's includes its barrier; an MPI call's is the
+// call. OpenMP time is the exclusive time of all but MPI calls and user
+// regions.
+func rankTimes(t *testing.T, profiles []*profile.Profile) perRank {
+	n := len(profiles)
+	w := perRank{incl: map[regionKey][]uint64{}, excl: map[regionKey][]uint64{}, visits: map[regionKey][]uint64{},
+		openMP: make([]uint64, n), mpi: make([]uint64, n)}
 	for r, p := range profiles {
+		bodies := map[regionKey]uint64{}
 		for _, s := range p.Stats {
 			reg := p.Region(s.Region)
-			k := key{reg.Kind, reg.Name, reg.File, reg.BeginLine}
-			if incl[k] == nil {
-				incl[k], vis[k] = make([]uint64, len(profiles)), make([]uint64, len(profiles))
+			k := regionKey{reg.Kind, reg.Name, reg.File, reg.BeginLine}
+			if w.incl[k] == nil {
+				w.incl[k], w.excl[k], w.visits[k] = make([]uint64, n), make([]uint64, n), make([]uint64, n)
 			}
-			ph := s.Construct
-			if reg.Kind == "parallel" {
-				ph = s.Body
+			var incl, excl, vis uint64
+			if c := s.Construct; c != nil {
+				incl, excl, vis = c.InclNs, c.ExclNs, c.Visits
 			}
-			if ph != nil {
-				incl[k][r] += ph.InclNs
-				vis[k][r] += ph.Visits
+			switch reg.Kind {
+			case "parallel":
+				incl = excl // fork to join, less the implicit task it ran
+				if s.Body != nil {
+					incl += s.Body.InclNs
+					excl += s.Body.ExclNs
+					bodies[k] += s.Body.Visits
+				}
+			case "taskloop":
+				t.Fatalf("%v: hybrid.c has no taskloop; this check does not cover one", k)
+			}
+			if b := s.Barrier; b != nil && reg.Kind != "mpi" && reg.Kind != "user" {
+				incl += b.InclNs
+				excl += b.ExclNs
+			}
+			w.incl[k][r] += incl
+			w.excl[k][r] += excl
+			w.visits[k][r] += vis
+			switch reg.Kind {
+			case "mpi":
+				w.mpi[r] += incl
+			case "user":
+			default:
+				w.openMP[r] += excl
+			}
+		}
+		for k, b := range bodies {
+			if w.visits[k][r] == 0 {
+				w.visits[k][r] = b
 			}
 		}
 	}
-	if len(m.Regions) != len(incl) {
-		t.Errorf("merged: %d regions, the ranks have %d", len(m.Regions), len(incl))
-	}
-	for _, mr := range m.Regions {
-		k := key{mr.Kind, mr.Name, mr.File, mr.BeginLine}
-		for _, c := range []struct {
-			what   string
-			got    job.Spread
-			values []uint64
-		}{{"incl_ns", mr.InclNs, incl[k]}, {"visits", mr.Visits, vis[k]}} {
-			var min, max, sum uint64
-			maxRank := 0
-			for r, v := range c.values {
-				sum += v
-				if r == 0 || v < min {
-					min = v
-				}
-				if r == 0 || v > max {
-					max, maxRank = v, r
-				}
-			}
-			mean := float64(sum) / float64(len(c.values))
-			if c.got.Min != min || c.got.Max != max || c.got.MaxRank != maxRank || c.got.Mean != mean {
-				t.Errorf("%v %s: merged %+v, from the ranks min %d mean %g max %d (rank %d)", k, c.what, c.got, min, mean, max, maxRank)
-			}
+	return w
+}
+
+// spreadOf is the minimum, mean and maximum of values and the first
+// rank with the maximum.
+func spreadOf(values []uint64) job.Spread {
+	var s job.Spread
+	var sum uint64
+	for r, v := range values {
+		sum += v
+		if r == 0 || v < s.Min {
+			s.Min = v
 		}
+		if r == 0 || v > s.Max {
+			s.Max, s.MaxRank = v, r
+		}
+	}
+	s.Mean = float64(sum) / float64(len(values))
+	return s
+}
+
+// checkRankFlag runs gopari report --rank: rank 1 alone in text, its own
+// profile with --json, and a rank the job does not have.
+func checkRankFlag(t *testing.T, jd string, np int) {
+	t.Helper()
+	g := gopariCommand(t)
+	out, err := exec.Command(g, "report", "--rank", "1", jd).CombinedOutput()
+	if err != nil || !strings.HasPrefix(string(out), "rank 1 of job ompi-") || !strings.Contains(string(out), "Regions by exclusive time") ||
+		!regexp.MustCompile(`MPI  mpi \(MPI_Sendrecv\)`).Match(out) {
+		t.Errorf("gopari report --rank 1: %v\n%s", err, out)
+	}
+	b, err := exec.Command(g, "report", "--rank", "1", "--json", jd).Output()
+	own, _ := os.ReadFile(filepath.Join(jd, "rank-00001", "profile.json"))
+	if err != nil || !bytes.Equal(b, own) {
+		t.Errorf("gopari report --rank 1 --json: %v; not rank 1's profile.json", err)
+	}
+	cmd := exec.Command(g, "report", "--rank", strconv.Itoa(np), jd)
+	out, err = cmd.CombinedOutput()
+	if cmd.ProcessState.ExitCode() != 1 || !strings.Contains(string(out), fmt.Sprintf("no rank %d", np)) {
+		t.Errorf("gopari report --rank %d: %v\n%s", np, err, out)
+	}
+}
+
+// checkDamagedRank copies the job and cuts rank 1's profile in the
+// middle: the report merges the others and names the damaged rank.
+func checkDamagedRank(t *testing.T, jd string, np int) {
+	t.Helper()
+	cp := filepath.Join(t.TempDir(), filepath.Base(jd))
+	if out, err := exec.Command("cp", "-r", jd, cp).CombinedOutput(); err != nil {
+		t.Fatalf("cp: %v\n%s", err, out)
+	}
+	if err := os.Truncate(filepath.Join(cp, "rank-00001", "profile.json"), 200); err != nil {
+		t.Fatal(err)
+	}
+	out, err := exec.Command(gopariCommand(t), "report", cp).CombinedOutput()
+	if err != nil || !strings.Contains(string(out), fmt.Sprintf("%d of %d ranks wrote a profile", np-1, np)) ||
+		!strings.Contains(string(out), "damaged: rank 1: "+filepath.Join(cp, "rank-00001", "profile.json")+": offset 200: the profile is damaged: it ends in the middle (truncated after 200 bytes)") {
+		t.Errorf("gopari report on a damaged rank: %v\n%s", err, out)
+	}
+	m := mergedJSON(t, cp)
+	if len(m.Damaged) != 1 || m.Damaged[0].Rank != 1 || len(m.Ranks) != np-1 {
+		t.Errorf("merged JSON: damaged %+v, %d ranks", m.Damaged, len(m.Ranks))
 	}
 }
 
