@@ -47,6 +47,7 @@ type writer struct {
 	buf    []byte
 	stats  Stats
 	names  map[uint64]string // region and frame kind -> slice name
+	quoted map[string]string // slice name -> JSON string
 }
 
 // Write replays exp and writes its Chrome JSON to w.
@@ -106,7 +107,7 @@ func WriteJob(w io.Writer, job string, ranks []Rank) (Stats, error) {
 // run replays exp as process pid, named name, sorted at index sort.
 func (c *writer) run(exp *events.Experiment, pid int, name string, sort int) error {
 	r := timeline.New(exp)
-	c.exp, c.r, c.pid, c.tracks, c.names = exp, r, pid, make([]track, len(r.Locs)), map[uint64]string{}
+	c.exp, c.r, c.pid, c.tracks, c.names, c.quoted = exp, r, pid, make([]track, len(r.Locs)), map[uint64]string{}, map[string]string{}
 	c.meta(name, sort)
 	err := r.Run(c.event)
 	// Close what is still open, at each location's last time.
@@ -240,11 +241,22 @@ func (c *writer) taskName(t *timeline.Task) string {
 	return c.where(t.Region)
 }
 
+// quote returns name as a JSON string; slices have few names, quoted
+// once each.
+func (c *writer) quote(name string) string {
+	q, ok := c.quoted[name]
+	if !ok {
+		q = strconv.Quote(name)
+		c.quoted[name] = q
+	}
+	return q
+}
+
 // open writes a B event.
 func (c *writer) open(loc int, t uint64, name, cat string, args func()) {
 	c.begin("B", loc, t)
 	c.buf = append(c.buf, `,"name":`...)
-	c.buf = strconv.AppendQuote(c.buf, name)
+	c.buf = append(c.buf, c.quote(name)...)
 	c.buf = append(c.buf, `,"cat":"`...)
 	c.buf = append(c.buf, cat...)
 	c.buf = append(c.buf, '"')
@@ -265,7 +277,7 @@ func (c *writer) close(loc int, t uint64, depth int, args func()) {
 	for len(tr.names) > depth {
 		c.begin("E", loc, t)
 		c.buf = append(c.buf, `,"name":`...)
-		c.buf = strconv.AppendQuote(c.buf, tr.names[len(tr.names)-1])
+		c.buf = append(c.buf, c.quote(tr.names[len(tr.names)-1])...)
 		if args != nil && len(tr.names) == depth+1 {
 			c.buf = append(c.buf, `,"args":{`...)
 			args()
