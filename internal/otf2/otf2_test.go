@@ -307,3 +307,45 @@ func TestJob(t *testing.T) {
 		}
 	}
 }
+
+// TestJoinDropped: the records from the middle of a parallel region to
+// the end were dropped, its JOIN among them; the thread's last block
+// says so at the encountering location. The archive closes the team at
+// the end, its fork no earlier than the gap marked there before it.
+func TestJoinDropped(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "exp")
+	s, err := evtest.New(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	par := s.Region("parallel", "x.c", 1)
+	a := s.Thread()
+	a.Put(events.Loc, 0, s.Loc("0", 0))
+	a.Put(events.Fork, par, 0)
+	a.Put(events.Loc, 0, s.Loc("0.0", 0))
+	a.Put(events.ImplicitBegin, par, a.NewID(), 0)
+	a.Wait(100)
+	a.Put(events.Loc, 0, s.Loc("0", 0))
+	a.Put(events.Dropped, 0, 7)
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	got := printCounts(t, writeArchive(t, dir))
+	if got["THREAD_FORK"] != 1 || got["THREAD_JOIN"] != 1 || got["MEASUREMENT_ON_OFF"] != 2 || got["THREAD_TEAM_END"] != 1 {
+		t.Errorf("%v", got)
+	}
+}
+
+// writeArchive exports the run in dir and returns the archive's directory.
+func writeArchive(t *testing.T, dir string) string {
+	t.Helper()
+	exp, err := events.OpenExperiment(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(t.TempDir(), "otf2")
+	if _, err := Write(out, exp); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}

@@ -217,7 +217,17 @@ func (p *part) teamEnd(loc int, t uint64) {
 	p.x.rec("THREAD_TEAM_END", C.OTF2_EvtWriter_ThreadTeamEnd(p.writer(loc), nil, p.at(loc, t), p.comm(p.teamOf(loc))))
 }
 
+// forkJoin writes a team's fork and join at the encountering location,
+// when the team has joined (or the run ended): only then is its size
+// known. The fork is written no earlier than what the location wrote
+// after it, which only a gap of dropped records marked there can be:
+// OTF2 takes a location's events in time order.
 func (p *part) forkJoin(loc int, fork, join uint64, size int) {
+	if fork < p.last[loc] {
+		fork = p.last[loc]
+		p.x.stats.Timeline.Clamped++
+	}
+	join = max(join, fork)
 	p.x.rec("THREAD_FORK", C.OTF2_EvtWriter_ThreadFork(p.writer(loc), nil, p.at(loc, fork), C.OTF2_PARADIGM_OPENMP, C.uint32_t(size)))
 	p.x.rec("THREAD_JOIN", C.OTF2_EvtWriter_ThreadJoin(p.writer(loc), nil, p.at(loc, join), C.OTF2_PARADIGM_OPENMP))
 }
