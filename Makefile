@@ -105,15 +105,16 @@ test: build vet fmt-check staticcheck
 
 # Fuzzing: the scanner, the directive parser, the statement-extent
 # finder, the whole rewrite, the event-stream reader and the replay
-# behind gopari trace and gopari grains. New failures land in testdata/fuzz and
+# behind gopari trace and gopari grains, and the OTF2 export (with libotf2).
+# New failures land in testdata/fuzz and
 # are then replayed by make test.
 FUZZTIME ?= 15s
-FUZZ_TARGETS := parser:FuzzScan parser:FuzzDirective parser:FuzzExtents rewrite:FuzzInstrument internal/events:FuzzReader internal/chrome:FuzzReplay
+FUZZ_TARGETS := parser:FuzzScan parser:FuzzDirective parser:FuzzExtents rewrite:FuzzInstrument internal/events:FuzzReader internal/chrome:FuzzReplay internal/otf2:FuzzExport
 fuzz:
 	@set -e; for t in $(FUZZ_TARGETS); do \
 	  pkg=$${t%%:*}; fn=$${t#*:}; \
 	  echo "fuzz $$fn ($(FUZZTIME))"; \
-	  $(GO) test -run '^$$' -fuzz "^$$fn\$$" -fuzztime $(FUZZTIME) ./$$pkg; \
+	  $(GO) test $(GOTAGS) -run '^$$' -fuzz "^$$fn\$$" -fuzztime $(FUZZTIME) ./$$pkg; \
 	done
 
 # The long run: every fuzz target for SOAKTIME, and RANDPROGS random
