@@ -23,38 +23,7 @@ func FuzzExport(f *testing.F) {
 			return
 		}
 		dir := filepath.Join(t.TempDir(), "exp")
-		s, err := evtest.New(dir)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for i := 0; i < 4; i++ {
-			s.Region([]string{"parallel", "task", "taskwait", "for"}[i], "f.c", i+1)
-		}
-		s.Loc("0", 0)
-		s.Loc("0.0", 0)
-		s.Loc("0.1", 1)
-		th := []*evtest.Thread{s.Thread(), s.Thread(), s.Thread()}
-		for i, t := range th {
-			t.Put(events.Loc, 0, uint64(i%3))
-		}
-		types := events.KnownTypes()
-		for i := 0; i+1 < len(data); i += 2 {
-			t := th[int(data[i+1])%3]
-			typ := types[int(data[i])%len(types)]
-			if typ == events.Time {
-				t.Wait(uint64(data[i+1]))
-				continue
-			}
-			args := make([]uint64, typ.Words())
-			for k := range args {
-				args[k] = uint64(data[(i+k+1)%len(data)] % 8)
-			}
-			if typ == events.Loc {
-				args[0] %= 3
-			}
-			t.Put(typ, uint32(data[i+1]%5), args...)
-		}
-		if err := s.Close(); err != nil {
+		if _, err := evtest.Arbitrary(dir, data); err != nil {
 			t.Fatal(err)
 		}
 		exp, err := events.OpenExperiment(dir)
