@@ -53,13 +53,40 @@ static uint64_t parse_bytes(const char *s)
 	return *end ? 0 : v;
 }
 
+/* grains_wanted reads GOPARI_GRAINS: 1 records grains, 0 or unset does
+ * not; anything else is said and ignored. Grains go with profile and
+ * trace modes, not with ids or off, which call no runtime function. */
+static int grains_wanted(const char *mode)
+{
+	const char *g = getenv("GOPARI_GRAINS");
+	if (!g || !*g || !strcmp(g, "0"))
+		return 0;
+	if (strcmp(g, "1") != 0) {
+		fprintf(stderr, "gopari: GOPARI_GRAINS=%s is not 0 or 1; no grains are recorded\n", g);
+		return 0;
+	}
+	if (mode && (!strcmp(mode, "ids") || !strcmp(mode, "off"))) {
+		fprintf(stderr, "gopari: GOPARI_GRAINS=1 needs GOPARI_MODE=profile or trace, not %s; no grains are recorded\n", mode);
+		return 0;
+	}
+	return 1;
+}
+
 /* pomp_ev_configure reads the stream's settings; pomp_g.ev_mask says
- * what is recorded. */
+ * what is recorded. Trace mode records every type; grains mode
+ * (GOPARI_GRAINS=1 with profile mode) the types of EV_MASK_GRAINS, and
+ * region phases only of the regions flagged RF_GRAINEV: a task's waits
+ * for its children (docs/events.md, "What is recorded"). */
 void pomp_ev_configure(void)
 {
 	const char *m = getenv("GOPARI_MODE");
-	if (m && !strcmp(m, "trace"))
+	int grains = grains_wanted(m);
+	if (m && !strcmp(m, "trace")) {
 		pomp_g.ev_mask = EV_MASK_TRACE;
+		pomp_g.ev_all = 1;
+	} else if (grains)
+		pomp_g.ev_mask = EV_MASK_GRAINS | EV_MASK_PHASES;
+	pomp_g.ev_grains = grains;
 	const char *b = getenv("GOPARI_TRACE_MAX_BYTES");
 	if (b && *b) {
 		ev_budget = parse_bytes(b);

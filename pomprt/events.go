@@ -69,7 +69,7 @@ func streamMeta(g *C.pomp_rt) *profile.Events {
 	if g.ev_done == 0 {
 		return nil
 	}
-	ev := &profile.Events{Version: int(C.EV_VERSION), Dir: "events", Kinds: []string{"trace"}, Complete: g.ev_complete != 0}
+	ev := &profile.Events{Version: int(C.EV_VERSION), Dir: "events", Kinds: streamKinds(g), Complete: g.ev_complete != 0}
 	for t := g.threads; t != nil; t = t.next {
 		e := &t.ev
 		if e.bytes == 0 && e.dropped == 0 {
@@ -98,4 +98,17 @@ func streamMeta(g *C.pomp_rt) *profile.Events {
 		}
 	}
 	return ev
+}
+
+// streamKinds names what the stream holds: "trace" (GOPARI_MODE=trace:
+// every record), "grains" (GOPARI_GRAINS=1), or both.
+func streamKinds(g *C.pomp_rt) []string {
+	var kinds []string
+	if g.ev_all != 0 {
+		kinds = append(kinds, "trace")
+	}
+	if g.ev_grains != 0 {
+		kinds = append(kinds, "grains")
+	}
+	return kinds
 }

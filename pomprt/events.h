@@ -63,6 +63,10 @@ enum {
 	 (1ull << EV_TASK_BEGIN) | (1ull << EV_TASK_END) | (1ull << EV_RESUME) | (1ull << EV_TASKLOOP_BEGIN) |           \
 	 (1ull << EV_TASKLOOP_END) | (1ull << EV_CHUNK_BEGIN) | (1ull << EV_CHUNK_END))
 
+/* The region phases that grains mode records, of the regions flagged
+ * RF_GRAINEV only (rt.h): construct and wait phases. */
+#define EV_MASK_PHASES ((1ull << EV_ENTER) | (1ull << EV_ENTER_WAIT) | (1ull << EV_EXIT) | (1ull << EV_EXIT_WAIT))
+
 /* A thread's stream state; part of pomp_thr. */
 typedef struct pomp_evbuf {
 	uint64_t mask;  /* types recorded; 0 when not recording */

@@ -41,8 +41,8 @@ func finalize(exit string) {
 	if m := thisJob(); m != nil {
 		p.MPI = &m.MPIRank
 	}
-	if p.Events = streamMeta(g); p.Events != nil {
-		p.Mode = "trace"
+	if p.Events = streamMeta(g); p.Events != nil && g.ev_all != 0 {
+		p.Mode = "trace" // grains alone leave the mode profile
 	}
 	dir, err := rootDir(p.Program) // made already if the event stream needed it
 	writeExperimentIn(dir, err, p, g)

@@ -59,7 +59,7 @@ static void visit_as(POMP_Region *r, unsigned type, void *l)
 	pomp_phase *p = &pomp_stat_at(t, r->id)->ph[PH_CONSTRUCT];
 	p->visits++;
 	p->timed++;
-	if (t->ev.mask)
+	if (t->ev.mask && pomp_g.ev_all) /* not in grains mode */
 		trace(t, r, 0, type, l, 0);
 }
 
@@ -71,7 +71,7 @@ static void acquired(POMP_Region *r, void *l, uint64_t t0, uint64_t t1)
 {
 	uint64_t wait = t1 - t0;
 	pomp_thr *t = pomp_self();
-	if (t->ev.mask)
+	if (t->ev.mask && pomp_g.ev_all) /* not in grains mode */
 		trace(t, r, t0, EV_LOCK_ACQUIRED, l, t1);
 	pomp_stat *s = pomp_stat_at(t, r->id);
 	s->ph[PH_CONSTRUCT].visits++;

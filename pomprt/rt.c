@@ -165,12 +165,14 @@ static uint8_t region_flags(const POMP_Region *r)
 			f |= RF_NOGROUP;
 		break;
 	case POMP_TASKWAIT:
+		f |= RF_SCHED | RF_GRAINEV;
+		break;
 	case POMP_TASKYIELD:
 	case POMP_BARRIER:
 		f |= RF_SCHED;
 		break;
 	case POMP_TASKGROUP:
-		f |= RF_EXITHOOK; /* the wait follows the end of its body */
+		f |= RF_EXITHOOK | RF_GRAINEV; /* the wait follows the end of its body */
 		break;
 	}
 	return f;
@@ -1093,6 +1095,8 @@ static uint64_t lock_address(const POMP_Region *r)
  * is bracketed by the acquisition and release of its lock. */
 static __attribute__((noinline)) void ev_enter(pomp_thr *t, const POMP_Region *r, int ph, uint64_t ts)
 {
+	if (!pomp_g.ev_all && !(pomp_g.rflags[r->id] & RF_GRAINEV))
+		return; /* grains mode: only a task's waits */
 	if (!ts)
 		ts = now();
 	if (r->kind == POMP_CRITICAL && ph == PH_BODY)
@@ -1102,6 +1106,8 @@ static __attribute__((noinline)) void ev_enter(pomp_thr *t, const POMP_Region *r
 
 static __attribute__((noinline)) void ev_exit(pomp_thr *t, const POMP_Region *r, int ph, uint64_t ts)
 {
+	if (!pomp_g.ev_all && !(pomp_g.rflags[r->id] & RF_GRAINEV))
+		return;
 	if (!ts)
 		ts = now();
 	EV(t, EV_EXIT + ph, r->id, ts, 0, 0, 0, 0);

@@ -249,6 +249,8 @@ typedef struct pomp_rt {
 	int sampling; /* 0: measure every instance */
 	uint64_t ev_mask;        /* the records a thread's stream holds; 0: no stream (events.h) */
 	int ev_complete, ev_done; /* set by pomp_ev_finish */
+	int ev_all;              /* trace mode: every record of every region */
+	int ev_grains;           /* GOPARI_GRAINS=1: the stream holds grains */
 	uint64_t long_ticks, short_ticks;
 	pthread_mutex_t park_mu;
 	pomp_parked *parked[256]; /* by task ID */
@@ -262,7 +264,8 @@ enum {
 	RF_NOGROUP = 1 << 2,    /* a taskloop with nogroup */
 	RF_SCHED = 1 << 3,      /* a task scheduling point: an untied task may move there */
 	RF_EXITHOOK = 1 << 4,   /* its exit needs more than closing its frame */
-	RF_SHORT = 1 << 5       /* its measured instances ran shorter than SHORT_NS, but for 1% */
+	RF_SHORT = 1 << 5,      /* its measured instances ran shorter than SHORT_NS, but for 1% */
+	RF_GRAINEV = 1 << 6     /* grains mode records its phases: a task waits for its children there */
 };
 
 #define SAMPLE_EXACT 1000
