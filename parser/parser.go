@@ -53,9 +53,14 @@ type Construct struct {
 	// Offload is set for target, teams and distribute constructs.
 	Offload bool
 
-	// Body and BodyLast are, for a taskloop, the first and last token of
-	// the body of the innermost loop of its loop nest, or -1 (loop.go).
+	// Body and BodyLast are, for a taskloop or for construct, the first
+	// and last token of the body of the innermost loop of its loop nest,
+	// or -1 (loop.go).
 	Body, BodyLast int
+	// Loop is, for a for construct, the canonical form of its loop nest,
+	// or nil; LoopNote then says why (loop.go).
+	Loop     *Loop
+	LoopNote string
 }
 
 // A LockCall is a use of the OpenMP lock API that gopari wraps.
