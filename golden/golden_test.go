@@ -4,7 +4,7 @@
 //
 // A case may start with a line of options:
 //
-//	// gopari: --untied=keep --disable=locks; cflags: -std=gnu11
+//	// gopari: --untied=keep --disable=locks --chunks; cflags: -std=gnu11
 //
 // Expected diagnostics are written on the line they are reported for:
 //
@@ -110,6 +110,8 @@ func parseCase(t *testing.T, name string, src []byte) *goldenCase {
 				c.opts.Untied, err = rewrite.ParseUntied(v)
 			case "--disable":
 				c.opts.Disable, err = rewrite.ParseDisable(v)
+			case "--chunks":
+				c.opts.Chunks = true
 			default:
 				err = fmt.Errorf("unknown option %q", f)
 			}

@@ -1,6 +1,7 @@
 package parser
 
 import (
+	"bytes"
 	"strconv"
 	"strings"
 )
@@ -288,11 +289,24 @@ func (p *parser) rectangular(levels []LoopLevel) string {
 	return ""
 }
 
-// LoopText returns the source of span s of result r, tokens separated as
-// in the source and line splices kept.
-func (r *Result) LoopText(s Span) string {
-	if s.Empty() {
-		return ""
+// LoopText returns the tokens of span s of result r on one line: line
+// splices removed, comments and white space between tokens as one blank.
+// ok is false when a token itself spans lines (a raw string).
+func (r *Result) LoopText(s Span) (text string, ok bool) {
+	var b strings.Builder
+	for k := s.From; k < s.To; k++ {
+		t := r.Toks[k]
+		if k > s.From && r.Toks[k-1].End < t.Pos {
+			b.WriteByte(' ')
+		}
+		tok := r.File.Src[t.Pos:t.End]
+		if bytes.IndexByte(tok, '\\') >= 0 {
+			tok = spliced(tok)
+		}
+		if bytes.IndexByte(tok, '\n') >= 0 {
+			return "", false
+		}
+		b.Write(tok)
 	}
-	return strings.TrimSpace(string(r.File.Src[r.Toks[s.From].Pos:r.Toks[s.To-1].End]))
+	return b.String(), true
 }

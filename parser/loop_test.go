@@ -29,6 +29,8 @@ func TestCanonicalLoop(t *testing.T) {
 		{"for\nfor (double *p = a; p < a + n; p++) f(p);", false, "p|double *|a|<|a + n||false"},
 		{"for\nfor (std::vector<int>::iterator it = v.begin(); it != v.end(); ++it) f(*it);", true, "it|std::vector<int>::iterator|v.begin()|!=|v.end()||false"},
 		{"for\nfor (unsigned long long i = 0; i < f(a, b); i++) g(i);", false, "i|unsigned long long|0|<|f(a, b)||false"},
+		// Comments, line breaks and splices inside a header become one blank.
+		{"for\nfor (int i = lo /* low */; // bound\n i < f(a,\n b); i += \\\n 2) g(i);", false, "i|int|lo|<|f(a, b)|2|false"},
 		// Combined constructs and collapse.
 		{"parallel for collapse(2)\nfor (int i = 0; i < n; i++)\n  for (int j = 0; j < m; j += 2) f(i, j);", false, "i|int|0|<|n||false / j|int|0|<|m|2|false"},
 		{"for collapse(2)\nfor (int i = 0; i < n; i++) {\n  for (int j = 0; j < m; j++) f(i, j);\n}", false, "i|int|0|<|n||false / j|int|0|<|m||false"},
@@ -56,8 +58,15 @@ func TestCanonicalLoop(t *testing.T) {
 		} else {
 			var lv []string
 			for _, l := range c.Loop.Levels {
-				lv = append(lv, strings.Join([]string{r.LoopText(Span{l.Var, l.Var + 1}), r.LoopText(l.Decl), r.LoopText(l.LB),
-					l.Rel, r.LoopText(l.UB), r.LoopText(l.Step), map[bool]string{true: "true", false: "false"}[l.Down]}, "|"))
+				text := func(s Span) string {
+					txt, ok := r.LoopText(s)
+					if !ok {
+						t.Errorf("%q: span %v spans lines", tc.src, s)
+					}
+					return txt
+				}
+				lv = append(lv, strings.Join([]string{text(Span{l.Var, l.Var + 1}), text(l.Decl), text(l.LB),
+					l.Rel, text(l.UB), text(l.Step), map[bool]string{true: "true", false: "false"}[l.Down]}, "|"))
 			}
 			got = strings.Join(lv, " / ")
 		}

@@ -195,6 +195,11 @@ func (p *parser) tokBytes(j int) []byte {
 	if bytes.IndexByte(b, '\\') < 0 {
 		return b
 	}
+	return spliced(b)
+}
+
+// spliced returns b without its backslash-newlines.
+func spliced(b []byte) []byte {
 	var out []byte
 	for i := 0; i < len(b); i++ {
 		if b[i] == '\\' {

@@ -26,7 +26,7 @@ var kindNames = map[int]string{
 }
 
 var flagNames = []string{"nowait", "barrier", "implicit_barrier", "combined", "untied", "tied",
-	"cleanup", "if", "final", "mergeable", "depend"}
+	"cleanup", "if", "final", "mergeable", "depend", "chunks"}
 
 // clock converts ticks to nanoseconds.
 type clock struct {

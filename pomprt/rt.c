@@ -174,6 +174,10 @@ static uint8_t region_flags(const POMP_Region *r)
 	case POMP_TASKGROUP:
 		f |= RF_EXITHOOK | RF_GRAINEV; /* the wait follows the end of its body */
 		break;
+	case POMP_FOR:
+		if (r->flags & POMP_FLAG_CHUNKS)
+			f |= RF_GRAINEV; /* its executions delimit its chunks */
+		break;
 	}
 	return f;
 }

@@ -265,7 +265,7 @@ enum {
 	RF_SCHED = 1 << 3,      /* a task scheduling point: an untied task may move there */
 	RF_EXITHOOK = 1 << 4,   /* its exit needs more than closing its frame */
 	RF_SHORT = 1 << 5,      /* its measured instances ran shorter than SHORT_NS, but for 1% */
-	RF_GRAINEV = 1 << 6     /* grains mode records its phases: a task waits for its children there */
+	RF_GRAINEV = 1 << 6     /* grains mode records its phases: a task waits for its children there, a loop's chunks run there */
 };
 
 #define SAMPLE_EXACT 1000

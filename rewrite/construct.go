@@ -306,6 +306,7 @@ type leafBuilder struct {
 	reg     region          // the region, registered when the parts are done
 	clauses []parser.Clause // the clauses written out, after --untied
 	p       parts
+	chunk   *chunkPlan // --chunks: the leaf's chunk code (chunks.go)
 }
 
 // pragma builds the directive itself, with extra clauses added.
@@ -327,12 +328,14 @@ func (b *leafBuilder) enclose(save bool) {
 		if enter != "" {
 			g.call(enter, b.r)
 		}
+		b.chunksPre()
 	})
 	b.p.pragma = b.pragma()
 	b.p.post = g.part(func() {
 		if save {
 			g.w(restoreTask)
 		}
+		b.chunksPost()
 		if exit != "" {
 			g.call(exit, b.r)
 		}
@@ -366,6 +369,7 @@ func (b *leafBuilder) body(args ...string) {
 // meaning, and is kept otherwise.
 func (b *leafBuilder) worksharing() {
 	g, s, c, r := b.g, &b.s, b.c, b.r
+	b.chunk = b.chunks()
 	switch {
 	case has(s.clauses, "nowait"):
 		b.reg.flags |= flagNowait
@@ -380,9 +384,10 @@ func (b *leafBuilder) worksharing() {
 		b.enclose(true)
 	default:
 		b.reg.flags |= flagBarrier
-		b.p.pre = g.part(func() { g.w("{"); g.call(b.cl.enter, r) })
+		b.p.pre = g.part(func() { g.w("{"); g.call(b.cl.enter, r); b.chunksPre() })
 		b.p.pragma = b.pragma("nowait")
 		b.p.post = g.part(func() {
+			b.chunksPost()
 			g.call(b.cl.exit, r)
 			g.w("{", saveTask)
 			g.call("POMP_Implicit_barrier_enter", r)
@@ -392,6 +397,7 @@ func (b *leafBuilder) worksharing() {
 			g.w("}", "}")
 		})
 	}
+	b.chunkHook()
 	b.body()
 }
 

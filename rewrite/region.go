@@ -34,12 +34,13 @@ const (
 	flagFinal
 	flagMergeable
 	flagDepend
+	flagChunks
 )
 
 // flagNames are the names of the flags in pomp.h, bit by bit.
 var flagNames = []string{"POMP_FLAG_NOWAIT", "POMP_FLAG_BARRIER", "POMP_FLAG_IMPLICIT_BARRIER",
 	"POMP_FLAG_COMBINED", "POMP_FLAG_UNTIED", "POMP_FLAG_TIED", "POMP_FLAG_CLEANUP", "POMP_FLAG_IF",
-	"POMP_FLAG_FINAL", "POMP_FLAG_MERGEABLE", "POMP_FLAG_DEPEND"}
+	"POMP_FLAG_FINAL", "POMP_FLAG_MERGEABLE", "POMP_FLAG_DEPEND", "POMP_FLAG_CHUNKS"}
 
 func (f flags) append(b []byte) []byte {
 	if f == 0 {

@@ -15,6 +15,7 @@
 //	edit.go       the edit list, its ordering keys and its application
 //	quote.go      C string literals
 //	options.go    --disable groups and --untied
+//	chunks.go     the hooks of --chunks in for loops
 package rewrite
 
 import (
@@ -40,6 +41,9 @@ type Options struct {
 	// Name is the file name written into #line directives and the region
 	// table; it defaults to the parsed file's name.
 	Name string
+	// Chunks adds the hooks that record the chunks of for loops
+	// (gopari instrument --chunks; chunks.go).
+	Chunks bool
 }
 
 // Header is the first line of every file gopari writes.

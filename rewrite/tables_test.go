@@ -194,6 +194,9 @@ func checkKinds(t *testing.T, rt *runtimeText) {
 	}
 }
 
+// cxxOnly are the POMP functions that rewrite writes into C++ only.
+var cxxOnly = map[string]bool{"POMP_Chunk_value": true}
+
 // checkCalls checks that every POMP function rewrite writes is declared
 // in pomp.h and its preprocessed copies, and that those pomp.h does not
 // define inline are defined in one of the runtime's C files.
@@ -221,7 +224,7 @@ func checkCalls(t *testing.T, rt *runtimeText) {
 			continue
 		}
 		for name, text := range map[string]string{"pomp_c.i": rt.pompC, "pomp_cxx.ii": rt.pompCXX} {
-			if !word(text, fn) {
+			if !word(text, fn) && !(name == "pomp_c.i" && cxxOnly[fn]) {
 				t.Errorf("%s lacks %s (go generate ./pomprt/include)", name, fn)
 			}
 		}

@@ -22,7 +22,7 @@ func ccCommand() *cli.Command {
 	return &cli.Command{
 		Name:            "cc",
 		Usage:           "compile and link through gopari",
-		ArgsUsage:       "[--raw] [--keep-files] [--dry-run] [-v] [--fallback] [--untied=…] [--disable=…] COMPILER ARG...",
+		ArgsUsage:       "[--raw] [--keep-files] [--dry-run] [-v] [--fallback] [--untied=…] [--disable=…] [--chunks] COMPILER ARG...",
 		SkipFlagParsing: true,
 		Description: `Runs COMPILER with ARG... as given, instrumenting the C and C++ sources of
 commands that enable OpenMP (-fopenmp, -fopenmp=libomp, ...) and linking
@@ -40,7 +40,7 @@ Options (before COMPILER):
   --dry-run      print the commands and do nothing
   -v             print the commands as they run
   --fallback     when instrumenting fails, compile uninstrumented, with a warning
-  --untied, --disable   as for gopari instrument
+  --untied, --disable, --chunks   as for gopari instrument
 
 GOPARI_WRAPPER=off runs the compiler untouched (for configure scripts).`,
 		Action: func(c *cli.Context) error {
@@ -75,6 +75,8 @@ func parseCCOptions(args []string) (*ccOptions, []string, error) {
 			o.verbose = true
 		case a == "--fallback":
 			o.fallback = true
+		case a == "--chunks":
+			o.opts.Chunks = true
 		case strings.HasPrefix(a, "--untied="):
 			untied = a[len("--untied="):]
 		case strings.HasPrefix(a, "--disable="):

@@ -24,6 +24,7 @@ func instrumentFlags() []cli.Flag {
 		&cli.StringFlag{Name: "untied", Value: "tie", Usage: "untied tasks: `keep|tie|error`; tie removes untied so task identities stay exact"},
 		&cli.StringFlag{Name: "disable", Usage: "comma-separated `groups` not to instrument: " + strings.Join(rewrite.GroupNames(), ", ")},
 		&cli.StringFlag{Name: "name", Usage: "file `name` recorded in #line and in the region table (default: the path as given; for stdin: <stdin>)"},
+		&cli.BoolFlag{Name: "chunks", Usage: "record the chunks of for loops as grains (GOPARI_GRAINS=1 at run time)"},
 	}
 }
 
@@ -38,6 +39,7 @@ type settings struct {
 
 func parseSettings(c *cli.Context) (*settings, error) {
 	s := &settings{lang: c.String("lang"), preprocessed: c.Bool("preprocessed"), name: c.String("name"), verify: c.Bool("verify")}
+	s.opts.Chunks = c.Bool("chunks")
 	switch s.lang {
 	case "", "c", "c++":
 	default:

@@ -250,7 +250,9 @@ func Analyze(exp *events.Experiment, opts Options) (*Analysis, error) {
 	if a.MaxTeam == 0 {
 		a.MaxTeam = maxTeam(exp)
 	}
-	if a.Opts.Parallelism == 0 {
+	if a.Opts.Parallelism == 0 && a.MaxTeam > 1 {
+		// Half the largest team; a run of one thread has no parallelism
+		// to lack.
 		a.Opts.Parallelism = math.Max(1, float64(a.MaxTeam)/2)
 	}
 	// The critical path starts at the root whose path is longest.

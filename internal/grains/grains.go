@@ -42,17 +42,27 @@ type Grain struct {
 	Parent  uint64 // the creating task (for a chunk, the implicit task)
 	Lineage string
 	Loc     int // team-tree location that executed it (first)
-	// Iterations: logical numbers, for chunks and taskloop tasks.
-	First, Last int64
-	HasIters    bool
-	Begin, End  uint64
-	Exec        uint64 // ticks executing: suspended time and waits in taskwait/taskgroup excluded
-	Wait        uint64 // ticks waiting in taskwait or taskgroup (not suspended)
-	Create      uint64 // creation cost: until queued, or (undeferred) until it begins
-	Sched       uint64 // scheduling or dispatch cost observed on the executing thread
-	Suspensions int
-	Children    int
-	Undeferred  bool
+	// Locs are every location it executed at, in order, when it moved
+	// (an untied task); nil otherwise.
+	Locs []int
+	// Iterations: logical numbers, for chunks and taskloop tasks, and
+	// for chunks the loop variable's values where it is an integer
+	// (else events.UnknownIteration).
+	First, Last           int64
+	FirstValue, LastValue int64
+	HasIters              bool
+	Begin, End            uint64
+	Exec                  uint64 // ticks executing: suspended time and waits in taskwait/taskgroup excluded
+	Wait                  uint64 // ticks waiting in taskwait or taskgroup (not suspended)
+	Create                uint64 // creation cost: until queued, or (undeferred) until it begins
+	Sched                 uint64 // scheduling or dispatch cost observed on the executing thread
+	// CreateLoc is the location that created the task (-1 unknown);
+	// CreateBegin and CreateEnd the creation's span, in ticks.
+	CreateLoc              int
+	CreateBegin, CreateEnd uint64
+	Suspensions            int
+	Children               int
+	Undeferred             bool
 	// Structure: the family (parent task ID, or the loop instance) and
 	// the synchronisation epoch of the parent at creation.
 	Epoch int
@@ -73,6 +83,7 @@ type LoopKey struct {
 
 // taskState is what the extractor keeps per live task.
 type taskState struct {
+	locs    []int  // the locations it executed at
 	waits   int    // taskwait / taskgroup ends so far: the epoch of new children
 	wait    uint64 // execution ticks spent waiting in taskwait and taskgroup
 	waitAt  uint64 // execution ticks at the start of the current wait
@@ -90,15 +101,27 @@ type loopRun struct {
 	lastFirst int64  // first iteration of its last chunk
 	lastEnd   uint64 // end of its last chunk
 	started   bool
+	// entered is set when the stream marks executions with ENTER records
+	// of the loop (the runtime's --chunks): enter is when this one began,
+	// dispatch the time from there to its first chunk, chunks its chunks
+	// so far.
+	entered  bool
+	enter    uint64
+	dispatch uint64
+	chunks   int
 }
 
 type chunkState struct {
-	region uint32
-	first  int64
-	begin  uint64
-	exec0  uint64 // the implicit task's execution ticks at the chunk's begin
-	sched  uint64
-	loop   LoopKey
+	region   uint32
+	first    int64
+	firstV   int64
+	vstep    int64 // a counting chunk's value per iteration
+	counting bool  // its iterations are known at its end
+	begin    uint64
+	exec0    uint64 // the implicit task's execution ticks at the chunk's begin
+	sched    uint64
+	hook     bool // it ends when the next begins: its time holds one dispatch
+	loop     LoopKey
 }
 
 type threadState struct {
@@ -193,6 +216,9 @@ func (x *extractor) event(ev *timeline.Event) {
 		if x.isWait(ev) {
 			state(ev.Task).waitAt = ev.Task.Running(ev.Time)
 		}
+		if typ == events.EnterConstruct {
+			x.loopEnter(ev)
+		}
 	case typ == events.ExitConstruct || typ == events.ExitWait:
 		// The end of a taskwait, or of a taskgroup's wait: children
 		// created after it belong to the next epoch, and the time the
@@ -210,8 +236,11 @@ func (x *extractor) event(ev *timeline.Event) {
 			s.pending = false
 			x.task(ev)
 		}
+	case typ == events.Resume:
+		x.moved(ev)
 	case typ == events.TaskBegin, typ == events.TaskloopBegin:
 		s := state(ev.Task)
+		s.locs = append(s.locs[:0], ev.Loc)
 		if !ev.Task.Undeferred {
 			s.sched = x.dispatchGap(ev.OS, ev.Time)
 		}
@@ -262,7 +291,7 @@ func (x *extractor) task(ev *timeline.Event) {
 	g := &x.g
 	*g = Grain{Kind: Task, Region: t.Region, ID: t.ID, Parent: t.Parent, Lineage: t.Lineage, Loc: t.Loc,
 		Begin: t.Begin, End: t.End, Exec: t.Exec - min(s.wait, t.Exec), Wait: s.wait, Sched: s.sched, Suspensions: t.Suspensions, Children: t.Children,
-		Undeferred: t.Undeferred, Epoch: s.epoch, Team: -1}
+		Undeferred: t.Undeferred, Epoch: s.epoch, Team: -1, FirstValue: events.UnknownIteration, LastValue: events.UnknownIteration}
 	if t.Kind == timeline.Taskloop {
 		g.Kind, g.First, g.Last, g.HasIters = Taskloop, t.First, t.Last, true
 		if t.Last == events.UnknownIteration {
@@ -278,37 +307,91 @@ func (x *extractor) task(ev *timeline.Event) {
 		}
 	}
 	g.Team = s.team
+	g.CreateLoc = -1
+	if t.Created {
+		g.CreateLoc, g.CreateBegin, g.CreateEnd = t.CreateLoc, t.CreateBegin, t.CreateEnd
+	}
+	if len(s.locs) > 1 {
+		g.Locs = s.locs
+	}
 	if p := x.r.Live()[t.Parent]; p != nil && (p.Kind == timeline.Explicit || p.Kind == timeline.Taskloop) {
 		g.ParentRegion = p.Region
 	}
 	x.emit(g, ev)
 }
 
-func (x *extractor) chunkBegin(ev *timeline.Event) {
-	t := ev.Task
+// moved notes the location a resumed task continues at.
+func (x *extractor) moved(ev *timeline.Event) {
+	if ev.Task == nil || ev.Task.Kind == timeline.Implicit || ev.Task.Kind == timeline.Initial {
+		return
+	}
+	s := state(ev.Task)
+	if n := len(s.locs); n == 0 || s.locs[n-1] != ev.Loc {
+		s.locs = append(s.locs, ev.Loc)
+	}
+}
+
+// loop returns the implicit task's record of loop region.
+func (x *extractor) loop(t *timeline.Task, region uint32) *loopRun {
 	s := state(t)
 	if s.loops == nil {
 		s.loops = map[uint32]*loopRun{}
 	}
-	lr := s.loops[ev.Region]
+	lr := s.loops[region]
 	if lr == nil {
 		lr = &loopRun{}
-		s.loops[ev.Region] = lr
+		s.loops[region] = lr
 	}
+	return lr
+}
+
+// loopEnter starts an execution of a for loop whose chunks are recorded.
+func (x *extractor) loopEnter(ev *timeline.Event) {
+	if r := x.exp.Region(ev.Region); r == nil || r.Kind != "for" || ev.Task == nil {
+		return
+	}
+	lr := x.loop(ev.Task, ev.Region)
+	if lr.started {
+		lr.n++
+	}
+	lr.started, lr.entered, lr.enter, lr.chunks = true, true, ev.Time, 0
+}
+
+func (x *extractor) chunkBegin(ev *timeline.Event) {
+	t := ev.Task
+	s := state(t)
+	lr := x.loop(t, ev.Region)
 	first := int64(ev.Args[0])
-	// A new execution of the loop when the iterations start over.
-	sched := uint64(0)
-	if !lr.started || first <= lr.lastFirst {
+	c := &chunkState{region: ev.Region, first: first, firstV: arg(ev, 1), begin: ev.Time, exec0: t.Running(ev.Time)}
+	if first == events.UnknownIteration {
+		// A counting chunk: the runtime says its iterations at its end.
+		c.counting, c.vstep = true, int64(ev.Args[2])
+	}
+	switch {
+	case lr.entered:
+		// The stream marks executions; a chunk ends when its thread
+		// begins the next one, so each holds one dispatch, estimated as
+		// the time the thread took to get its first chunk.
+		if lr.chunks == 0 && ev.Time >= lr.enter {
+			lr.dispatch = ev.Time - lr.enter
+		}
+		lr.chunks++
+		c.hook = !c.counting
+		if c.hook {
+			c.sched = lr.dispatch
+		}
+	case !lr.started || first <= lr.lastFirst:
+		// A new execution of the loop when the iterations start over.
 		if lr.started {
 			lr.n++
 		}
 		lr.started = true
-	} else if ev.Time >= lr.lastEnd {
-		sched = ev.Time - lr.lastEnd
+	case ev.Time >= lr.lastEnd:
+		c.sched = ev.Time - lr.lastEnd
 	}
 	lr.lastFirst = first
-	s.chunk = &chunkState{region: ev.Region, first: first, begin: ev.Time, exec0: t.Running(ev.Time), sched: sched,
-		loop: LoopKey{Team: x.teamOf(t), Region: ev.Region, N: lr.n}}
+	c.loop = LoopKey{Team: x.teamOf(t), Region: ev.Region, N: lr.n}
+	s.chunk = c
 }
 
 func (x *extractor) chunkEnd(ev *timeline.Event) {
@@ -322,13 +405,39 @@ func (x *extractor) chunkEnd(ev *timeline.Event) {
 	if lr := s.loops[ev.Region]; lr != nil {
 		lr.lastEnd = ev.Time
 	}
-	last := int64(ev.Args[0])
+	last, lastV := int64(ev.Args[0]), arg(ev, 1)
+	first, firstV := c.first, c.firstV
+	if c.counting {
+		n := int64(ev.Args[2])
+		if n <= 0 {
+			return // the thread got no iteration
+		}
+		first, firstV = last-n+1, events.UnknownIteration
+		if lastV != events.UnknownIteration && c.vstep != 0 {
+			firstV = lastV - (n-1)*c.vstep
+		}
+	}
+	exec := t.Running(ev.Time) - c.exec0
+	if c.hook {
+		exec -= min(c.sched, exec)
+	}
 	g := &x.g
-	*g = Grain{Kind: Chunk, Region: ev.Region, ID: t.ID, Parent: t.ID, Loc: ev.Loc, First: c.first, Last: last, HasIters: true,
-		Begin: c.begin, End: ev.Time, Exec: t.Running(ev.Time) - c.exec0, Sched: c.sched, Loop: c.loop, Team: c.loop.Team,
-		Lineage: t.Lineage + ".c" + strconv.Itoa(int(ev.Region)) + "." + strconv.Itoa(c.loop.N) + "@" + strconv.FormatInt(c.first, 10)}
+	*g = Grain{Kind: Chunk, Region: ev.Region, ID: t.ID, Parent: t.ID, Loc: ev.Loc, First: first, Last: last,
+		FirstValue: firstV, LastValue: lastV, HasIters: true, CreateLoc: -1,
+		Begin: c.begin, End: ev.Time, Exec: exec, Sched: c.sched, Loop: c.loop, Team: c.loop.Team,
+		Lineage: t.Lineage + ".c" + strconv.Itoa(int(ev.Region)) + "." + strconv.Itoa(c.loop.N) + "@" + strconv.FormatInt(first, 10)}
 	if t.Team != nil {
 		g.TeamSize = len(t.Team.Members)
 	}
 	x.emit(g, ev)
+}
+
+// arg returns payload word i of a chunk record as a loop variable's
+// value: events.UnknownIteration when the record does not carry it
+// (streams that give iterations only).
+func arg(ev *timeline.Event, i int) int64 {
+	if ev.N <= i {
+		return events.UnknownIteration
+	}
+	return int64(ev.Args[i])
 }

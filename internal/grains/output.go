@@ -9,12 +9,15 @@ import (
 	"strconv"
 	"strings"
 
+	"gopari/internal/events"
 	"gopari/internal/timeline"
 )
 
 // Columns are the CSV header.
-var Columns = []string{"kind", "file", "line", "region", "id", "parent", "lineage", "thread", "first", "last",
-	"start_ns", "end_ns", "create_ns", "sched_ns", "exec_ns", "suspensions", "children", "undeferred",
+var Columns = []string{"kind", "file", "line", "region", "id", "parent", "lineage", "thread", "threads",
+	"create_thread", "first", "last", "first_value", "last_value",
+	"start_ns", "end_ns", "create_begin_ns", "create_end_ns", "create_ns", "sched_ns", "exec_ns",
+	"suspensions", "children", "undeferred",
 	"parallel_benefit", "work_deviation", "parallelism", "load_balance", "scatter", "critical", "problems"}
 
 // Outputs says where the second pass writes; nil writers are skipped.
@@ -53,7 +56,7 @@ func (a *Analysis) Write(out Outputs) (*Result, error) {
 			return nil, err
 		}
 	}
-	row := make([]string, len(Columns))
+	row := make([]string, 0, len(Columns))
 	var werr error
 	paths := make([]string, len(a.Exp.Threads))
 	for i, t := range a.Exp.Threads {
@@ -88,35 +91,7 @@ func (a *Analysis) Write(out Outputs) (*Result, error) {
 		if cw == nil || werr != nil {
 			return
 		}
-		r := a.Exp.Region(g.Region)
-		row[0] = g.Kind.String()
-		row[1], row[2] = "", ""
-		if r != nil {
-			row[1], row[2] = r.File, strconv.Itoa(r.BeginLine)
-		}
-		row[3] = strconv.Itoa(int(g.Region))
-		row[4] = "0x" + strconv.FormatUint(g.ID, 16)
-		row[5] = "0x" + strconv.FormatUint(g.Parent, 16)
-		if g.Kind == Chunk {
-			row[4] = ""
-		}
-		row[6] = g.Lineage
-		row[7] = ""
-		if g.Loc >= 0 && g.Loc < len(paths) {
-			row[7] = paths[g.Loc]
-		}
-		row[8], row[9] = "", ""
-		if g.HasIters {
-			row[8], row[9] = strconv.FormatInt(g.First, 10), strconv.FormatInt(g.Last, 10)
-		}
-		row[10], row[11] = num(m.StartNs), num(m.EndNs)
-		row[12], row[13], row[14] = num(m.CreateNs), num(m.SchedNs), num(m.ExecNs)
-		row[15], row[16] = strconv.Itoa(g.Suspensions), strconv.Itoa(g.Children)
-		row[17] = strconv.FormatBool(g.Undeferred)
-		row[18], row[19], row[20], row[21], row[22] = ratio(m.Benefit), ratio(m.Deviation), ratio(m.Parallelism), ratio(m.Balance), ratio(m.Scatter)
-		row[23] = strconv.FormatBool(m.Critical)
-		row[24] = m.Problems.Names(";")
-		werr = cw.Write(row)
+		werr = cw.Write(a.row(row[:0], g, &m, paths))
 	}, nil)
 	if err != nil {
 		return nil, err
@@ -128,6 +103,45 @@ func (a *Analysis) Write(out Outputs) (*Result, error) {
 		}
 	}
 	return res, werr
+}
+
+// row appends the CSV cells of grain g, in the order of Columns.
+func (a *Analysis) row(row []string, g *Grain, m *Metrics, paths []string) []string {
+	path := func(loc int) string {
+		if loc >= 0 && loc < len(paths) {
+			return paths[loc]
+		}
+		return ""
+	}
+	iter := func(v int64) string {
+		if !g.HasIters || v == events.UnknownIteration {
+			return ""
+		}
+		return strconv.FormatInt(v, 10)
+	}
+	file, line := "", ""
+	if r := a.Exp.Region(g.Region); r != nil {
+		file, line = r.File, strconv.Itoa(r.BeginLine)
+	}
+	id := "0x" + strconv.FormatUint(g.ID, 16)
+	if g.Kind == Chunk {
+		id = ""
+	}
+	threads := make([]string, 0, len(g.Locs))
+	for _, l := range g.Locs {
+		threads = append(threads, path(l))
+	}
+	createBegin, createEnd := math.NaN(), math.NaN()
+	if g.CreateLoc >= 0 {
+		createBegin, createEnd = a.Exp.Clock.Ns(g.CreateBegin), a.Exp.Clock.Ns(g.CreateEnd)
+	}
+	return append(row, g.Kind.String(), file, line, strconv.Itoa(int(g.Region)), id, "0x"+strconv.FormatUint(g.Parent, 16),
+		g.Lineage, path(g.Loc), strings.Join(threads, ";"), path(g.CreateLoc),
+		iter(g.First), iter(g.Last), iter(g.FirstValue), iter(g.LastValue),
+		num(m.StartNs), num(m.EndNs), num(createBegin), num(createEnd), num(m.CreateNs), num(m.SchedNs), num(m.ExecNs),
+		strconv.Itoa(g.Suspensions), strconv.Itoa(g.Children), strconv.FormatBool(g.Undeferred),
+		ratio(m.Benefit), ratio(m.Deviation), ratio(m.Parallelism), ratio(m.Balance), ratio(m.Scatter),
+		strconv.FormatBool(m.Critical), m.Problems.Names(";"))
 }
 
 func num(v float64) string {
@@ -252,5 +266,3 @@ func label(a *Analysis, region uint32) string {
 	}
 	return r.Kind + " " + r.File + ":" + strconv.Itoa(r.BeginLine)
 }
-
-var _ = strings.TrimSpace

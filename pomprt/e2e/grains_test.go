@@ -1,6 +1,11 @@
 package e2e
 
 import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
 	"strconv"
 	"strings"
 	"testing"
@@ -8,6 +13,7 @@ import (
 	"gopari/internal/events"
 	"gopari/internal/grains"
 	"gopari/internal/timeline"
+	"gopari/rewrite"
 )
 
 // TestGrains is part of issue 14's acceptance: fib(18) with cutoff 6 run
@@ -104,4 +110,160 @@ func TestGrains(t *testing.T) {
 			}
 		})
 	}
+}
+
+// loopMarks returns, for a test program, the loops it marks with
+// "loop: NAME ITERATIONS" on their directive's line: line and iteration
+// count by name.
+func loopMarks(t *testing.T, name string) map[string][2]int {
+	t.Helper()
+	src, err := os.ReadFile(filepath.Join("testdata", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string][2]int{}
+	rx := regexp.MustCompile(`#pragma omp .*loop: (\w+) (\d+)`)
+	for i, l := range strings.Split(string(src), "\n") {
+		if m := rx.FindStringSubmatch(l); m != nil {
+			n, _ := strconv.Atoi(m[2])
+			out[m[1]] = [2]int{i + 1, n}
+		}
+	}
+	return out
+}
+
+// runGrains extracts the grains of an experiment, by the line of their
+// construct.
+func runGrains(t *testing.T, dir string) (map[int][]grains.Grain, *events.Experiment) {
+	t.Helper()
+	exp, err := events.OpenExperiment(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[int][]grains.Grain{}
+	if _, err := grains.Extract(exp, func(g *grains.Grain, _ *timeline.Event) {
+		if r := exp.Region(g.Region); r != nil {
+			out[r.BeginLine] = append(out[r.BeginLine], *g)
+		}
+	}, nil); err != nil {
+		t.Fatal(err)
+	}
+	return out, exp
+}
+
+// TestChunks is part of issue 14's acceptance: the chunks of loops of
+// known schedule, recorded with --chunks and GOPARI_GRAINS=1, at 1, 2
+// and 4 threads with every compiler. schedule(static, k) gives exactly
+// ceil(n/k) chunks, chunk m holding iterations mk..(m+1)k-1 on thread m
+// mod T; dynamic, k and schedule(runtime) with OMP_SCHEDULE=dynamic,4
+// chunks aligned on k that cover every iteration once; guided, static
+// and collapse(2) chunks that cover the iteration space once (static: at
+// most one per thread, in thread order); loop variables' values where
+// they are integers; and each of the loop's two executions apart. The
+// taskloop's grains are as many as the tasks the program counted itself.
+// The program prints what it printed uninstrumented (lastprivate,
+// linear, reduction and ordered loops keep their meaning).
+func TestChunks(t *testing.T) {
+	needTools(t)
+	marks := loopMarks(t, "grainloops.c")
+	for _, c := range compilers {
+		c := c
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			p := buildOpts(t, c, "grainloops.c", rewrite.Options{Chunks: true})
+			for _, threads := range []int{1, 2, 4} {
+				env := []string{"OMP_NUM_THREADS=" + strconv.Itoa(threads), "OMP_SCHEDULE=dynamic,4", "GOPARI_GRAINS=1"}
+				orig, got := run(t, p.orig, env), run(t, p.inst, env)
+				if got.stdout != orig.stdout || got.code != orig.code {
+					t.Fatalf("%d threads: instrumented printed %q, original %q\n%s", threads, got.stdout, orig.stdout, got.stderr)
+				}
+				byLine, exp := runGrains(t, got.dir)
+				for name, m := range marks {
+					checkLoop(t, fmt.Sprintf("%d threads, loop %s", threads, name), name, m[1], threads, byLine[m[0]], exp)
+				}
+				var tasks int
+				fmt.Sscanf(got.stdout[strings.Index(got.stdout, "tasks "):], "tasks %d", &tasks)
+				if n := len(byLine[marks["taskloop"][0]]); n != tasks || tasks == 0 {
+					t.Errorf("%d threads: %d taskloop grains, the program counted %d tasks", threads, n, tasks)
+				}
+			}
+		})
+	}
+}
+
+// chunkSizes are the chunk sizes of grainloops.c's loops whose chunks lie
+// on multiples of it, and their schedule's kind.
+var chunkSizes = map[string]int{"static7": 7, "dynamic5": 5, "collapse": 3, "runtime": 4, "down4": 4, "unsigned": 1,
+	"reduction": 3, "linear": 5, "ordered": 2}
+
+// checkLoop checks the grains of one loop of grainloops.c: two
+// executions, each covering its n iterations once, with the chunks its
+// schedule makes.
+func checkLoop(t *testing.T, what, name string, n, threads int, gs []grains.Grain, exp *events.Experiment) {
+	t.Helper()
+	execs := map[grains.LoopKey][]grains.Grain{}
+	for _, g := range gs {
+		k := g.Loop
+		if g.Kind == grains.Taskloop {
+			k = grains.LoopKey{Team: g.Team, Region: g.Region} // one execution per team
+		}
+		execs[k] = append(execs[k], g)
+	}
+	if len(execs) != 2 {
+		t.Errorf("%s: %d executions, want 2", what, len(execs))
+	}
+	for _, cs := range execs {
+		sort.Slice(cs, func(i, j int) bool { return cs[i].First < cs[j].First })
+		seen := make([]int, n)
+		prevThread := -1
+		for m, g := range cs {
+			for i := g.First; i <= g.Last; i++ {
+				if i < 0 || int(i) >= n {
+					t.Fatalf("%s: chunk %d..%d outside 0..%d", what, g.First, g.Last, n-1)
+				}
+				seen[i]++
+			}
+			th := threadNum(exp, g.Loc)
+			if k := chunkSizes[name]; k > 0 {
+				if g.First%int64(k) != 0 || g.Last != min(g.First+int64(k), int64(n))-1 {
+					t.Errorf("%s: chunk %d..%d, want chunks of %d", what, g.First, g.Last, k)
+				}
+				if name == "static7" && (g.First != int64(7*m) || th != m%threads) {
+					t.Errorf("%s: chunk %d is %d..%d on thread %d, want %d.. on thread %d", what, m, g.First, g.Last, th, 7*m, m%threads)
+				}
+			}
+			if name == "static" {
+				if th <= prevThread {
+					t.Errorf("%s: thread %d's chunk follows thread %d's", what, th, prevThread)
+				}
+				prevThread = th
+			}
+			if name == "down4" && (g.FirstValue != 307-3*g.First || g.LastValue != 307-3*g.Last) {
+				t.Errorf("%s: chunk %d..%d has values %d..%d, want %d..%d", what, g.First, g.Last, g.FirstValue, g.LastValue, 307-3*g.First, 307-3*g.Last)
+			}
+			if (name == "unsigned" || name == "static7") && (g.FirstValue != g.First || g.LastValue != g.Last) {
+				t.Errorf("%s: chunk %d..%d has values %d..%d", what, g.First, g.Last, g.FirstValue, g.LastValue)
+			}
+		}
+		for i, s := range seen {
+			if s != 1 {
+				t.Errorf("%s: iteration %d in %d chunks", what, i, s)
+				break
+			}
+		}
+		if k := chunkSizes[name]; k > 0 && len(cs) != (n+k-1)/k {
+			t.Errorf("%s: %d chunks, want %d", what, len(cs), (n+k-1)/k)
+		}
+	}
+}
+
+// threadNum returns the thread number of a location in its team: the
+// last part of its team path.
+func threadNum(exp *events.Experiment, loc int) int {
+	if loc < 0 || loc >= len(exp.Threads) {
+		return -1
+	}
+	p := exp.Threads[loc].Path
+	n, _ := strconv.Atoi(p[strings.LastIndexByte(p, '.')+1:])
+	return n
 }

@@ -212,7 +212,8 @@ enum {
 	POMP_FLAG_IF = 1 << 7,               /* the construct has an if clause */
 	POMP_FLAG_FINAL = 1 << 8,            /* a task with a final clause */
 	POMP_FLAG_MERGEABLE = 1 << 9,        /* a task with a mergeable clause */
-	POMP_FLAG_DEPEND = 1 << 10           /* depend or doacross clauses */
+	POMP_FLAG_DEPEND = 1 << 10,          /* depend or doacross clauses */
+	POMP_FLAG_CHUNKS = 1 << 11           /* a for loop whose chunks are recorded (--chunks) */
 };
 
 /* One instrumented construct. The runtime sets id when the unit is
@@ -458,6 +459,159 @@ POMP_INLINE void POMP_Taskloop_iteration(POMP_Taskloop_task *tl, long long itera
 	pomp_thread.last_iteration = iteration;
 }
 #endif
+
+/* ---------------------------------------------------------------------
+ * Loop chunks (gopari instrument --chunks). A chunk is a run of
+ * consecutive iterations of a worksharing loop that one thread executes
+ * (OpenMP 5.2 section 11.5.3); with GOPARI_GRAINS=1 each is recorded with
+ * its first and last logical iteration and its time.
+ *
+ * Each thread numbers its iterations by their offset from the loop's
+ * lower bound, in the loop variable's units, counted in the loop's
+ * direction: x = i - lb (or lb - i for a decreasing loop); the logical
+ * iteration is x / step. With collapse(n) the offset is the logical
+ * iteration of the collapsed nest, and step is 1.
+ *
+ *   schedule(static) and loops without a schedule clause: every thread
+ *   gets at most one chunk, so the body only counts, in locals that the
+ *   compiler keeps in registers and vectorizes:
+ *
+ *     { For_enter(r); POMP_Chunk ck; POMP_Chunk_count cc = {0, 0, 0};
+ *       POMP_Chunk_init(&ck, r, step, 0, lbv, vstep);
+ *       #pragma omp for ... nowait
+ *       for (...) { POMP_Chunk_count_iteration(&cc, x); BODY }
+ *       POMP_Chunk_close_count(&ck, cc.n, cc.last, cc.sum); For_exit(r); barrier }
+ *
+ *     The chunk lasts from Chunk_init to Chunk_close_count; n, last and
+ *     sum give its iterations (sum checks that they were consecutive).
+ *
+ *   any other schedule: the body starts with a compare and a branch,
+ *
+ *     for (...) { POMP_Chunk_iteration(&ck, x, v); BODY }
+ *     POMP_Chunk_close(&ck);
+ *
+ *     which calls the runtime when an iteration does not follow the
+ *     previous one, or reaches a multiple of the chunk size k of
+ *     schedule(static, k) or schedule(dynamic, k) (size; -1 for
+ *     schedule(runtime), read from omp_get_schedule; 0 when unknown:
+ *     guided, auto), so that adjacent chunks of one thread stay apart. A
+ *     chunk ends when its thread begins its next chunk, or at Chunk_close
+ *     after its last: its time includes the runtime's dispatch of the
+ *     next one. The branch stops compilers from vectorizing the loop.
+ *
+ * v is the loop variable's value when it is an integer, otherwise
+ * POMP_ITERATION_UNKNOWN; lbv its value at the first iteration of the
+ * loop and vstep per iteration. The hooks only read the loop variable:
+ * ordered, linear, lastprivate and reduction keep their meaning. Loops
+ * inside simd regions get no hooks.
+ */
+typedef struct POMP_Chunk {
+	long long next;  /* the offset of the iteration that follows the last one seen */
+	long long bound; /* the offset where a chunk begins in any case: the next multiple of the chunk size */
+	long long step;  /* offset per iteration, > 0 */
+	long long size;  /* chunk size in iterations: > 0 known, 0 unknown, -1 schedule(runtime) */
+	long long lbv, vstep;    /* the user's value at the first iteration of the loop, and per iteration */
+	long long first, firstv; /* the open chunk's first offset (-1: none open) and value */
+	unsigned long long t0;   /* counting: when the chunk began */
+	POMP_Region *region;
+	void *thread; /* the runtime's */
+	int on;       /* chunks are recorded */
+	int counting; /* Chunk_count_iteration counts: the loop's schedule gives each thread one chunk */
+} POMP_Chunk;
+
+typedef struct POMP_Chunk_count {
+	long long n, last, sum;
+} POMP_Chunk_count;
+
+void pomp_rt_chunk_init(POMP_Chunk *c);
+void pomp_rt_chunk_iteration(POMP_Chunk *c, long long x, long long v);
+void pomp_rt_chunk_close(POMP_Chunk *c, long long n, long long last, long long sum);
+
+POMP_INLINE void POMP_Chunk_init_(POMP_Chunk *c, POMP_Region *r, long long step, long long size, long long lbv, long long vstep, int counting)
+{
+	c->next = -1;
+	c->bound = -1;
+	c->step = step > 0 ? step : 1;
+	c->size = size;
+	c->lbv = lbv;
+	c->vstep = vstep;
+	c->first = -1;
+	c->firstv = POMP_ITERATION_UNKNOWN;
+	c->region = r;
+	c->on = 0;
+	c->counting = counting;
+	if (pomp_mode >= POMP_MODE_PROFILE)
+		pomp_rt_chunk_init(c); /* sets on when the chunks are recorded */
+}
+
+POMP_INLINE void POMP_Chunk_init(POMP_Chunk *c, POMP_Region *r, long long step, long long size, long long lbv, long long vstep)
+{
+	POMP_Chunk_init_(c, r, step, size, lbv, vstep, 0);
+}
+
+POMP_INLINE void POMP_Chunk_init_count(POMP_Chunk *c, POMP_Region *r, long long step, long long lbv, long long vstep)
+{
+	POMP_Chunk_init_(c, r, step, 0, lbv, vstep, 1);
+}
+
+POMP_INLINE void POMP_Chunk_iteration(POMP_Chunk *c, long long x, long long v)
+{
+	if (POMP_UNLIKELY((x != c->next) | (x == c->bound)) && c->on)
+		pomp_rt_chunk_iteration(c, x, v);
+	c->next = x + c->step;
+}
+
+POMP_INLINE void POMP_Chunk_close(POMP_Chunk *c)
+{
+	if (c->on)
+		pomp_rt_chunk_close(c, 0, 0, 0);
+}
+
+POMP_INLINE void POMP_Chunk_count_iteration(POMP_Chunk_count *s, long long x)
+{
+	s->n++;
+	s->last = x;
+	s->sum += x;
+}
+
+POMP_INLINE void POMP_Chunk_close_count(POMP_Chunk *c, long long n, long long last, long long sum)
+{
+	if (c->on)
+		pomp_rt_chunk_close(c, n, last, sum);
+}
+
+#ifdef __cplusplus
+} /* extern "C" */
+
+/* POMP_Chunk_value returns a loop variable's value if it is an integer,
+ * else POMP_ITERATION_UNKNOWN: for loop variables declared outside the
+ * loop, whose type gopari does not see (C code asks the compiler with
+ * __builtin_classify_type). C++ only. */
+template <class T> POMP_INLINE long long POMP_Chunk_value(const T &) { return POMP_ITERATION_UNKNOWN; }
+POMP_INLINE long long POMP_Chunk_value(char v) { return v; }
+POMP_INLINE long long POMP_Chunk_value(signed char v) { return v; }
+POMP_INLINE long long POMP_Chunk_value(unsigned char v) { return v; }
+POMP_INLINE long long POMP_Chunk_value(short v) { return v; }
+POMP_INLINE long long POMP_Chunk_value(unsigned short v) { return v; }
+POMP_INLINE long long POMP_Chunk_value(int v) { return v; }
+POMP_INLINE long long POMP_Chunk_value(unsigned v) { return v; }
+POMP_INLINE long long POMP_Chunk_value(long v) { return v; }
+POMP_INLINE long long POMP_Chunk_value(unsigned long v) { return (long long)v; }
+POMP_INLINE long long POMP_Chunk_value(long long v) { return v; }
+POMP_INLINE long long POMP_Chunk_value(unsigned long long v) { return (long long)v; }
+
+extern "C" {
+#endif
+
+/* POMP_Chunk_trip returns the trip count of an inner loop of a collapsed
+ * nest: range is |ub - lb| in the loop variable's units, inclusive is
+ * set for <= and >=, empty when the loop runs no iteration. */
+POMP_INLINE long long POMP_Chunk_trip(int empty, long long range, long long step, int inclusive)
+{
+	if (empty || step <= 0)
+		return 0;
+	return inclusive ? range / step + 1 : (range + step - 1) / step;
+}
 
 /* ---------------------------------------------------------------------
  * Every other construct: an inline mode check in front of the runtime.

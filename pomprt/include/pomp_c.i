@@ -42,7 +42,8 @@ enum {
  POMP_FLAG_IF = 1 << 7,
  POMP_FLAG_FINAL = 1 << 8,
  POMP_FLAG_MERGEABLE = 1 << 9,
- POMP_FLAG_DEPEND = 1 << 10
+ POMP_FLAG_DEPEND = 1 << 10,
+ POMP_FLAG_CHUNKS = 1 << 11
 };
 typedef struct POMP_Region {
  unsigned int id;
@@ -180,6 +181,77 @@ static __inline__ __attribute__((__always_inline__, __unused__)) void POMP_Taskl
   POMP_Taskloop_begin_(tl, iteration, 0);
  pomp_thread.iterations++;
  pomp_thread.last_iteration = iteration;
+}
+typedef struct POMP_Chunk {
+ long long next;
+ long long bound;
+ long long step;
+ long long size;
+ long long lbv, vstep;
+ long long first, firstv;
+ unsigned long long t0;
+ POMP_Region *region;
+ void *thread;
+ int on;
+ int counting;
+} POMP_Chunk;
+typedef struct POMP_Chunk_count {
+ long long n, last, sum;
+} POMP_Chunk_count;
+void pomp_rt_chunk_init(POMP_Chunk *c);
+void pomp_rt_chunk_iteration(POMP_Chunk *c, long long x, long long v);
+void pomp_rt_chunk_close(POMP_Chunk *c, long long n, long long last, long long sum);
+static __inline__ __attribute__((__always_inline__, __unused__)) void POMP_Chunk_init_(POMP_Chunk *c, POMP_Region *r, long long step, long long size, long long lbv, long long vstep, int counting)
+{
+ c->next = -1;
+ c->bound = -1;
+ c->step = step > 0 ? step : 1;
+ c->size = size;
+ c->lbv = lbv;
+ c->vstep = vstep;
+ c->first = -1;
+ c->firstv = (-0x7fffffffffffffffLL - 1);
+ c->region = r;
+ c->on = 0;
+ c->counting = counting;
+ if (pomp_mode >= POMP_MODE_PROFILE)
+  pomp_rt_chunk_init(c);
+}
+static __inline__ __attribute__((__always_inline__, __unused__)) void POMP_Chunk_init(POMP_Chunk *c, POMP_Region *r, long long step, long long size, long long lbv, long long vstep)
+{
+ POMP_Chunk_init_(c, r, step, size, lbv, vstep, 0);
+}
+static __inline__ __attribute__((__always_inline__, __unused__)) void POMP_Chunk_init_count(POMP_Chunk *c, POMP_Region *r, long long step, long long lbv, long long vstep)
+{
+ POMP_Chunk_init_(c, r, step, 0, lbv, vstep, 1);
+}
+static __inline__ __attribute__((__always_inline__, __unused__)) void POMP_Chunk_iteration(POMP_Chunk *c, long long x, long long v)
+{
+ if (__builtin_expect(!!((x != c->next) | (x == c->bound)), 0) && c->on)
+  pomp_rt_chunk_iteration(c, x, v);
+ c->next = x + c->step;
+}
+static __inline__ __attribute__((__always_inline__, __unused__)) void POMP_Chunk_close(POMP_Chunk *c)
+{
+ if (c->on)
+  pomp_rt_chunk_close(c, 0, 0, 0);
+}
+static __inline__ __attribute__((__always_inline__, __unused__)) void POMP_Chunk_count_iteration(POMP_Chunk_count *s, long long x)
+{
+ s->n++;
+ s->last = x;
+ s->sum += x;
+}
+static __inline__ __attribute__((__always_inline__, __unused__)) void POMP_Chunk_close_count(POMP_Chunk *c, long long n, long long last, long long sum)
+{
+ if (c->on)
+  pomp_rt_chunk_close(c, n, last, sum);
+}
+static __inline__ __attribute__((__always_inline__, __unused__)) long long POMP_Chunk_trip(int empty, long long range, long long step, int inclusive)
+{
+ if (empty || step <= 0)
+  return 0;
+ return inclusive ? range / step + 1 : (range + step - 1) / step;
 }
 static __inline__ __attribute__((__always_inline__, __unused__)) void POMP_For_enter(POMP_Region *r) { if (pomp_mode >= POMP_MODE_PROFILE) pomp_rt_enter(r, POMP_EV_CONSTRUCT); } static __inline__ __attribute__((__always_inline__, __unused__)) void POMP_For_exit(POMP_Region *r) { if (pomp_mode >= POMP_MODE_PROFILE) pomp_rt_exit(r, POMP_EV_CONSTRUCT); }
 static __inline__ __attribute__((__always_inline__, __unused__)) void POMP_Sections_enter(POMP_Region *r) { if (pomp_mode >= POMP_MODE_PROFILE) pomp_rt_enter(r, POMP_EV_CONSTRUCT); } static __inline__ __attribute__((__always_inline__, __unused__)) void POMP_Sections_exit(POMP_Region *r) { if (pomp_mode >= POMP_MODE_PROFILE) pomp_rt_exit(r, POMP_EV_CONSTRUCT); }

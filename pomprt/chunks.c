@@ -1,0 +1,139 @@
+/*
+ * chunks.c — loop chunks (gopari instrument --chunks): the out-of-line
+ * part of pomp.h's POMP_Chunk functions, which writes CHUNK_BEGIN and
+ * CHUNK_END records (docs/events.md) in grains and trace modes.
+ *
+ * A chunk's records carry logical iteration numbers, offset / step, and
+ * the loop variable's values where it is an integer (else INT64_MIN):
+ *
+ *   CHUNK_BEGIN [first, first value]
+ *   CHUNK_END   [last, last value]
+ *
+ * A counting loop (schedule(static)) begins its chunk before its
+ * iterations are known, and says how many there were at the end:
+ *
+ *   CHUNK_BEGIN [INT64_MIN, INT64_MIN, value per iteration]
+ *   CHUNK_END   [last, last value, iterations]
+ *
+ * An end with 0 iterations closes an empty chunk: the thread got none.
+ */
+#include <stdio.h>
+#include "rt.h"
+
+/* omp_get_schedule is weak, so that libpomp links into programs without
+ * OpenMP. */
+extern void omp_get_schedule(int *kind, int *chunk) __attribute__((weak));
+
+enum { SCHED_STATIC = 1, SCHED_DYNAMIC = 2 };
+
+static int on(pomp_thr *t)
+{
+	return (__atomic_load_n(&t->ev.mask, __ATOMIC_RELAXED) >> EV_CHUNK_BEGIN) & 1;
+}
+
+static void put(pomp_thr *t, unsigned type, POMP_Chunk *c, uint64_t ts, int n, int64_t a, int64_t b, int64_t d)
+{
+	if (on(t))
+		ev_record(&t->ev, t->index, type, c->region->id, ts, n, (uint64_t)a, (uint64_t)b, (uint64_t)d);
+}
+
+/* runtime_size returns the chunk size of schedule(runtime) where chunks
+ * lie on its multiples: static and dynamic schedules. */
+static long long runtime_size(void)
+{
+	if (!omp_get_schedule)
+		return 0;
+	int kind = 0, chunk = 0;
+	omp_get_schedule(&kind, &chunk);
+	switch (kind & 0x7fffffff) { /* without the monotonic modifier */
+	case SCHED_STATIC:
+		return chunk > 0 ? chunk : 0; /* without a size: one chunk per thread */
+	case SCHED_DYNAMIC:
+		return chunk > 0 ? chunk : 1;
+	}
+	return 0;
+}
+
+/* value returns the loop variable's value d iterations after v, or
+ * INT64_MIN if it is unknown. */
+static int64_t value(long long v, long long d, long long vstep)
+{
+	if (v == POMP_ITERATION_UNKNOWN || !vstep)
+		return POMP_ITERATION_UNKNOWN;
+	return (int64_t)((unsigned long long)v + (unsigned long long)d * (unsigned long long)vstep);
+}
+
+void pomp_rt_chunk_init(POMP_Chunk *c)
+{
+	pomp_thr *t = pomp_self();
+	if (!on(t))
+		return;
+	c->thread = t;
+	c->on = 1;
+	long long size = c->size < 0 ? runtime_size() : c->size;
+	c->size = size > 0 ? size : 0;
+	if (c->counting) {
+		c->t0 = pomp_now();
+		put(t, EV_CHUNK_BEGIN, c, c->t0, 3, POMP_ITERATION_UNKNOWN, POMP_ITERATION_UNKNOWN, c->vstep);
+	}
+}
+
+/* end_open ends the open chunk of a loop with hooks at ts: its last
+ * iteration is the one before next. */
+static void end_open(pomp_thr *t, POMP_Chunk *c, uint64_t ts)
+{
+	long long first = c->first / c->step, last = (c->next - c->step) / c->step;
+	put(t, EV_CHUNK_END, c, ts, 2, last, value(c->firstv, last - first, c->vstep), 0);
+}
+
+/* pomp_rt_chunk_iteration begins a chunk at offset x (value v), and ends
+ * the one open before it: x does not follow the last iteration seen, or
+ * lies on a multiple of the chunk size. */
+void pomp_rt_chunk_iteration(POMP_Chunk *c, long long x, long long v)
+{
+	pomp_thr *t = c->thread;
+	uint64_t ts = pomp_now();
+	if (c->first >= 0)
+		end_open(t, c, ts);
+	c->first = x;
+	c->firstv = v;
+	put(t, EV_CHUNK_BEGIN, c, ts, 2, x / c->step, v, 0);
+	if (c->size) {
+		long long span = c->size * c->step;
+		c->bound = (x / span + 1) * span;
+	}
+}
+
+/* pomp_rt_chunk_close ends the last chunk: of a loop with hooks, or the
+ * one chunk of a counting loop, whose n iterations ended at offset last
+ * and add up to sum. */
+void pomp_rt_chunk_close(POMP_Chunk *c, long long n, long long last, long long sum)
+{
+	pomp_thr *t = c->thread;
+	uint64_t ts = pomp_now();
+	if (!c->counting) {
+		if (c->first >= 0)
+			end_open(t, c, ts);
+		return;
+	}
+	/* The iterations first, first + step, ... last add up to
+	 * n * first + step * n(n-1)/2 when they were consecutive: one chunk,
+	 * as a static schedule without a chunk size promises. Checked modulo
+	 * 2^64. */
+	unsigned long long un = (unsigned long long)n, s = (unsigned long long)c->step;
+	unsigned long long first = (unsigned long long)last - (un - 1) * s;
+	unsigned long long tri = un % 2 == 0 ? (un / 2) * (un - 1) : un * ((un - 1) / 2);
+	if (n > 0 && un * first + s * tri != (unsigned long long)sum) {
+		static int said;
+		if (!__atomic_exchange_n(&said, 1, __ATOMIC_RELAXED))
+			fprintf(stderr, "gopari: loop at %s:%d gave a thread iterations that are not one chunk; its chunks are not recorded\n",
+			        c->region->file, c->region->begin_line);
+		n = 0;
+	}
+	if (n <= 0) {
+		put(t, EV_CHUNK_END, c, ts, 3, POMP_ITERATION_UNKNOWN, POMP_ITERATION_UNKNOWN, 0);
+		return;
+	}
+	long long ll = last / c->step;
+	put(t, EV_CHUNK_END, c, ts, 3, ll, value(c->lbv, ll, c->vstep), n);
+}
