@@ -205,13 +205,15 @@ func readProfile(t *testing.T, r result) *profile.Profile {
 	return p
 }
 
+// testPrograms are the programs of TestPrograms.
+var testPrograms = []string{"tasks.c", "worksharing.c", "locks.c", "nested.c", "threadprivate.c", "templates.cpp", "fib.c", "visits.c"}
+
 // TestPrograms runs every program at 1, 2 and 4 threads, instrumented and
 // not, and compares what they print.
 func TestPrograms(t *testing.T) {
 	needTools(t)
-	progs := []string{"tasks.c", "worksharing.c", "locks.c", "nested.c", "threadprivate.c", "templates.cpp", "fib.c", "visits.c"}
 	for _, c := range compilers {
-		for _, name := range progs {
+		for _, name := range testPrograms {
 			c, name := c, name
 			t.Run(c.name+"/"+name, func(t *testing.T) {
 				t.Parallel()

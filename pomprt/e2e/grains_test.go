@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -266,4 +267,46 @@ func threadNum(exp *events.Experiment, loc int) int {
 	p := exp.Threads[loc].Path
 	n, _ := strconv.Atoi(p[strings.LastIndexByte(p, '.')+1:])
 	return n
+}
+
+// TestChunksKeepBehaviour is part of issue 14's acceptance: every program
+// of TestPrograms, built with --chunks and run with GOPARI_GRAINS=1 at 1,
+// 2 and 4 threads, prints what it prints uninstrumented, and its profile
+// is whole.
+func TestChunksKeepBehaviour(t *testing.T) {
+	needTools(t)
+	for _, c := range compilers {
+		for _, name := range testPrograms {
+			c, name := c, name
+			t.Run(c.name+"/"+name, func(t *testing.T) {
+				t.Parallel()
+				p := buildOpts(t, c, name, rewrite.Options{Chunks: true})
+				for _, threads := range []string{"1", "2", "4"} {
+					compareRun(t, p, []string{"OMP_NUM_THREADS=" + threads, "GOPARI_GRAINS=1"})
+				}
+			})
+		}
+	}
+}
+
+// randomChunkPrograms random programs, other seeds than those of
+// TestRandomPrograms, are tested with --chunks.
+var randomChunkPrograms = flag.Int("randchunks", 100, "random programs for TestRandomProgramsChunks")
+
+// TestRandomProgramsChunks runs random programs (internal/randprog)
+// built with --chunks, with GOPARI_GRAINS=1, and checks that they print
+// what they print uninstrumented, as TestRandomPrograms does without
+// --chunks.
+func TestRandomProgramsChunks(t *testing.T) {
+	needTools(t)
+	const offset = 1 << 20 // seeds TestRandomPrograms does not take
+	for first := 0; first < *randomChunkPrograms; first += programsPerFile {
+		c := compilers[(first/programsPerFile)%len(compilers)]
+		lo := *randSeed + offset + uint64(first)
+		n := min(programsPerFile, *randomChunkPrograms-first)
+		t.Run(fmt.Sprintf("%s/seeds-%d-%d", c.name, lo, lo+uint64(n)-1), func(t *testing.T) {
+			t.Parallel()
+			testRandomFile(t, c, lo, n, rewrite.Options{Chunks: true}, "GOPARI_GRAINS=1")
+		})
+	}
 }

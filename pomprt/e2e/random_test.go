@@ -47,13 +47,15 @@ func TestRandomPrograms(t *testing.T) {
 		n := min(programsPerFile, *randProgs-first)
 		t.Run(fmt.Sprintf("%s/seeds-%d-%d", c.name, lo, lo+uint64(n)-1), func(t *testing.T) {
 			t.Parallel()
-			testRandomFile(t, c, lo, n)
+			testRandomFile(t, c, lo, n, rewrite.Options{})
 		})
 	}
 }
 
-// testRandomFile tests the n programs from seed lo in one file.
-func testRandomFile(t *testing.T, c compiler, lo uint64, n int) {
+// testRandomFile tests the n programs from seed lo in one file,
+// instrumented with opts; extra is added to the environment of every
+// instrumented run.
+func testRandomFile(t *testing.T, c compiler, lo uint64, n int, opts rewrite.Options, extra ...string) {
 	clang := strings.Contains(c.name, "clang")
 	var src strings.Builder
 	src.WriteString("#include <stdio.h>\n#include <omp.h>\n")
@@ -72,7 +74,7 @@ func testRandomFile(t *testing.T, c compiler, lo uint64, n int) {
 	if err := os.WriteFile(orig, []byte(src.String()), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	res, diags := rewrite.Source(name, []byte(src.String()), parser.Config{}, rewrite.Options{})
+	res, diags := rewrite.Source(name, []byte(src.String()), parser.Config{}, opts)
 	if res == nil || diags.HasErrors() {
 		t.Fatalf("instrumenting: %v", diags.Err())
 	}
@@ -97,7 +99,7 @@ func testRandomFile(t *testing.T, c compiler, lo uint64, n int) {
 			// A generator bug, or one in the compiler's OpenMP.
 			t.Errorf("%v: the uninstrumented programs printed\n%s\nand on one thread\n%s", env, o.stdout, want)
 		}
-		got := run(t, instExe, env)
+		got := run(t, instExe, append(env[:len(env):len(env)], extra...))
 		if got.code != 0 || got.stdout != o.stdout {
 			t.Errorf("%v: instrumented, the programs printed (exit %d)\n%s\nuninstrumented\n%s\nstderr: %s",
 				env, got.code, got.stdout, o.stdout, got.stderr)
