@@ -250,10 +250,10 @@ func Analyze(exp *events.Experiment, opts Options) (*Analysis, error) {
 	if a.MaxTeam == 0 {
 		a.MaxTeam = maxTeam(exp)
 	}
-	if a.Opts.Parallelism == 0 && a.MaxTeam > 1 {
-		// Half the largest team; a run of one thread has no parallelism
-		// to lack.
-		a.Opts.Parallelism = math.Max(1, float64(a.MaxTeam)/2)
+	if a.Opts.Parallelism == 0 && a.MaxTeam > 2 {
+		// Half the largest team. A grain runs with itself at least, so a
+		// team of two or one has no parallelism to lack.
+		a.Opts.Parallelism = float64(a.MaxTeam) / 2
 	}
 	// The critical path starts at the root whose path is longest.
 	var best uint64

@@ -36,6 +36,7 @@ type Totals struct {
 	FlagExec  [4]float64 // execution time of the flagged grains
 	SumMetric [4]float64 // benefit, deviation, parallelism, balance of the flagged
 	Critical  int64
+	Matched   int64 // grains with a baseline grain (a work deviation)
 }
 
 // Result is what the second pass found.
@@ -76,6 +77,9 @@ func (a *Analysis) Write(out Outputs) (*Result, error) {
 		t.ExecNs += m.ExecNs
 		if m.Critical {
 			t.Critical++
+		}
+		if !math.IsNaN(m.Deviation) {
+			t.Matched++
 		}
 		metric := [4]float64{m.Benefit, m.Deviation, m.Parallelism, m.Balance}
 		for i := 0; i < 4; i++ {
@@ -207,7 +211,9 @@ func (a *Analysis) Summary(w io.Writer, res *Result, top int) {
 			lines = append(lines, line{t.FlagExec[0] + float64(n), fmt.Sprintf("%s at %s: %.0f%% of its %s %s have parallel benefit < %g (mean %.2f): %s",
 				what, where, pct(0), count(t.Count), inst, o.Benefit, mean(0), fix)})
 		}
-		if n := t.Flagged[1]; n > 0 {
+		if n := t.Flagged[1]; 2*n > t.Matched {
+			// Most instances: one that ran while its thread was preempted
+			// takes longer too, and that is no inflation of its work.
 			lines = append(lines, line{t.FlagExec[1] + float64(n), fmt.Sprintf("%s at %s: %.0f%% of its %s %s take more than %g× their time in the 1-thread baseline (mean %.2f×): work inflation; look for contention (shared cache lines, locks, memory bandwidth) or lost locality",
 				what, where, pct(1), count(t.Count), inst, o.Inflation, mean(1))})
 		}
@@ -225,8 +231,8 @@ func (a *Analysis) Summary(w io.Writer, res *Result, top int) {
 			}
 			sum += b
 		}
-		if low == 0 {
-			continue
+		if 2*low <= len(bs) {
+			continue // most executions are balanced: a thread preempted once is no imbalance
 		}
 		r := a.Exp.Region(region)
 		where := fmt.Sprintf("region %d", region)

@@ -1,11 +1,15 @@
 package e2e
 
 import (
+	"encoding/xml"
 	"flag"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
+	"runtime"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -308,5 +312,239 @@ func TestRandomProgramsChunks(t *testing.T) {
 			t.Parallel()
 			testRandomFile(t, c, lo, n, rewrite.Options{Chunks: true}, "GOPARI_GRAINS=1")
 		})
+	}
+}
+
+// summary analyzes the run in dir, with a baseline run if base is not
+// empty, and returns the summary gopari grains prints.
+func summary(t *testing.T, dir, base string, graph *grains.Graph) string {
+	t.Helper()
+	exp, err := events.OpenExperiment(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var opts grains.Options
+	if base != "" {
+		if opts.Baseline, err = events.OpenExperiment(base); err != nil {
+			t.Fatal(err)
+		}
+	}
+	a, err := grains.Analyze(exp, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := a.Write(grains.Outputs{Graph: graph})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	a.Summary(&b, res, 0)
+	return b.String()
+}
+
+// TestGrainMetrics is part of issue 14's acceptance: the problems
+// gopari grains flags on programs of known shape (testdata/grainmetrics.c),
+// recorded with GOPARI_GRAINS=1 at 2 threads. Tasks that do nothing have
+// parallel benefit below 1; tasks whose work grows with the team are
+// flagged for work inflation against a 1-thread baseline, tasks whose
+// work does not are not; a loop whose iterations grow in cost is flagged
+// for imbalance, one whose iterations cost alike is not. Times on a
+// shared machine vary: the flags of work inflation and imbalance are a
+// region's when most of its instances have them, and the constructed
+// effects are far above the thresholds (4x and 0.67 against 1.5x and 0.8).
+func TestGrainMetrics(t *testing.T) {
+	needTools(t)
+	if runtime.NumCPU() < 2 {
+		t.Skip("metrics at 2 threads need 2 CPUs: more threads than CPUs look like inflation")
+	}
+	lines := map[string]int{}
+	src, _ := os.ReadFile(filepath.Join("testdata", "grainmetrics.c"))
+	for i, l := range strings.Split(string(src), "\n") {
+		switch {
+		case strings.Contains(l, "#pragma omp task") && !strings.Contains(l, "firstprivate"):
+			lines["tiny"] = i + 1
+		case strings.Contains(l, "#pragma omp task firstprivate"):
+			lines["spin"] = i + 1
+		case strings.Contains(l, "#pragma omp for schedule(static)"):
+			lines["loop"] = i + 1
+		}
+	}
+	for _, c := range compilers {
+		c := c
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			p := buildOpts(t, c, "grainmetrics.c", rewrite.Options{Chunks: true})
+			at := func(mode, threads string) result {
+				r := run(t, p.inst, []string{"OMP_NUM_THREADS=" + threads, "GOPARI_GRAINS=1"}, mode)
+				if r.code != 0 {
+					t.Fatalf("%s: exit %d\n%s", mode, r.code, r.stderr)
+				}
+				return r
+			}
+			// want is a regular expression for the summary's line; its
+			// group is the share of the instances flagged, at least half.
+			tests := []struct {
+				mode, want string
+				flagged    bool
+			}{
+				{"tiny", fmt.Sprintf(`task at grainmetrics.c:%d: (\d+)%% of its 20k instances have parallel benefit < 1`, lines["tiny"]), true},
+				{"inflate", fmt.Sprintf(`task at grainmetrics.c:%d: (\d+)%% of its 200 instances take more than 1.5×`, lines["spin"]), true},
+				{"balanced", fmt.Sprintf(`task at grainmetrics.c:%d: (\d+)%% of its 200 instances take more than 1.5×`, lines["spin"]), false},
+				{"skewed", fmt.Sprintf(`loop at grainmetrics.c:%d: (\d+) of its 20 executions have load balance below 0.8`, lines["loop"]), true},
+				{"uniform", fmt.Sprintf(`loop at grainmetrics.c:%d: (\d+) of its 20 executions have load balance below 0.8`, lines["loop"]), false},
+			}
+			for _, tc := range tests {
+				base := at(tc.mode, "1")
+				sum := summary(t, at(tc.mode, "2").dir, base.dir, nil)
+				m := regexp.MustCompile(`(?m)^` + tc.want).FindStringSubmatch(sum)
+				found := m != nil
+				if n, _ := strconv.Atoi(m1(m)); found && tc.mode != "skewed" && tc.mode != "uniform" && n < 50 {
+					t.Errorf("%s: %d%% flagged, want most\n%s", tc.mode, n, sum)
+				}
+				if found != tc.flagged {
+					t.Errorf("%s: flagged %v, want %v (%q)\n%s", tc.mode, found, tc.flagged, tc.want, sum)
+				}
+			}
+		})
+	}
+}
+
+// m1 returns the first group of a match, or "".
+func m1(m []string) string {
+	if len(m) < 2 {
+		return ""
+	}
+	return m[1]
+}
+
+// TestGrainGraph is part of issue 14's acceptance: the grain graph of real
+// runs (fib's tasks, and the loops and taskloop of grainloops.c) renders
+// with Graphviz's dot -Tsvg, and its GraphML parses, names only nodes it
+// has in its edges, and reads back with networkx's GraphML reader.
+func TestGrainGraph(t *testing.T) {
+	needTools(t)
+	c := compilers[0]
+	for _, name := range []string{"grainfib.c", "grainloops.c"} {
+		p := buildOpts(t, c, name, rewrite.Options{Chunks: true})
+		r := run(t, p.inst, []string{"OMP_NUM_THREADS=2", "OMP_SCHEDULE=dynamic,4", "GOPARI_GRAINS=1"})
+		g := grains.NewGraph(100000)
+		summary(t, r.dir, "", g)
+		dir := t.TempDir()
+		dot, gml := filepath.Join(dir, "g.dot"), filepath.Join(dir, "g.graphml")
+		var db, gb strings.Builder
+		if err := g.WriteDOT(&db, name); err != nil {
+			t.Fatal(err)
+		}
+		if err := g.WriteGraphML(&gb); err != nil {
+			t.Fatal(err)
+		}
+		os.WriteFile(dot, []byte(db.String()), 0o644)
+		os.WriteFile(gml, []byte(gb.String()), 0o644)
+		if out, err := exec.Command("dot", "-Tsvg", "-o", filepath.Join(dir, "g.svg"), dot).CombinedOutput(); err != nil || len(out) > 0 {
+			t.Errorf("%s: dot -Tsvg: %v\n%s", name, err, out)
+		}
+		var doc struct {
+			Nodes []struct {
+				ID string `xml:"id,attr"`
+			} `xml:"graph>node"`
+			Edges []struct {
+				Source string `xml:"source,attr"`
+				Target string `xml:"target,attr"`
+			} `xml:"graph>edge"`
+		}
+		if err := xml.Unmarshal([]byte(gb.String()), &doc); err != nil {
+			t.Fatalf("%s: GraphML does not parse: %v", name, err)
+		}
+		ids := map[string]bool{}
+		for _, n := range doc.Nodes {
+			ids[n.ID] = true
+		}
+		for _, e := range doc.Edges {
+			if !ids[e.Source] || !ids[e.Target] {
+				t.Errorf("%s: edge %s -> %s names a node the graph lacks", name, e.Source, e.Target)
+			}
+		}
+		if len(doc.Nodes) != g.Nodes() || int64(len(doc.Nodes)) < g.Grains() {
+			t.Errorf("%s: GraphML has %d nodes; the graph %d, for %d grains", name, len(doc.Nodes), g.Nodes(), g.Grains())
+		}
+		out, err := exec.Command("python3", "-c", "import sys, networkx as nx\ng = nx.read_graphml(sys.argv[1])\nprint(g.number_of_nodes())", gml).CombinedOutput()
+		if err != nil {
+			t.Errorf("%s: networkx (python3-networkx) cannot read the GraphML: %v\n%s", name, err, out)
+		} else if strings.TrimSpace(string(out)) != strconv.Itoa(len(doc.Nodes)) {
+			t.Errorf("%s: networkx read %s nodes, want %d", name, out, len(doc.Nodes))
+		}
+	}
+}
+
+// TestGrainsMode checks what GOPARI_GRAINS=1 records: with profile mode a
+// stream of kind grains (the profile's mode stays profile) holding only
+// the types of grains mode, and region phases only of taskwait,
+// taskgroup and the for loops whose chunks are recorded; with trace mode
+// a stream of both kinds; with ids mode, or a value other than 0 and 1,
+// no stream and a warning.
+func TestGrainsMode(t *testing.T) {
+	needTools(t)
+	p := buildOpts(t, compilers[0], "grainloops.c", rewrite.Options{Chunks: true})
+	grainTypes := map[events.Type]bool{events.Time: true, events.Loc: true, events.Dropped: true, events.Fork: true, events.Join: true,
+		events.ImplicitBegin: true, events.ImplicitEnd: true, events.CreateBegin: true, events.CreateEnd: true, events.TaskBegin: true,
+		events.TaskEnd: true, events.Resume: true, events.TaskloopBegin: true, events.TaskloopEnd: true, events.ChunkBegin: true,
+		events.ChunkEnd: true, events.EnterConstruct: true, events.ExitConstruct: true, events.EnterWait: true, events.ExitWait: true}
+	for _, tc := range []struct {
+		env   []string
+		mode  string
+		kinds string // "" for no stream
+		warn  string
+	}{
+		{[]string{"GOPARI_GRAINS=1"}, "profile", "grains", ""},
+		{[]string{"GOPARI_GRAINS=1", "GOPARI_MODE=trace"}, "trace", "trace grains", ""},
+		{[]string{"GOPARI_GRAINS=0", "GOPARI_MODE=trace"}, "trace", "trace", ""},
+		{[]string{"GOPARI_GRAINS=1", "GOPARI_MODE=ids"}, "ids", "", "GOPARI_GRAINS=1 needs GOPARI_MODE=profile or trace"},
+		{[]string{"GOPARI_GRAINS=yes"}, "profile", "", "GOPARI_GRAINS=yes is not 0 or 1"},
+	} {
+		r := run(t, p.inst, append([]string{"OMP_NUM_THREADS=2"}, tc.env...))
+		if r.code != 0 || (tc.warn == "") != (r.stderr == "") || !strings.Contains(r.stderr, tc.warn) {
+			t.Errorf("%v: exit %d, stderr %q, want %q", tc.env, r.code, r.stderr, tc.warn)
+		}
+		prof := readProfile(t, r)
+		if prof.Mode != tc.mode {
+			t.Errorf("%v: mode %s, want %s", tc.env, prof.Mode, tc.mode)
+		}
+		exp, err := events.OpenExperiment(r.dir)
+		if tc.kinds == "" {
+			if err == nil {
+				t.Errorf("%v: a stream of %v", tc.env, exp.Events.Kinds)
+			}
+			continue
+		}
+		if err != nil {
+			t.Fatalf("%v: %v", tc.env, err)
+		}
+		if k := strings.Join(exp.Events.Kinds, " "); k != tc.kinds {
+			t.Errorf("%v: kinds %q, want %q", tc.env, k, tc.kinds)
+		}
+		if tc.mode == "trace" {
+			continue
+		}
+		rs, err := exp.Open()
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, rd := range rs {
+			for {
+				rec, err := rd.Next()
+				if err != nil {
+					break
+				}
+				reg := exp.Region(rec.Region)
+				switch {
+				case !grainTypes[rec.Type]:
+					t.Errorf("%v: a %v record", tc.env, rec.Type)
+				case rec.Type >= events.EnterConstruct && rec.Type <= events.ExitWait &&
+					!(reg != nil && (reg.Kind == "taskwait" || reg.Kind == "taskgroup" || reg.Kind == "for" && slices.Contains(reg.Flags, "chunks"))):
+					t.Errorf("%v: %v of region %d (%v)", tc.env, rec.Type, rec.Region, reg)
+				}
+			}
+			rd.Close()
+		}
 	}
 }
