@@ -293,7 +293,9 @@ func (x *extractor) task(ev *timeline.Event) {
 		Begin: t.Begin, End: t.End, Exec: t.Exec - min(s.wait, t.Exec), Wait: s.wait, Sched: s.sched, Suspensions: t.Suspensions, Children: t.Children,
 		Undeferred: t.Undeferred, Epoch: s.epoch, Team: -1, FirstValue: events.UnknownIteration, LastValue: events.UnknownIteration}
 	if t.Kind == timeline.Taskloop {
-		g.Kind, g.First, g.Last, g.HasIters = Taskloop, t.First, t.Last, true
+		// Logical iterations, or unknown when gopari could not number
+		// them (docs/events.md).
+		g.Kind, g.First, g.Last, g.HasIters = Taskloop, t.First, t.Last, t.First != events.UnknownIteration
 		if t.Last == events.UnknownIteration {
 			g.Last = t.First
 		}
