@@ -190,7 +190,7 @@ type Analysis struct {
 	loops      map[LoopKey]*loopAgg
 	cp         map[uint64]*cpEntry
 	critical   map[uint64]bool // task IDs on the critical path; implicit task IDs whose chunks are
-	baseline   map[string]float64
+	baseline   *baseline
 	Unmatched  int64 // baseline grains not found, or grains without a baseline
 	Timeline   timeline.Stats
 }
@@ -272,11 +272,7 @@ func Analyze(exp *events.Experiment, opts Options) (*Analysis, error) {
 	}
 	a.cp = nil
 	if opts.Baseline != nil {
-		a.baseline = map[string]float64{}
-		_, err := Extract(opts.Baseline, func(g *Grain, _ *timeline.Event) {
-			a.baseline[g.Kind.String()+" "+g.Lineage] = opts.Baseline.Clock.Dur(g.Exec)
-		}, nil)
-		if err != nil {
+		if a.baseline, err = readBaseline(opts.Baseline); err != nil {
 			return nil, err
 		}
 	}
@@ -367,7 +363,7 @@ func (a *Analysis) Measure(g *Grain) Metrics {
 		}
 	}
 	if a.baseline != nil {
-		if b, ok := a.baseline[g.Kind.String()+" "+g.Lineage]; ok && b > 0 {
+		if b := a.baseline.time(g); b > 0 {
 			m.Deviation = m.ExecNs / b
 			if m.Deviation > a.Opts.Inflation {
 				m.Problems |= Inflation

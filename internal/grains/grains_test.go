@@ -286,3 +286,32 @@ func TestProblemNames(t *testing.T) {
 		t.Error("keys")
 	}
 }
+
+// TestChunkDeviation: a chunk's work deviation against a baseline whose
+// chunks split the iterations otherwise (a static schedule at 1 thread
+// has one chunk) is its time over the baseline's time for the same
+// iterations, taken in proportion to the iterations shared: exact when
+// iterations cost alike.
+func TestChunkDeviation(t *testing.T) {
+	base := filepath.Join(t.TempDir(), "base")
+	if _, _, err := evtest.Loop(base, "static", 60, 0, 1, 1, func(i int) uint64 { return 100 }, 0); err != nil {
+		t.Fatal(err)
+	}
+	for _, grow := range []uint64{1, 3} {
+		dir := filepath.Join(t.TempDir(), "exp")
+		if _, _, err := evtest.Loop(dir, "static", 60, 0, 4, 1, func(i int) uint64 { return grow * 100 }, 0); err != nil {
+			t.Fatal(err)
+		}
+		_, _, rows, _ := analyze(t, dir, Options{Baseline: open(t, base)}, nil)
+		d := column(rows, "work_deviation")
+		if len(rows) != 5 {
+			t.Fatalf("%d rows, want 4 chunks", len(rows)-1)
+		}
+		for _, r := range rows[1:] {
+			v, err := strconv.ParseFloat(r[d], 64)
+			if err != nil || math.Abs(v-float64(grow)) > 0.01 {
+				t.Errorf("cost ×%d: chunk %s..%s has deviation %q", grow, r[column(rows, "first")], r[column(rows, "last")], r[d])
+			}
+		}
+	}
+}
