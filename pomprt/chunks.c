@@ -26,16 +26,21 @@ extern void omp_get_schedule(int *kind, int *chunk) __attribute__((weak));
 
 enum { SCHED_STATIC = 1, SCHED_DYNAMIC = 2 };
 
-static int on(pomp_thr *t)
+/* on reports whether t records chunks: the end of the run stops it. */
+static inline int on(pomp_thr *t)
 {
 	return (__atomic_load_n(&t->ev.mask, __ATOMIC_RELAXED) >> EV_CHUNK_BEGIN) & 1;
 }
 
-static void put(pomp_thr *t, unsigned type, POMP_Chunk *c, uint64_t ts, int n, int64_t a, int64_t b, int64_t d)
+/* put appends a chunk record to t's stream; the caller has checked on. */
+static inline __attribute__((always_inline)) void put(pomp_thr *t, unsigned type, POMP_Chunk *c, uint64_t ts, int n, int64_t a,
+                                                      int64_t b, int64_t d)
 {
-	if (on(t))
-		ev_record(&t->ev, t->index, type, c->region->id, ts, n, (uint64_t)a, (uint64_t)b, (uint64_t)d);
+	ev_record(&t->ev, t->index, type, c->region->id, ts, n, (uint64_t)a, (uint64_t)b, (uint64_t)d);
 }
+
+/* logical returns the logical iteration of offset x. */
+static inline long long logical(const POMP_Chunk *c, long long x) { return c->step == 1 ? x : x / c->step; }
 
 /* runtime_size returns the chunk size of schedule(runtime) where chunks
  * lie on its multiples: static and dynamic schedules. */
@@ -71,7 +76,7 @@ void pomp_rt_chunk_init(POMP_Chunk *c)
 	c->thread = t;
 	c->on = 1;
 	long long size = c->size < 0 ? runtime_size() : c->size;
-	c->size = size > 0 ? size : 0;
+	c->size = size > 0 ? size * c->step : 0; /* from here on, in offsets */
 	if (c->counting) {
 		c->t0 = pomp_now();
 		put(t, EV_CHUNK_BEGIN, c, c->t0, 3, POMP_ITERATION_UNKNOWN, POMP_ITERATION_UNKNOWN, c->vstep);
@@ -80,9 +85,9 @@ void pomp_rt_chunk_init(POMP_Chunk *c)
 
 /* end_open ends the open chunk of a loop with hooks at ts: its last
  * iteration is the one before next. */
-static void end_open(pomp_thr *t, POMP_Chunk *c, uint64_t ts)
+static inline __attribute__((always_inline)) void end_open(pomp_thr *t, POMP_Chunk *c, uint64_t ts)
 {
-	long long first = c->first / c->step, last = (c->next - c->step) / c->step;
+	long long first = logical(c, c->first), last = logical(c, c->next - c->step);
 	put(t, EV_CHUNK_END, c, ts, 2, last, value(c->firstv, last - first, c->vstep), 0);
 }
 
@@ -92,16 +97,16 @@ static void end_open(pomp_thr *t, POMP_Chunk *c, uint64_t ts)
 void pomp_rt_chunk_iteration(POMP_Chunk *c, long long x, long long v)
 {
 	pomp_thr *t = c->thread;
+	if (!on(t))
+		return;
 	uint64_t ts = pomp_now();
 	if (c->first >= 0)
 		end_open(t, c, ts);
 	c->first = x;
 	c->firstv = v;
-	put(t, EV_CHUNK_BEGIN, c, ts, 2, x / c->step, v, 0);
-	if (c->size) {
-		long long span = c->size * c->step;
-		c->bound = (x / span + 1) * span;
-	}
+	put(t, EV_CHUNK_BEGIN, c, ts, 2, logical(c, x), v, 0);
+	if (c->size) /* the next multiple of the chunk size */
+		c->bound = x == c->bound ? x + c->size : (x / c->size + 1) * c->size;
 }
 
 /* pomp_rt_chunk_close ends the last chunk: of a loop with hooks, or the
@@ -110,6 +115,8 @@ void pomp_rt_chunk_iteration(POMP_Chunk *c, long long x, long long v)
 void pomp_rt_chunk_close(POMP_Chunk *c, long long n, long long last, long long sum)
 {
 	pomp_thr *t = c->thread;
+	if (!on(t))
+		return;
 	uint64_t ts = pomp_now();
 	if (!c->counting) {
 		if (c->first >= 0)
@@ -134,6 +141,6 @@ void pomp_rt_chunk_close(POMP_Chunk *c, long long n, long long last, long long s
 		put(t, EV_CHUNK_END, c, ts, 3, POMP_ITERATION_UNKNOWN, POMP_ITERATION_UNKNOWN, 0);
 		return;
 	}
-	long long ll = last / c->step;
+	long long ll = logical(c, last);
 	put(t, EV_CHUNK_END, c, ts, 3, ll, value(c->lbv, ll, c->vstep), n);
 }

@@ -34,7 +34,7 @@ var (
 	threads = flag.String("threads", "", "comma-separated thread counts (default 1,2 and the machine's cores)")
 	outFile = flag.String("out", "build/bench.md", "where to write the table as well")
 	quick   = flag.Bool("quick", false, "smaller inputs, for trying the driver")
-	only    = flag.String("only", "", "comma-separated parts to run (tiny,constructs,realistic,memory,instrumenter,exports,scaling,report,mpi; default all)")
+	only    = flag.String("only", "", "comma-separated parts to run (tiny,constructs,realistic,grains,memory,instrumenter,exports,scaling,report,mpi; default all)")
 )
 
 // part reports whether the part called name is to run.
@@ -76,6 +76,9 @@ func main() {
 		}
 		if part("realistic") {
 			b.realistic(w, t)
+		}
+		if part("grains") {
+			b.grains(w, t) // grains.go
 		}
 	}
 	if part("memory") {
@@ -194,8 +197,8 @@ func (b *bench) run(name, mode string, threads int, args ...string) (string, str
 	defer os.RemoveAll(dir)
 	cmd := exec.Command(exe, args...)
 	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "OMP_NUM_THREADS="+strconv.Itoa(threads), "OMP_PROC_BIND=false",
-		"GOPARI_MODE="+mode, "GOPARI_EXPERIMENT_DIRECTORY="+filepath.Join(dir, "exp"))
+	cmd.Env = append(append(os.Environ(), "OMP_NUM_THREADS="+strconv.Itoa(threads), "OMP_PROC_BIND=false",
+		"GOPARI_EXPERIMENT_DIRECTORY="+filepath.Join(dir, "exp")), modeEnv(mode)...)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	t0 := time.Now()

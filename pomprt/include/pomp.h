@@ -509,7 +509,7 @@ typedef struct POMP_Chunk {
 	long long next;  /* the offset of the iteration that follows the last one seen */
 	long long bound; /* the offset where a chunk begins in any case: the next multiple of the chunk size */
 	long long step;  /* offset per iteration, > 0 */
-	long long size;  /* chunk size in iterations: > 0 known, 0 unknown, -1 schedule(runtime) */
+	long long size;  /* chunk size in iterations: > 0 known, 0 unknown, -1 schedule(runtime); the runtime keeps it in offsets */
 	long long lbv, vstep;    /* the user's value at the first iteration of the loop, and per iteration */
 	long long first, firstv; /* the open chunk's first offset (-1: none open) and value */
 	unsigned long long t0;   /* counting: when the chunk began */
