@@ -18,6 +18,7 @@ import (
 	"gopari/internal/events"
 	"gopari/internal/grains"
 	"gopari/internal/timeline"
+	"gopari/parser"
 	"gopari/rewrite"
 )
 
@@ -545,6 +546,64 @@ func TestGrainsMode(t *testing.T) {
 				}
 			}
 			rd.Close()
+		}
+	}
+}
+
+// TestChunksVectorize checks what the README says of --chunks and
+// vectorization: loops that gcc and clang vectorize at -O3 (-fopt-info-vec,
+// -Rpass=loop-vectorize) stay vectorized with --chunks where the loop only
+// counts its iterations (no schedule clause, schedule(static)), and lose
+// it where the body begins with the hook of every other schedule.
+func TestChunksVectorize(t *testing.T) {
+	needTools(t)
+	src, err := os.ReadFile(filepath.Join("testdata", "vectorloops.c"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Each function holds one loop; a compiler names the loop's line
+	// (gcc) or, in outlined code, the function's (clang).
+	want := map[string]string{}
+	funcAt := map[int]string{}
+	fn := ""
+	for i, l := range strings.Split(string(src), "\n") {
+		if strings.HasPrefix(l, "void ") {
+			fn = l[5:strings.IndexByte(l, '(')]
+		}
+		funcAt[i+1] = fn
+		if _, kind, ok := strings.Cut(l, "/* vector: "); ok {
+			want[fn] = strings.TrimSuffix(kind, " */")
+		}
+	}
+	res, diags := rewrite.Source("vectorloops.c", src, parser.Config{}, rewrite.Options{Chunks: true})
+	if res == nil {
+		t.Fatal(diags)
+	}
+	dir := t.TempDir()
+	inst := filepath.Join(dir, "vectorloops.c")
+	os.WriteFile(inst, res.Bytes(), 0o644)
+	for _, c := range compilers {
+		for _, f := range []string{filepath.Join("testdata", "vectorloops.c"), inst} {
+			args := append([]string{"-O3", "-g", "-c", "-o", os.DevNull, "-I", incDir, f}, c.openmp...)
+			if strings.Contains(c.name, "clang") {
+				args = append(args, "-Rpass=loop-vectorize")
+			} else {
+				args = append(args, "-fopt-info-vec-optimized")
+			}
+			out, err := exec.Command(c.cc, args...).CombinedOutput()
+			if err != nil {
+				t.Fatalf("%s %v: %v\n%s", c.cc, args, err, out)
+			}
+			vectorized := map[string]bool{}
+			for _, m := range regexp.MustCompile(`vectorloops\.c:(\d+):\d+: (?:optimized: loop vectorized|remark: vectorized loop)`).FindAllStringSubmatch(string(out), -1) {
+				n, _ := strconv.Atoi(m[1])
+				vectorized[funcAt[n]] = true
+			}
+			for fn, kind := range want {
+				if wantVec := f != inst || kind == "counted"; vectorized[fn] != wantVec {
+					t.Errorf("%s, %s: the %s loop of %s vectorized: %v, want %v\n%s", c.name, f, kind, fn, vectorized[fn], wantVec, out)
+				}
+			}
 		}
 	}
 }
