@@ -5,6 +5,7 @@
 #                   replayed), with progress and a list of what was skipped
 #   make fuzz       run each fuzz target for FUZZTIME (default 15s), as CI does
 #   make soak       each fuzz target for SOAKTIME (30m) and 5,000 random programs
+#   make grains-demo        grain graphs of examples/nqueens and examples/heat, as SVG in build/grains-demo
 #   make bench-instrument   instrumenter throughput in process on dense 200k- and 1M-line files
 #                           (make bench measures it through the command line)
 
@@ -19,7 +20,7 @@ GOTAGS  := $(if $(wildcard /usr/include/otf2/otf2.h),-tags otf2)
 GO_SOURCES := $(shell find cmd parser rewrite internal pomprt -name '*.go' -not -path '*/testdata/*') go.mod go.sum pomprt/include/pomp.h pomprt/include/pomp_c.i pomprt/include/pomp_cxx.ii internal/otf2/glue.c
 RT_SOURCES := $(wildcard pomprt/*.go pomprt/*.c pomprt/*.h) pomprt/include/pomp.h internal/profile/profile.go
 
-.PHONY: all build test vet fmt-check staticcheck fuzz soak bench bench-instrument clean demo install screenshot
+.PHONY: all build test vet fmt-check staticcheck fuzz soak bench bench-instrument clean demo grains-demo install screenshot
 
 all: build
 
@@ -73,6 +74,24 @@ screenshot: build
 	$(CHROMIUM) --headless --no-sandbox --disable-gpu --disable-background-networking --disable-component-update \
 	  --disable-sync --no-first-run --hide-scrollbars --user-data-dir=$(CURDIR)/$(SHOT)/chromium --window-size=1280,2300 \
 	  --screenshot=$(CURDIR)/docs/report.png file://$(CURDIR)/$(SHOT)/report.html
+
+# Grain graphs of two examples (README, "gopari grains"): N-Queens' tasks
+# and the heat stencil's loop chunks, each run with GOPARI_GRAINS=1 at 2
+# threads and at 1 thread for a baseline, drawn to build/grains-demo/*.svg.
+GRAINS_DEMO := $(BUILD)/grains-demo
+grains-demo: build
+	@rm -rf $(GRAINS_DEMO) && mkdir -p $(GRAINS_DEMO)
+	@for ex in nqueens:"10 2" heat:"48 40"; do \
+	  name=$${ex%%:*}; args=$${ex#*:}; out=$(abspath $(GRAINS_DEMO))/$$name; \
+	  $(MAKE) -s -C examples/$$name clean && \
+	  $(MAKE) -s -C examples/$$name WRAP="$(abspath $(BIN))/gopari cc --chunks" && \
+	  (cd examples/$$name && GOPARI_GRAINS=1 OMP_NUM_THREADS=1 GOPARI_EXPERIMENT_DIRECTORY=$$out-1 ./$$name $$args >/dev/null && \
+	   GOPARI_GRAINS=1 OMP_NUM_THREADS=2 GOPARI_EXPERIMENT_DIRECTORY=$$out-2 ./$$name $$args >/dev/null) && \
+	  echo "== $$name $$args, 2 threads against 1:" && \
+	  $(BIN)/gopari grains --baseline $$out-1 --csv $$out.csv --dot $$out.dot --graphml $$out.graphml $$out-2 && \
+	  dot -Tsvg $$out.dot -o $$out.svg && echo "   drawn: $(GRAINS_DEMO)/$$name.svg" || exit 1; \
+	  $(MAKE) -s -C examples/$$name clean; \
+	done
 
 # Install gopari, libpomp.a and pomp.h below PREFIX.
 PREFIX ?= /usr/local

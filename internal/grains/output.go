@@ -249,7 +249,11 @@ func (a *Analysis) Summary(w io.Writer, res *Result, top int) {
 		return lines[i].text < lines[j].text
 	})
 	if len(lines) == 0 {
-		fmt.Fprintf(w, "no problem found (parallel benefit ≥ %g, work deviation ≤ %g×, critical-path parallelism ≥ %g, load balance ≥ %g)\n", o.Benefit, o.Inflation, o.Parallelism, o.Balance)
+		par := ""
+		if o.Parallelism > 0 {
+			par = fmt.Sprintf(", critical-path parallelism ≥ %g", o.Parallelism)
+		}
+		fmt.Fprintf(w, "no problem found (parallel benefit ≥ %g, work deviation ≤ %g×%s, load balance ≥ %g)\n", o.Benefit, o.Inflation, par, o.Balance)
 		return
 	}
 	for i, l := range lines {
