@@ -171,36 +171,47 @@ func runGrains(t *testing.T, dir string) (map[int][]grains.Grain, *events.Experi
 // linear, reduction and ordered loops keep their meaning).
 func TestChunks(t *testing.T) {
 	needTools(t)
-	marks := loopMarks(t, "grainloops.c")
 	for _, c := range compilers {
-		c := c
-		t.Run(c.name, func(t *testing.T) {
-			t.Parallel()
-			p := buildOpts(t, c, "grainloops.c", rewrite.Options{Chunks: true})
-			for _, threads := range []int{1, 2, 4} {
-				env := []string{"OMP_NUM_THREADS=" + strconv.Itoa(threads), "OMP_SCHEDULE=dynamic,4", "GOPARI_GRAINS=1"}
-				orig, got := run(t, p.orig, env), run(t, p.inst, env)
-				if got.stdout != orig.stdout || got.code != orig.code {
-					t.Fatalf("%d threads: instrumented printed %q, original %q\n%s", threads, got.stdout, orig.stdout, got.stderr)
-				}
-				byLine, exp := runGrains(t, got.dir)
-				for name, m := range marks {
-					checkLoop(t, fmt.Sprintf("%d threads, loop %s", threads, name), name, m[1], threads, byLine[m[0]], exp)
-				}
-				var tasks int
-				fmt.Sscanf(got.stdout[strings.Index(got.stdout, "tasks "):], "tasks %d", &tasks)
-				if n := len(byLine[marks["taskloop"][0]]); n != tasks || tasks == 0 {
-					t.Errorf("%d threads: %d taskloop grains, the program counted %d tasks", threads, n, tasks)
-				}
-			}
-		})
+		for _, prog := range []string{"grainloops.c", "grainloops.cpp"} {
+			c, prog := c, prog
+			t.Run(c.name+"/"+prog, func(t *testing.T) {
+				t.Parallel()
+				testChunks(t, c, prog)
+			})
+		}
 	}
 }
 
-// chunkSizes are the chunk sizes of grainloops.c's loops whose chunks lie
-// on multiples of it, and their schedule's kind.
+// testChunks runs one program of TestChunks.
+func testChunks(t *testing.T, c compiler, prog string) {
+	marks := loopMarks(t, prog)
+	p := buildOpts(t, c, prog, rewrite.Options{Chunks: true})
+	for _, threads := range []int{1, 2, 4} {
+		env := []string{"OMP_NUM_THREADS=" + strconv.Itoa(threads), "OMP_SCHEDULE=dynamic,4", "GOPARI_GRAINS=1"}
+		orig, got := run(t, p.orig, env), run(t, p.inst, env)
+		if got.stdout != orig.stdout || got.code != orig.code {
+			t.Fatalf("%d threads: instrumented printed %q, original %q\n%s", threads, got.stdout, orig.stdout, got.stderr)
+		}
+		byLine, exp := runGrains(t, got.dir)
+		for name, m := range marks {
+			checkLoop(t, fmt.Sprintf("%d threads, loop %s", threads, name), name, m[1], threads, byLine[m[0]], exp)
+		}
+		tl, ok := marks["taskloop"]
+		if !ok {
+			continue
+		}
+		var tasks int
+		fmt.Sscanf(got.stdout[strings.Index(got.stdout, "tasks "):], "tasks %d", &tasks)
+		if n := len(byLine[tl[0]]); n != tasks || tasks == 0 {
+			t.Errorf("%d threads: %d taskloop grains, the program counted %d tasks", threads, n, tasks)
+		}
+	}
+}
+
+// chunkSizes are the chunk sizes of the loops of grainloops.c and .cpp
+// whose chunks lie on its multiples.
 var chunkSizes = map[string]int{"static7": 7, "dynamic5": 5, "collapse": 3, "runtime": 4, "down4": 4, "unsigned": 1,
-	"reduction": 3, "linear": 5, "ordered": 2}
+	"reduction": 3, "linear": 5, "ordered": 2, "iterator8": 8, "auto16": 16}
 
 // checkLoop checks the grains of one loop of grainloops.c: two
 // executions, each covering its n iterations once, with the chunks its
@@ -247,8 +258,14 @@ func checkLoop(t *testing.T, what, name string, n, threads int, gs []grains.Grai
 			if name == "down4" && (g.FirstValue != 307-3*g.First || g.LastValue != 307-3*g.Last) {
 				t.Errorf("%s: chunk %d..%d has values %d..%d, want %d..%d", what, g.First, g.Last, g.FirstValue, g.LastValue, 307-3*g.First, 307-3*g.Last)
 			}
-			if (name == "unsigned" || name == "static7") && (g.FirstValue != g.First || g.LastValue != g.Last) {
+			if (name == "unsigned" || name == "static7" || name == "auto16") && (g.FirstValue != g.First || g.LastValue != g.Last) {
 				t.Errorf("%s: chunk %d..%d has values %d..%d", what, g.First, g.Last, g.FirstValue, g.LastValue)
+			}
+			if name == "outside" && (g.FirstValue != 299-g.First || g.LastValue != 299-g.Last) {
+				t.Errorf("%s: chunk %d..%d has values %d..%d, want %d..%d", what, g.First, g.Last, g.FirstValue, g.LastValue, 299-g.First, 299-g.Last)
+			}
+			if name == "iterator8" && (g.FirstValue != events.UnknownIteration || g.LastValue != events.UnknownIteration) {
+				t.Errorf("%s: an iterator's chunk %d..%d has values %d..%d", what, g.First, g.Last, g.FirstValue, g.LastValue)
 			}
 		}
 		for i, s := range seen {
