@@ -16,6 +16,10 @@
  *   CHUNK_END   [last, last value, iterations]
  *
  * An end with 0 iterations closes an empty chunk: the thread got none.
+ * A strip-mined loop's chunk ends where its iterations end, which the
+ * third word of its beginning says:
+ *
+ *   CHUNK_BEGIN [first, first value, 1]
  */
 #include <stdio.h>
 #include "rt.h"
@@ -107,6 +111,22 @@ void pomp_rt_chunk_iteration(POMP_Chunk *c, long long x, long long v)
 	put(t, EV_CHUNK_BEGIN, c, ts, 2, logical(c, x), v, 0);
 	if (c->size) /* the next multiple of the chunk size */
 		c->bound = x == c->bound ? x + c->size : (x / c->size + 1) * c->size;
+}
+
+/* pomp_rt_chunk_begin and pomp_rt_chunk_end bracket a chunk of a
+ * strip-mined loop: c's offsets are logical iterations. */
+void pomp_rt_chunk_begin(POMP_Chunk *c, long long first)
+{
+	pomp_thr *t = c->thread;
+	if (on(t))
+		put(t, EV_CHUNK_BEGIN, c, pomp_now(), 3, first, value(c->lbv, first, c->vstep), 1);
+}
+
+void pomp_rt_chunk_end(POMP_Chunk *c, long long last)
+{
+	pomp_thr *t = c->thread;
+	if (on(t))
+		put(t, EV_CHUNK_END, c, pomp_now(), 2, last, value(c->lbv, last, c->vstep), 0);
 }
 
 /* pomp_rt_chunk_close ends the last chunk: of a loop with hooks, or the

@@ -29,11 +29,13 @@ import (
 // A chunkPlan is the chunk code of one for leaf.
 type chunkPlan struct {
 	counting bool
+	strip    bool   // strip-mined (chunks_strip.go): edits rewrites the loop header
 	size     string // the chunk size: an expression, "0" (unknown) or "-1" (schedule(runtime))
 	pre      []string
 	init     string
 	hook     string
 	close    string
+	edits    func()
 }
 
 // scheduleRE reads a schedule clause: modifiers, kind, chunk size.
@@ -49,14 +51,15 @@ func (b *leafBuilder) chunks() *chunkPlan {
 	}
 	why := c.LoopNote
 	var sched []string
-	for _, cl := range s.clauses {
+	at := -1
+	for i, cl := range b.clauses {
 		switch {
 		case cl.Name == "ordered" && cl.HasArgs:
 			why = "it is a doacross loop (ordered(n))"
 		case cl.Name == "reduction" && strings.HasPrefix(strings.TrimSpace(cl.Args), "inscan"):
 			why = "it has an inscan reduction"
 		case cl.Name == "schedule":
-			sched = scheduleRE.FindStringSubmatch(cl.Args)
+			sched, at = scheduleRE.FindStringSubmatch(cl.Args), i
 			if sched == nil {
 				why = "its schedule clause is not one gopari reads"
 			}
@@ -70,6 +73,9 @@ func (b *leafBuilder) chunks() *chunkPlan {
 		return nil
 	}
 	p := &chunkPlan{size: "0"}
+	if b.strip(p, sched, at) {
+		return p
+	}
 	switch {
 	case sched == nil || sched[1] == "static" && strings.TrimSpace(sched[2]) == "":
 		p.counting = true
@@ -221,7 +227,7 @@ func (b *leafBuilder) chunksPre() {
 }
 
 func (b *leafBuilder) chunksPost() {
-	if p := b.chunk; p != nil {
+	if p := b.chunk; p != nil && p.close != "" {
 		b.g.w(p.close)
 	}
 }
@@ -233,6 +239,10 @@ func (b *leafBuilder) chunkHook() {
 		return
 	}
 	b.reg.flags |= flagChunks
+	if b.chunk.strip {
+		b.chunk.edits()
+		return
+	}
 	b.g.bodyHook(b.c, b.chunk.hook)
 }
 

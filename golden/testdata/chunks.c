@@ -17,6 +17,11 @@ void loops(int n, double *a, const double *b, long lo, long hi, int k)
     #pragma omp for schedule(static) nowait
     for (long x = hi; x >= lo; x -= 2)
       a[x] = 0;
+    /* Strip-mined: static or dynamic with a chunk size, an integer
+     * variable declared in the header, no clause naming iterations. */
+    #pragma omp for schedule(monotonic: static, 8) nowait
+    for (long x = hi; x > lo; x -= 3)
+      a[x] = b[x];
     /* Hooked: a chunk size, dynamic, guided, auto, runtime. */
     #pragma omp for schedule(static, 16)
     for (i = 0; i < n; i++) {

@@ -365,11 +365,23 @@ func (x *extractor) chunkBegin(ev *timeline.Event) {
 	lr := x.loop(t, ev.Region)
 	first := int64(ev.Args[0])
 	c := &chunkState{region: ev.Region, first: first, firstV: arg(ev, 1), begin: ev.Time, exec0: t.Running(ev.Time)}
-	if first == events.UnknownIteration {
+	exact := false
+	switch {
+	case first == events.UnknownIteration:
 		// A counting chunk: the runtime says its iterations at its end.
 		c.counting, c.vstep = true, int64(ev.Args[2])
+	case ev.N >= 3 && ev.Args[2]&1 != 0:
+		exact = true // strip-mined: it ends where its iterations end
 	}
 	switch {
+	case lr.entered && exact:
+		// The runtime's dispatch lies between the thread's chunks.
+		if lr.chunks == 0 {
+			c.sched = ev.Time - min(lr.enter, ev.Time)
+		} else if ev.Time >= lr.lastEnd {
+			c.sched = ev.Time - lr.lastEnd
+		}
+		lr.chunks++
 	case lr.entered:
 		// The stream marks executions; a chunk ends when its thread
 		// begins the next one, so each holds one dispatch, estimated as

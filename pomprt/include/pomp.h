@@ -485,6 +485,19 @@ POMP_INLINE void POMP_Taskloop_iteration(POMP_Taskloop_task *tl, long long itera
  *     The chunk lasts from Chunk_init to Chunk_close_count; n, last and
  *     sum give its iterations (sum checks that they were consecutive).
  *
+ *   schedule(static, k) and schedule(dynamic, k), when no clause names
+ *   the iterations (ordered, linear, lastprivate) and the loop declares
+ *   an integer variable: gopari hands out the chunks itself, with the same
+ *   schedule and a chunk size of 1, and runs each one's iterations in the
+ *   user's loop, whose body is left as it was:
+ *
+ *     #pragma omp for schedule(dynamic, 1) ...
+ *     for (long long c = 0; c < nchunks; c++) { ...; POMP_Chunk_begin(&ck, first);
+ *       for (int i = lb + (int)(first * step); j < end; i++, j++) BODY
+ *       POMP_Chunk_end(&ck, end - 1); }
+ *
+ *   (logical iterations; the chunk's time is exactly its iterations').
+ *
  *   any other schedule: the body starts with a compare and a branch,
  *
  *     for (...) { POMP_Chunk_iteration(&ck, x, v); BODY }
@@ -524,6 +537,8 @@ typedef struct POMP_Chunk_count {
 } POMP_Chunk_count;
 
 void pomp_rt_chunk_init(POMP_Chunk *c);
+void pomp_rt_chunk_begin(POMP_Chunk *c, long long first);
+void pomp_rt_chunk_end(POMP_Chunk *c, long long last);
 void pomp_rt_chunk_iteration(POMP_Chunk *c, long long x, long long v);
 void pomp_rt_chunk_close(POMP_Chunk *c, long long n, long long last, long long sum);
 
@@ -565,6 +580,18 @@ POMP_INLINE void POMP_Chunk_close(POMP_Chunk *c)
 {
 	if (c->on)
 		pomp_rt_chunk_close(c, 0, 0, 0);
+}
+
+POMP_INLINE void POMP_Chunk_begin(POMP_Chunk *c, long long first)
+{
+	if (c->on)
+		pomp_rt_chunk_begin(c, first);
+}
+
+POMP_INLINE void POMP_Chunk_end(POMP_Chunk *c, long long last)
+{
+	if (c->on)
+		pomp_rt_chunk_end(c, last);
 }
 
 POMP_INLINE void POMP_Chunk_count_iteration(POMP_Chunk_count *s, long long x)

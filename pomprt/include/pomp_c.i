@@ -199,6 +199,8 @@ typedef struct POMP_Chunk_count {
  long long n, last, sum;
 } POMP_Chunk_count;
 void pomp_rt_chunk_init(POMP_Chunk *c);
+void pomp_rt_chunk_begin(POMP_Chunk *c, long long first);
+void pomp_rt_chunk_end(POMP_Chunk *c, long long last);
 void pomp_rt_chunk_iteration(POMP_Chunk *c, long long x, long long v);
 void pomp_rt_chunk_close(POMP_Chunk *c, long long n, long long last, long long sum);
 static __inline__ __attribute__((__always_inline__, __unused__)) void POMP_Chunk_init_(POMP_Chunk *c, POMP_Region *r, long long step, long long size, long long lbv, long long vstep, int counting)
@@ -235,6 +237,16 @@ static __inline__ __attribute__((__always_inline__, __unused__)) void POMP_Chunk
 {
  if (c->on)
   pomp_rt_chunk_close(c, 0, 0, 0);
+}
+static __inline__ __attribute__((__always_inline__, __unused__)) void POMP_Chunk_begin(POMP_Chunk *c, long long first)
+{
+ if (c->on)
+  pomp_rt_chunk_begin(c, first);
+}
+static __inline__ __attribute__((__always_inline__, __unused__)) void POMP_Chunk_end(POMP_Chunk *c, long long last)
+{
+ if (c->on)
+  pomp_rt_chunk_end(c, last);
 }
 static __inline__ __attribute__((__always_inline__, __unused__)) void POMP_Chunk_count_iteration(POMP_Chunk_count *s, long long x)
 {
