@@ -3,7 +3,7 @@
  * loop of ITERS iterations per thread, each a delay of about DELAY
  * microseconds, under each schedule, timed over repetitions; the time per
  * iteration against the loop's ideal (the delay) is the schedule's cost.
- * make bench runs it uninstrumented, through gopari cc, and through
+ * make bench builds it with -O3 and runs it uninstrumented, through gopari cc, and through
  * gopari cc --chunks with and without GOPARI_GRAINS=1. Two more loops
  * show what the chunk hooks do to a loop the compiler vectorizes.
  *
