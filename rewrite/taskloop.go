@@ -47,7 +47,16 @@ func (b *leafBuilder) taskloop() {
 // first iteration at the top of the innermost loop body, bracing the
 // body if it is a single statement.
 func (g *gen) iterationHook(c *parser.Construct) {
-	g.bodyHook(c, "POMP_Taskloop_iteration(&pomp_tl, "+g.firstIteration(c)+");")
+	body, last := g.toks[c.Body], g.toks[c.BodyLast]
+	call := "POMP_Taskloop_iteration(&pomp_tl, " + g.firstIteration(c) + ");"
+	if body.Kind == parser.Punct && body.Sub == '{' {
+		at := int(body.End)
+		g.edits.insert(at, g.edits.add([]byte(" "+call)), innerOpenKey(c.Depth))
+		return
+	}
+	at := int(body.Pos)
+	g.edits.insert(at, g.edits.add([]byte("{ "+call+" ")), innerOpenKey(c.Depth))
+	g.edits.insert(int(last.End), g.edits.add([]byte(" }")), innerCloseKey(c.Depth))
 }
 
 // iterationUnknown is POMP_ITERATION_UNKNOWN, written out: preprocessed
