@@ -161,8 +161,9 @@ func runGrains(t *testing.T, dir string) (map[int][]grains.Grain, *events.Experi
 // known schedule, recorded with --chunks and GOPARI_GRAINS=1, at 1, 2
 // and 4 threads with every compiler, strip-mined or hooked.
 // schedule(static, k) gives exactly ceil(n/k) chunks, chunk m holding
-// iterations mk..(m+1)k-1 on thread m mod T; dynamic, k and schedule(runtime) with OMP_SCHEDULE=dynamic,4
-// chunks aligned on k that cover every iteration once; guided, static
+// iterations mk..(m+1)k-1 on thread m mod T; dynamic, k and
+// schedule(runtime) with OMP_SCHEDULE=dynamic,4 chunks aligned on k
+// that cover every iteration once; guided, static
 // and collapse(2) chunks that cover the iteration space once (static: at
 // most one per thread, in thread order); loop variables' values where
 // they are integers; and each of the loop's two executions apart. The
