@@ -15,6 +15,7 @@ import (
 	"strings"
 	"testing"
 
+	"gopari/internal/chrome"
 	"gopari/internal/events"
 	"gopari/internal/grains"
 	"gopari/internal/timeline"
@@ -628,5 +629,36 @@ func TestChunksVectorize(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestChunksTrace checks --chunks in trace mode with grains: the chunks
+// gopari grains finds in a trace are the grains mode's (the same loops,
+// counts and ranges), and the Chrome export draws a slice for each.
+func TestChunksTrace(t *testing.T) {
+	needTools(t)
+	marks := loopMarks(t, "grainloops.c")
+	p := buildOpts(t, compilers[0], "grainloops.c", rewrite.Options{Chunks: true})
+	r := run(t, p.inst, []string{"OMP_NUM_THREADS=2", "OMP_SCHEDULE=dynamic,4", "GOPARI_MODE=trace", "GOPARI_GRAINS=1"})
+	byLine, exp := runGrains(t, r.dir)
+	chunks := 0
+	for name, m := range marks {
+		checkLoop(t, "trace mode, loop "+name, name, m[1], 2, byLine[m[0]], exp)
+		for _, g := range byLine[m[0]] {
+			if g.Kind == grains.Chunk {
+				chunks++
+			}
+		}
+	}
+	var b strings.Builder
+	if _, err := chrome.Write(&b, exp); err != nil {
+		t.Fatal(err)
+	}
+	sum, err := chrome.Check(strings.NewReader(b.String()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sum.Slices["chunk"] != chunks || chunks == 0 {
+		t.Errorf("Chrome export: %d chunk slices, %d chunk grains", sum.Slices["chunk"], chunks)
 	}
 }
