@@ -55,7 +55,7 @@ func runGrains(c *cli.Context) error {
 		return usageErr("grains: --parallelism must be positive and --max-nodes at least 1")
 	}
 	opts := grains.Options{Benefit: c.Float64("benefit"), Inflation: c.Float64("inflation"),
-		Parallelism: c.Float64("parallelism"), Balance: c.Float64("balance")}
+		Parallelism: c.Float64("parallelism"), Balance: c.Float64("balance"), Scatter: c.String("csv") != ""}
 	stderr := c.App.ErrWriter
 	if b := c.String("baseline"); b != "" {
 		if filepath.Base(b) == "profile.json" {

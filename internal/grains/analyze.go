@@ -25,6 +25,9 @@ type Options struct {
 	Balance float64
 	// Baseline is a 1-thread run of the same program, for work deviation.
 	Baseline *events.Experiment
+	// Scatter computes each task's scatter, which only the CSV shows: it
+	// keeps one entry per task family for the whole first pass.
+	Scatter bool
 }
 
 func (o *Options) defaults() {
@@ -205,14 +208,8 @@ func Analyze(exp *events.Experiment, opts Options) (*Analysis, error) {
 	r, err := Extract(exp, func(g *Grain, ev *timeline.Event) {
 		a.Grains++
 		if g.Kind != Chunk {
-			f := a.families[g.Parent]
-			if f == nil {
-				f = &family{locs: make([]uint64, (nlocs+63)/64)}
-				a.families[g.Parent] = f
-			}
-			f.children++
-			if g.Loc >= 0 && g.Loc < nlocs {
-				f.locs[g.Loc/64] |= 1 << (g.Loc % 64)
+			if opts.Scatter {
+				a.family(g, nlocs)
 			}
 			// Critical path: this task's path is its work and its longest
 			// child path; it competes among its parent's children.
@@ -301,6 +298,19 @@ func maxTeam(exp *events.Experiment) int {
 		}
 	}
 	return best
+}
+
+// family counts grain g in its family, for scatter.
+func (a *Analysis) family(g *Grain, nlocs int) {
+	f := a.families[g.Parent]
+	if f == nil {
+		f = &family{locs: make([]uint64, (nlocs+63)/64)}
+		a.families[g.Parent] = f
+	}
+	f.children++
+	if g.Loc >= 0 && g.Loc < nlocs {
+		f.locs[g.Loc/64] |= 1 << (g.Loc % 64)
+	}
 }
 
 func (a *Analysis) entry(id uint64) *cpEntry {

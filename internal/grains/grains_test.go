@@ -315,3 +315,30 @@ func TestChunkDeviation(t *testing.T) {
 		}
 	}
 }
+
+// TestScatter: with Options.Scatter, every task of fib at 2 threads (each
+// has a sibling) has a scatter between 0 and 1; at 1 thread, where no
+// family can spread, none has one; without Scatter the column is empty.
+func TestScatter(t *testing.T) {
+	for _, threads := range []int{1, 2} {
+		dir := filepath.Join(t.TempDir(), "exp")
+		if _, _, err := evtest.Fib(dir, 10, 3, threads, 100, nil); err != nil {
+			t.Fatal(err)
+		}
+		for _, on := range []bool{true, false} {
+			_, _, rows, _ := analyze(t, dir, Options{Scatter: on}, nil)
+			c := column(rows, "scatter")
+			for _, r := range rows[1:] {
+				v, err := strconv.ParseFloat(r[c], 64)
+				switch {
+				case !on && r[c] != "":
+					t.Fatalf("scatter %q without Options.Scatter", r[c])
+				case on && threads == 1 && r[c] != "":
+					t.Fatalf("1 thread: scatter %q", r[c])
+				case on && threads == 2 && (err != nil || v < 0 || v > 1):
+					t.Fatalf("%d threads: scatter %q", threads, r[c])
+				}
+			}
+		}
+	}
+}
