@@ -1,6 +1,8 @@
 package rewrite
 
 import (
+	"strings"
+
 	"gopari/parser"
 )
 
@@ -374,12 +376,13 @@ func (b *leafBuilder) worksharing() {
 	case has(s.clauses, "nowait"):
 		b.reg.flags |= flagNowait
 		b.enclose(false)
-	case s.afterParallel && !c.Cancellable:
+	case s.afterParallel && !c.Cancellable && !taskReduction(s.clauses):
 		// The parallel region's barrier follows at once.
 		b.enclose(false)
 		b.p.pragma = b.pragma("nowait")
-	case c.Cancellable || has(s.clauses, "copyprivate") || g.disabled("barrier"):
-		// cancel needs the implicit barrier; copyprivate forbids nowait.
+	case c.Cancellable || has(s.clauses, "copyprivate") || taskReduction(s.clauses) || g.disabled("barrier"):
+		// cancel needs the implicit barrier; copyprivate and a reduction
+		// with the task modifier forbid nowait.
 		b.reg.flags |= flagImplicitBarrier
 		b.enclose(true)
 	default:
@@ -399,6 +402,20 @@ func (b *leafBuilder) worksharing() {
 	}
 	b.chunkHook()
 	b.body()
+}
+
+// taskReduction reports whether cs holds a reduction clause with the
+// task modifier, reduction(task, +: x), which OpenMP forbids together
+// with nowait.
+func taskReduction(cs []parser.Clause) bool {
+	for _, c := range cs {
+		if c.Name == "reduction" {
+			if mod, _, ok := strings.Cut(c.Args, ","); ok && strings.TrimSpace(mod) == "task" {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // parallel builds a parallel region: the team's context is handed to

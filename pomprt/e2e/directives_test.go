@@ -1,0 +1,103 @@
+package e2e
+
+import (
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"gopari/internal/profile"
+)
+
+// Directives that gopari instruments in more than one way (issue 10):
+// worksharing constructs with task reductions, C++ attribute syntax and
+// metadirectives. Each program runs instrumented and not at 1, 2 and 4
+// threads, and its profile is checked against counts known by
+// construction.
+
+// TestReductionTask runs for, sections, scope, parallel for and parallel
+// sections with reduction(task, ...): they keep their implicit barrier
+// (nowait is not allowed with the task modifier) and are still measured.
+func TestReductionTask(t *testing.T) {
+	needTools(t)
+	for _, c := range compilers {
+		c := c
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			p := build(t, c, "reduction_task.c")
+			for _, threads := range []int{1, 2, 4} {
+				prof, want := compareRun(t, p, []string{"OMP_NUM_THREADS=" + strconv.Itoa(threads)})
+				if strings.TrimSpace(want.stdout) != "4950 3 45 3" {
+					t.Fatalf("uninstrumented program printed %q", want.stdout)
+				}
+				// Worksharing regions by line: the 3 worksharing constructs
+				// in the first region run once on every thread; the
+				// combined ones once on each thread of their own team.
+				ws := map[int]string{12: "for", 17: "sections", 35: "for", 40: "sections"}
+				if c.name == "gcc" {
+					ws[28] = "scope"
+				}
+				tasks := map[int]uint64{14: 100, 21: 1, 37: 10, 44: 1}
+				if c.name == "gcc" {
+					tasks[30] = uint64(threads)
+				}
+				checkWorksharing(t, prof, ws, threads)
+				checkTasks(t, prof, tasks)
+			}
+		})
+	}
+}
+
+// checkWorksharing checks that each region at the lines of ws, of the
+// kind given, keeps its implicit barrier and was entered once by each of
+// threads threads.
+func checkWorksharing(t *testing.T, prof *profile.Profile, ws map[int]string, threads int) {
+	t.Helper()
+	found := map[int]bool{}
+	for _, r := range prof.Regions {
+		kind, ok := ws[r.BeginLine]
+		if !ok || r.Kind != kind {
+			continue
+		}
+		found[r.BeginLine] = true
+		if !slices.Contains(r.Flags, "implicit_barrier") || slices.Contains(r.Flags, "nowait") || slices.Contains(r.Flags, "barrier") {
+			t.Errorf("%s at line %d: flags %v, want implicit_barrier only", kind, r.BeginLine, r.Flags)
+		}
+		if got := regionVisits(prof, r.ID); got != uint64(threads) {
+			t.Errorf("%d threads: %s at line %d entered %d times, want %d", threads, kind, r.BeginLine, got, threads)
+		}
+	}
+	for line, kind := range ws {
+		if !found[line] {
+			t.Errorf("no %s region at line %d", kind, line)
+		}
+	}
+}
+
+// checkTasks checks the tasks created by the task regions at the lines
+// of want.
+func checkTasks(t *testing.T, prof *profile.Profile, want map[int]uint64) {
+	t.Helper()
+	got := map[int]uint64{}
+	for _, task := range prof.Tasks {
+		if r := prof.Region(task.Region); r != nil {
+			got[r.BeginLine] += task.Created
+		}
+	}
+	for line, n := range want {
+		if got[line] != n {
+			t.Errorf("task at line %d: %d created, want %d", line, got[line], n)
+		}
+	}
+}
+
+// regionVisits sums the construct visits of region id over all threads.
+func regionVisits(prof *profile.Profile, id int) uint64 {
+	var n uint64
+	for _, s := range prof.Stats {
+		if s.Region == id && s.Construct != nil {
+			n += s.Construct.Visits
+		}
+	}
+	return n
+}
