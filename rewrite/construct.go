@@ -287,7 +287,10 @@ func (g *gen) untied(cs []parser.Clause, reg *region) []parser.Clause {
 		g.errorf(at.Off, "untied task: task identities are exact only for tied tasks (use --untied=tie or --untied=keep)")
 		return cs
 	}
-	g.notef(at.Off, "'untied' removed so that task identities stay exact (--untied=keep keeps it)")
+	if g.untieds == 0 {
+		g.untiedPos = at.Off
+	}
+	g.untieds++
 	reg.flags |= flagTied
 	out := make([]parser.Clause, 0, len(cs)-1)
 	for _, c := range cs {

@@ -2,6 +2,7 @@ package rewrite
 
 import (
 	"bytes"
+	"strconv"
 
 	"gopari/internal/mem"
 	"gopari/parser"
@@ -33,6 +34,8 @@ type gen struct {
 
 	offloads   int // target, teams and distribute constructs passed through
 	offloadPos int // the first of them
+	untieds    int // untied clauses removed (--untied=tie)
+	untiedPos  int // the first of them
 
 	lineOff, lineNo int                     // the last line lookup
 	off             [parser.NumClasses]bool // classes --disable turned off
@@ -94,12 +97,23 @@ func (g *gen) run() *Result {
 	if g.offloads > 0 {
 		g.notef(g.offloadPos, "%d target, teams or distribute construct(s) passed through without instrumentation", g.offloads)
 	}
+	if g.untieds > 0 {
+		g.notef(g.untiedPos, "%s removed so that task identities stay exact (--untied=keep keeps them)", plural(g.untieds, "'untied' clause"))
+	}
 	if n := len(pr.MacroPragmas); n > 0 {
 		g.notef(pr.MacroPragmas[0], "%d _Pragma(\"omp …\") in macro definitions not instrumented; use gopari cc, which preprocesses first, to instrument them", n)
 	}
 	pr.Diags.Sort()
 	g.edits.sort()
 	return &Result{Regions: len(g.regions), head: g.header(), src: g.src, edits: &g.edits}
+}
+
+// plural renders n and a noun, with an s when n is not 1.
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return strconv.Itoa(n) + " " + noun + "s"
 }
 
 // instrumented reports whether the input is gopari's own output.

@@ -9,7 +9,7 @@ int fib(int n)
     return n;
   #pragma omp task shared(a) if(n > 20) final(n < 10) mergeable
   a = fib(n - 1);
-  #pragma omp task shared(b) untied priority(1) /* NOTE "'untied' removed" */
+  #pragma omp task shared(b) untied priority(1) /* NOTE "1 'untied' clause removed" */
   b = fib(n - 2);
   #pragma omp taskwait
   return a + b;

@@ -15,7 +15,7 @@ void scale(double *a, int n, double f)
     #pragma omp taskloop simd grainsize(16) simdlen(4)
     for (int i = 0; i < n; i++)
       a[i] -= f;
-    #pragma omp taskloop collapse(2) untied /* NOTE "'untied' removed so that task identities stay exact" */
+    #pragma omp taskloop collapse(2) untied /* NOTE "1 'untied' clause removed so that task identities stay exact" */
     for (int i = 0; i < 4; i++)
       for (int j = 0; j < n / 4; j++)
         a[i * (n / 4) + j] *= 2.0;
