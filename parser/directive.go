@@ -509,9 +509,9 @@ func (p *parser) parseDirective(t *text) *Directive {
 	}
 	if n == 0 {
 		if len(words) > 0 {
-			last := 0
-			if d.Pomp && len(words) > 1 {
-				last = 1 // "inst" alone says nothing
+			last := unknownNameEnd(s, offs, ends)
+			if d.Pomp {
+				last = min(1, len(words)-1) // "inst" alone says nothing
 			}
 			d.Name = string(s[offs[0]:ends[last]])
 			d.NameOff = t.off(offs[0])
@@ -534,6 +534,48 @@ func (p *parser) parseDirective(t *text) *Directive {
 	d.Clauses = p.parseClauses(t, str, i, d)
 	return d
 }
+
+// unknownNameEnd returns the index of the last word of the name of a
+// directive gopari does not know, for messages: the words up to the
+// first clause, where a word followed by '(' is the last one
+// ("declare induction(…)"; "begin foo when(…)" names "begin foo").
+func unknownNameEnd(s []byte, offs, ends []int) int {
+	for k := range ends {
+		if k > 0 && clauseNames[string(s[offs[k]:ends[k]])] && !namePrefix[string(s[offs[k-1]:ends[k-1]])] {
+			return k - 1
+		}
+		if j := skipBlanks(s, ends[k]); j < len(s) && s[j] == '(' {
+			return k
+		}
+	}
+	return len(ends) - 1
+}
+
+// namePrefix are words always followed by another word of the name.
+var namePrefix = map[string]bool{"declare": true, "begin": true, "end": true}
+
+// clauseNames are the clause names of OpenMP 6.0, which end the name of
+// an unknown directive in messages.
+var clauseNames = func() map[string]bool {
+	m := map[string]bool{}
+	for _, c := range strings.Fields(`absent acq_rel acquire adjust_args affinity align aligned allocate
+		allocator append_args apply at atomic_default_mem_order bind capture collapse collector
+		combiner compare contains copyin copyprivate counts default defaultmap depend destroy detach device
+		device_safesync device_type dist_schedule doacross dynamic_allocators enter exclusive fail
+		filter final firstprivate from full grainsize graph_id graph_reset has_device_addr hint holds
+		if in_reduction inbranch inclusive indirect induction inductor init init_complete initializer
+		interop is_device_ptr lastprivate linear link local looprange map match memscope mergeable message
+		no_openmp no_openmp_constructs no_openmp_routines no_parallelism nocontext nogroup nontemporal
+		notinbranch novariants nowait num_tasks num_teams num_threads order ordered otherwise partial
+		permutation priority private proc_bind read reduction relaxed release replayable
+		reverse_offload safelen safesync schedule self_maps seq_cst severity shared simdlen sizes
+		task_reduction thread_limit threads threadset to transparent unified_address
+		unified_shared_memory uniform untied update use use_device_addr use_device_ptr
+		uses_allocators weak when write`) {
+		m[c] = true
+	}
+	return m
+}()
 
 // skipBlanks returns the index of the first byte of s at or after i that
 // is not a blank.
