@@ -223,13 +223,23 @@ func (p *parser) sections(c *Construct) {
 	for k := c.First + 1; k < c.Last; k++ {
 		p.work++
 		t := p.toks[k]
-		if t.Sub&IsDirective != 0 && t.Kind <= Preproc {
+		if t.Sub&IsDirective != 0 && t.Kind <= Preproc || t.Kind == Ident {
 			if d := p.dir(k); d != nil && d.walked > 0 {
 				// A construct inside: its block holds no section of this
 				// one, and nested sections would be scanned again.
 				code = true
 				k = int(d.walked) - 1
 				continue
+			} else if d != nil && d.class == ClassSection && depth == 0 {
+				// #pragma omp section, _Pragma or attribute syntax.
+				if len(c.Sections) == 0 {
+					c.ImplicitFirst = code
+				}
+				c.Sections = append(c.Sections, k)
+				k = d.LastTok
+				continue
+			} else if d != nil && t.Kind == Preproc {
+				code = true
 			}
 		}
 		switch t.Kind {
@@ -241,27 +251,8 @@ func (p *parser) sections(c *Construct) {
 				depth--
 			}
 			code = true
-		case Preproc:
-			if d := p.dir(k); d != nil && d.class == ClassSection && depth == 0 {
-				if len(c.Sections) == 0 {
-					c.ImplicitFirst = code
-				}
-				c.Sections = append(c.Sections, k)
-				continue
-			}
-			if d := p.dir(k); d != nil {
-				code = true
-			}
-		case Skipped:
+		case Preproc, Skipped:
 		default:
-			if d := p.dir(k); d != nil && d.class == ClassSection && depth == 0 {
-				if len(c.Sections) == 0 {
-					c.ImplicitFirst = code
-				}
-				c.Sections = append(c.Sections, k)
-				k = d.LastTok
-				continue
-			}
 			code = true
 		}
 	}

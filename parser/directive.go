@@ -210,7 +210,7 @@ type Form uint8
 const (
 	FormHash      Form = iota // #pragma omp ...
 	FormOperator              // _Pragma("omp ...")
-	FormAttribute             // [[omp::directive(...)]]
+	FormAttribute             // [[omp::directive(...)]], a piece of [[omp::sequence(...)]] (attribute.go)
 )
 
 // A Clause is one clause as written, with blanks normalized.
@@ -241,8 +241,14 @@ type Directive struct {
 	Pos     int // first byte: '#', '_Pragma' or '[['
 	End     int // offset after the last byte
 	NameOff int // offset of the directive name in the source
-	Tok     int // index of its first token (Preproc, or the _Pragma identifier)
+	Tok     int // index of its first token (Preproc, the _Pragma identifier, or a Punct of an attribute)
 	LastTok int // index of its last token
+	// Attr is, for a directive in C++ attribute syntax, the token index
+	// of the attribute's first '[': the directives of one
+	// omp::sequence(…) share it. Text is the directive as written inside
+	// directive(…), normalized.
+	Attr int
+	Text string
 	class   Class
 	stmt    StmtKind
 	Leaves  []string

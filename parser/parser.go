@@ -117,6 +117,7 @@ type parser struct {
 	txt      text           // scratch for normalizing directives
 	device   spans          // source ranges of declare target blocks
 	after    map[[2]int]int // codeAfter's answers
+	attrs    int            // directives in C++ attribute syntax
 
 	// skipFrom and skipTo remember the last walker.skip that changed no
 	// state: it returns skipTo for skipFrom.
@@ -254,13 +255,6 @@ func (p *parser) operatorParts(j int) (str, end int, ok bool) {
 	return j + 2, j + 3, true
 }
 
-// isAttribute reports whether the identifier at j is the omp of a C++
-// attribute [[omp::directive(…)]] or [[omp::sequence(…)]].
-func (p *parser) isAttribute(j int) bool {
-	return j >= 2 && p.isIdent(j, "omp") && p.isPunct(j-1, '[') && p.isPunct(j-2, '[') &&
-		p.isPunct(j+1, PColon2) && (p.isIdent(j+2, "directive") || p.isIdent(j+2, "sequence"))
-}
-
 // pragmaEnd returns the last token of the pragma starting at j.
 func (p *parser) pragmaEnd(j int) int {
 	if p.isOperator(j) {
@@ -303,11 +297,8 @@ func (p *parser) findDirectives() []int {
 			if k := bytes.Index(line, []byte("_Pragma")); k >= 0 && bytes.Contains(line[k:], []byte("omp")) {
 				macro = append(macro, int(t.Pos)+k)
 			}
-		case t.Kind == Ident && p.cfg.CPlusPlus && p.isAttribute(i):
-			if p.cfg.Preprocessed && p.f.InSystemHeader(int(t.Pos)) {
-				continue
-			}
-			p.warnf(int(t.Pos), "OpenMP directive in C++ attribute syntax ([[omp::…]]) passed through without instrumentation; write it as #pragma omp to have it instrumented")
+		case t.Kind == Ident && p.cfg.CPlusPlus && p.isIdent(i, "omp"):
+			p.attribute(i) // attribute.go
 		case t.Kind == Ident && p.isOperator(i):
 			str, end, ok := p.operatorParts(i)
 			if !ok {
@@ -344,7 +335,9 @@ func (p *parser) add(d *Directive) {
 		}
 		p.warnf(off, "unknown %s directive '%s' passed through unchanged", what, name)
 	}
-	p.toks[d.Tok].Sub |= IsDirective
+	if d.Form != FormAttribute {
+		p.toks[d.Tok].Sub |= IsDirective // an attribute's first token is a Punct, whose Sub is taken
+	}
 	p.list = append(p.list, d)
 }
 
@@ -355,7 +348,10 @@ func (p *parser) dir(j int) *Directive {
 	}
 	t := p.toks[j]
 	if t.Sub&IsDirective == 0 || t.Kind != Preproc && t.Kind != Ident {
-		return nil
+		if t.Kind != Punct || p.attrs == 0 {
+			return nil
+		}
+		// A directive in attribute syntax starts at a Punct, unmarked.
 	}
 	l := p.list
 	i := sort.Search(len(l), func(i int) bool { return l[i].Tok >= j })

@@ -76,6 +76,18 @@ func (g *gen) pragma(name, arg string, hasArg bool, clauses []parser.Clause, ext
 		g.tmp = append(g.tmp, ' ')
 		g.tmp = append(g.tmp, e...)
 	}
+	g.writePragma()
+}
+
+// pragmaText writes the OpenMP directive "omp text" as pragma does.
+func (g *gen) pragmaText(text string) {
+	g.sep()
+	g.tmp = append(append(g.tmp[:0], "omp "...), text...)
+	g.writePragma()
+}
+
+// writePragma writes the directive in g.tmp into the current part.
+func (g *gen) writePragma() {
 	if g.pragmaLines {
 		// A #pragma line, ended by resyncLine: join turns that into a
 		// newline and a line marker for the insertion point.

@@ -40,10 +40,11 @@ type gen struct {
 	lineOff, lineNo int                     // the last line lookup
 	off             [parser.NumClasses]bool // classes --disable turned off
 
-	leaf1     leafBuilder // builds the leaf at hand
-	work      int         // bytes counted for line numbers, for the test of linear time
-	buf       []byte      // scratch for the parts of one construct
-	partStart int         // where the part being built starts in buf
+	attrDone  map[*parser.Directive]bool // directives in attribute syntax that were replaced (attribute.go)
+	leaf1     leafBuilder                // builds the leaf at hand
+	work      int                        // bytes counted for line numbers, for the test of linear time
+	buf       []byte                     // scratch for the parts of one construct
+	partStart int                        // where the part being built starts in buf
 	tmp       []byte
 }
 
@@ -90,6 +91,7 @@ func (g *gen) run() *Result {
 		return nil
 	}
 	g.walk()
+	g.attributes()
 	if pr.Diags.HasErrors() {
 		pr.Diags.Sort()
 		return nil

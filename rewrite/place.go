@@ -23,6 +23,7 @@ func (g *gen) place(c *parser.Construct, all []parts) {
 		closing = append(closing, all[i].close, all[i].post)
 	}
 	depth := c.Depth
+	g.attrEdited(d)
 	if c.Last < 0 {
 		// A standalone directive: everything in its place.
 		g.edits.replace(d.Pos, d.End, g.join(d.Pos, g.newlines(d.Pos, d.End), append(opening, closing...)...))
@@ -98,6 +99,7 @@ func (g *gen) sections(c *parser.Construct, reg int) {
 			text = g.join(d.Pos, g.newlines(d.Pos, d.End), section, open)
 		}
 		g.edits.replace(d.Pos, d.End, text)
+		g.attrEdited(d)
 		opened = true
 	}
 	if opened {

@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"fmt"
 	"slices"
 	"strconv"
 	"strings"
@@ -100,4 +101,61 @@ func regionVisits(prof *profile.Profile, id int) uint64 {
 		}
 	}
 	return n
+}
+
+// TestAttributeSyntax runs a C++ program whose directives are all in
+// attribute syntax ([[omp::directive(…)]], omp::sequence, using omp:),
+// built with g++ and clang++, and checks every region's visits.
+func TestAttributeSyntax(t *testing.T) {
+	needTools(t)
+	for _, c := range compilers {
+		c := c
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			p := build(t, c, "attributes.cpp")
+			for _, threads := range []int{1, 2, 4} {
+				prof, want := compareRun(t, p, []string{"OMP_NUM_THREADS=" + strconv.Itoa(threads)})
+				if strings.TrimSpace(want.stdout) != fmt.Sprintf("%d 499501 110 5", threads) {
+					t.Fatalf("uninstrumented program printed %q", want.stdout)
+				}
+				n := uint64(threads)
+				checkVisits(t, prof, threads, map[string][2]uint64{
+					"parallel:8": {1, n}, "atomic:10": {n, 0}, "barrier:11": {n, 0}, "single:12": {n, 1},
+					"parallel:15": {1, 3}, "for:15": {3, 0},
+					"parallel:18": {1, 2}, "sections:20": {2, 2}, "critical:23": {1, 1}, "critical:25": {1, 1},
+					"master:27": {1, 0}, "taskgroup:27": {1, 1}, "atomic:31": {5, 0},
+				})
+				checkTasks(t, prof, map[int]uint64{30: 5})
+			}
+		})
+	}
+}
+
+// checkVisits checks, for each region named "kind:line" in want, the
+// construct and body visits summed over threads.
+func checkVisits(t *testing.T, prof *profile.Profile, threads int, want map[string][2]uint64) {
+	t.Helper()
+	got := map[string][2]uint64{}
+	for _, s := range prof.Stats {
+		r := prof.Region(s.Region)
+		key := fmt.Sprintf("%s:%d", r.Kind, r.BeginLine)
+		v := got[key]
+		if s.Construct != nil {
+			v[0] += s.Construct.Visits
+		}
+		if s.Body != nil {
+			v[1] += s.Body.Visits
+		}
+		got[key] = v
+	}
+	for key, w := range want {
+		if got[key] != w {
+			t.Errorf("%d threads: %s: construct and body visits %v, want %v", threads, key, got[key], w)
+		}
+	}
+	for key := range got {
+		if _, ok := want[key]; !ok && !strings.HasPrefix(key, "task:") {
+			t.Errorf("%d threads: unexpected region %s", threads, key)
+		}
+	}
 }
