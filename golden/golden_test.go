@@ -6,6 +6,9 @@
 //
 //	// gopari: --untied=keep --disable=locks --chunks; cflags: -std=gnu11
 //
+// and "; original-fails: WHY" for an input that gcc rejects but whose
+// instrumented output it must compile.
+//
 // Expected diagnostics are written on the line they are reported for:
 //
 //	x = 1; /* ERROR "unbalanced" */
@@ -54,6 +57,9 @@ type goldenCase struct {
 	opts    rewrite.Options
 	cflags  []string
 	expects []expect
+	// origFails says that gcc rejects the input (it has constructs that
+	// gcc 12 does not know) but must compile the instrumented output.
+	origFails bool
 }
 
 type expect struct {
@@ -101,7 +107,7 @@ func parseCase(t *testing.T, name string, src []byte) *goldenCase {
 	c.cfg.Preprocessed = ext == ".i" || ext == ".ii"
 	lines := strings.Split(string(src), "\n")
 	if m := optionRx.FindStringSubmatch(lines[0]); m != nil {
-		parts := strings.SplitN(m[1], ";", 2)
+		parts := strings.Split(m[1], ";")
 		for _, f := range strings.Fields(parts[0]) {
 			k, v, _ := strings.Cut(f, "=")
 			var err error
@@ -119,9 +125,16 @@ func parseCase(t *testing.T, name string, src []byte) *goldenCase {
 				t.Fatalf("%s: %v", name, err)
 			}
 		}
-		if len(parts) == 2 {
-			cf := strings.TrimSpace(parts[1])
-			c.cflags = strings.Fields(strings.TrimPrefix(cf, "cflags:"))
+		for _, part := range parts[1:] {
+			part = strings.TrimSpace(part)
+			switch {
+			case strings.HasPrefix(part, "cflags:"):
+				c.cflags = strings.Fields(strings.TrimPrefix(part, "cflags:"))
+			case strings.HasPrefix(part, "original-fails:"):
+				c.origFails = true
+			default:
+				t.Fatalf("%s: unknown part %q of the options line", name, part)
+			}
 		}
 	}
 	for i, l := range lines {
@@ -279,6 +292,12 @@ func TestGoldenCompile(t *testing.T) {
 				t.Fatal("no output")
 			}
 			okOrig, warnOrig, msgOrig := compile(t, "testdata", c.name, c.cflags, c.cfg.CPlusPlus)
+			if c.origFails {
+				if okOrig {
+					t.Fatalf("gcc compiles the original, which the case says it rejects")
+				}
+				okOrig, warnOrig = true, nil
+			}
 			dir := t.TempDir()
 			if err := os.WriteFile(filepath.Join(dir, c.name), out, 0o644); err != nil {
 				t.Fatal(err)

@@ -195,7 +195,7 @@ func (w *walker) stmtStart(j int) int {
 			return j
 		}
 		if d := w.p.dir(j); d != nil {
-			if d.Pomp || d.class == ClassUnknown {
+			if d.Pomp || d.class == ClassUnknown || d.class == ClassMeta {
 				j = d.LastTok + 1 // treated as a prefix of the statement
 				continue
 			}

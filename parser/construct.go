@@ -34,8 +34,15 @@ func (p *parser) constructs() []*Construct {
 		}
 		all = append(all, c)
 	}
+	p.pairMeta(all)
 	for i := len(all) - 1; i >= 0; i-- {
 		c := all[i]
+		if c.Enclosed != nil {
+			if !p.enclosedBlock(c) {
+				all[i] = nil
+			}
+			continue
+		}
 		if c.Dir.stmt != StmtNone && !p.block(c) {
 			all[i] = nil
 			continue

@@ -41,6 +41,7 @@ const (
 	ClassUserEnd   // pomp inst end(name), altend(name)
 	ClassUserInit  // pomp inst init
 	ClassUserOnOff // pomp inst on / off
+	ClassMeta      // a metadirective whose variant is not known at compile time: passed through
 
 	NumClasses // the number of classes, for tables indexed by Class
 )
@@ -160,14 +161,16 @@ var directives = map[string]dirInfo{
 	"begin assumes":         {ClassDeclarative, StmtNone, nil},
 	"end assumes":           {ClassDeclarative, StmtNone, nil},
 
-	"depobj":        {ClassPassthrough, StmtNone, nil},
-	"scan":          {ClassPassthrough, StmtNone, nil},
-	"error":         {ClassPassthrough, StmtNone, nil},
-	"nothing":       {ClassPassthrough, StmtNone, nil},
-	"metadirective": {ClassPassthrough, StmtNone, nil},
-	"assume":        {ClassPassthrough, StmtBlock, nil},
-	"tile":          {ClassPassthrough, StmtLoop, nil},
-	"unroll":        {ClassPassthrough, StmtLoop, nil},
+	"depobj":              {ClassPassthrough, StmtNone, nil},
+	"scan":                {ClassPassthrough, StmtNone, nil},
+	"error":               {ClassPassthrough, StmtNone, nil},
+	"nothing":             {ClassPassthrough, StmtNone, nil},
+	"metadirective":       {ClassMeta, StmtNone, nil}, // meta.go
+	"begin metadirective": {ClassMeta, StmtNone, nil},
+	"end metadirective":   {ClassPassthrough, StmtNone, nil},
+	"assume":              {ClassPassthrough, StmtBlock, nil},
+	"tile":                {ClassPassthrough, StmtLoop, nil},
+	"unroll":              {ClassPassthrough, StmtLoop, nil},
 }
 
 // A DirectiveInfo describes one directive the parser knows.
@@ -249,9 +252,14 @@ type Directive struct {
 	// directive(…), normalized.
 	Attr int
 	Text string
-	class   Class
-	stmt    StmtKind
-	Leaves  []string
+	// Meta is the name of the metadirective ("metadirective", "begin
+	// metadirective") that this directive's variant was chosen from at
+	// compile time, or "". Its class, name and clauses are the variant's.
+	Meta     string
+	metaWarn string // why a metadirective was passed through
+	class    Class
+	stmt     StmtKind
+	Leaves   []string
 	// walked remembers the walk of the statement after the directive:
 	// its last token + 1 when the walk recorded nothing, -1 when it
 	// failed, 0 before (walker.directiveStmt).
@@ -473,14 +481,27 @@ func (p *parser) parseDirective(t *text) *Directive {
 		w = word()
 	}
 	pomp := false
-	table := directives
 	switch string(w) {
 	case "omp":
 	case "pomp":
 		pomp = true
-		table = pompDirectives
 	default:
 		return nil
+	}
+	d := p.parseBody(t, i, pomp)
+	if d.class == ClassMeta {
+		p.resolveMeta(d, t) // meta.go
+	}
+	return d
+}
+
+// parseBody parses the directive name and clauses that start at t.s[i],
+// after the omp or pomp of the pragma.
+func (p *parser) parseBody(t *text, i int, pomp bool) *Directive {
+	s := t.s
+	table := directives
+	if pomp {
+		table = pompDirectives
 	}
 	d := p.dirSlab.alloc()
 	d.Pomp = pomp

@@ -14,6 +14,10 @@ type Config struct {
 	// Preprocessed input carries GCC line markers; directives in system
 	// headers are left alone.
 	Preprocessed bool
+	// IgnoresMetadirective names the compiler when it does not implement
+	// metadirectives (GCC before 13 ignores them): they are then passed
+	// through, with a warning, so that the program keeps its meaning.
+	IgnoresMetadirective string
 }
 
 // A Construct is a directive together with what gopari needs to know to
@@ -61,6 +65,12 @@ type Construct struct {
 	// or nil; LoopNote then says why (loop.go).
 	Loop     *Loop
 	LoopNote string
+
+	// Enclosed is, for a begin metadirective whose variant is known (a
+	// directive that takes a block, or nothing), the end metadirective:
+	// the block is the code between them, and Last is the end
+	// directive's last token (meta.go).
+	Enclosed *Directive
 }
 
 // A LockCall is a use of the OpenMP lock API that gopari wraps.
@@ -323,6 +333,12 @@ func (p *parser) add(d *Directive) {
 	}
 	if d.class == ClassOrdered && (d.Has("depend") || d.Has("doacross")) {
 		d.stmt = StmtNone
+	}
+	switch {
+	case d.metaWarn != "":
+		p.warnf(d.NameOff, "%s", d.metaWarn)
+	case d.Name == "declare variant" || d.Name == "begin declare variant":
+		p.warnf(d.NameOff, "'%s' passed through: the compiler chooses which function a call runs by context, so a call may run the variant; the directives of both functions are instrumented where they are written", d.Name)
 	}
 	if d.class == ClassUnknown {
 		what := "OpenMP"

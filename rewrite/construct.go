@@ -92,6 +92,7 @@ var classes = [parser.NumClasses]class{
 var ignored = [parser.NumClasses]bool{
 	parser.ClassUnknown: true, parser.ClassDeclarative: true, parser.ClassPassthrough: true,
 	parser.ClassSection: true, parser.ClassDeclTargetBegin: true, parser.ClassDeclTargetEnd: true,
+	parser.ClassMeta: true,
 }
 
 // leafClasses gives the class of each leaf a combined construct splits
@@ -147,6 +148,11 @@ func (g *gen) construct(c *parser.Construct) {
 		return
 	}
 	if ignored[d.Class()] {
+		if e := c.Enclosed; e != nil {
+			// begin metadirective whose variant is nothing: both go.
+			g.edits.replace(d.Pos, d.End, g.join(d.Pos, g.newlines(d.Pos, d.End)))
+			g.edits.replace(e.Pos, e.End, g.join(e.Pos, g.newlines(e.Pos, e.End)))
+		}
 		return
 	}
 	if c.Depth > maxDepth {

@@ -34,6 +34,7 @@ type gen struct {
 
 	offloads   int // target, teams and distribute constructs passed through
 	offloadPos int // the first of them
+	metas      int // metadirectives instrumented as their variant
 	untieds    int // untied clauses removed (--untied=tie)
 	untiedPos  int // the first of them
 

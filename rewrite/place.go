@@ -12,18 +12,26 @@ func (g *gen) place(c *parser.Construct, all []parts) {
 	d := c.Dir
 	// opening: pre, pragma and open of every leaf in order; its tail
 	// after the first pre and pragma is the code that opens the block.
-	var ob, cb [5 * maxLeaves]seg
+	var ob, cb [5*maxLeaves + 1]seg
 	opening := ob[:0]
 	for _, p := range all {
 		opening = append(opening, p.pre, p.pragma, p.open)
 	}
-	inner := opening[2:]
 	closing := cb[:0]
+	if c.Enclosed != nil {
+		// The code between begin and end metadirective becomes one block.
+		opening = append(opening, g.part(func() { g.w("{") }))
+		closing = append(closing, g.part(func() { g.w("}") }))
+	}
+	inner := opening[2:]
 	for i := len(all) - 1; i >= 0; i-- {
 		closing = append(closing, all[i].close, all[i].post)
 	}
 	depth := c.Depth
 	g.attrEdited(d)
+	if d.Meta != "" {
+		g.metas++
+	}
 	if c.Last < 0 {
 		// A standalone directive: everything in its place.
 		g.edits.replace(d.Pos, d.End, g.join(d.Pos, g.newlines(d.Pos, d.End), append(opening, closing...)...))
@@ -40,7 +48,9 @@ func (g *gen) place(c *parser.Construct, all []parts) {
 	} else {
 		g.edits.replace(d.Pos, d.End, g.join(d.Pos, g.newlines(d.Pos, d.End), opening...))
 	}
-	if c.Close >= 0 {
+	if e := c.Enclosed; e != nil {
+		g.edits.replace(e.Pos, e.End, g.join(e.Pos, g.newlines(e.Pos, e.End), closing...))
+	} else if c.Close >= 0 {
 		at := g.lineAfter(c.Close)
 		if s := g.join(at, 0, closing...); !s.empty() {
 			g.lineInsert(at, s, closeKey(depth))

@@ -72,6 +72,11 @@ func (g *gen) header() []byte {
 		}
 	} else {
 		b = append(b, `#include "pomp.h"`+nl...)
+		if g.metas > 0 {
+			for _, l := range metaWarning {
+				b = append(append(b, l...), nl...)
+			}
+		}
 	}
 	if len(g.regions) > 0 {
 		b = append(b, "static POMP_Region pomp_regions[] = {"+nl...)
@@ -93,6 +98,17 @@ func (g *gen) header() []byte {
 		b = append(b, "static __inline__ POMP_Region *pomp_r(unsigned i) { return &pomp_regions[i]; }"+nl...)
 	}
 	return g.lineDirective(b, 1, g.name)
+}
+
+// metaWarning makes the compilers that ignore metadirectives, GCC before
+// 13, say that gopari instrumented the variants OpenMP selects: the
+// instrumented program runs them, the original ran without them.
+// (gopari cc asks the compiler first, and passes metadirectives through
+// where it ignores them.)
+var metaWarning = []string{
+	"#if defined(__GNUC__) && !defined(__clang__) && __GNUC__ < 13",
+	"#warning \"gopari instrumented the variants of this file's metadirectives, which this compiler ignores: the program runs them, the original did not\"",
+	"#endif",
 }
 
 // appendRegion renders region i of the table; file is its file name,

@@ -136,6 +136,7 @@ type ccPlan struct {
 	temps           []string
 	includeDir, lib string
 	objects         map[int]string // input index -> object replacing it on the link line
+	noMeta          map[bool]string // by language: the compiler, if it ignores metadirectives
 }
 
 func (p *ccPlan) run() error {
@@ -407,6 +408,7 @@ func (p *ccPlan) instrument(in, name, out string, cfg parser.Config) error {
 	if err != nil {
 		return &instrumentError{fmt.Errorf("cannot read %s: %v", name, cause(err, ""))}
 	}
+	cfg.IgnoresMetadirective = p.ignoresMetadirective(src, cfg.CPlusPlus)
 	opts := p.o.opts
 	opts.Name = filepath.ToSlash(filepath.Clean(name))
 	res, diags := rewrite.Source(opts.Name, src, cfg, opts)
@@ -544,4 +546,41 @@ func shellQuote(argv []string) string {
 		b.WriteString("'" + strings.ReplaceAll(a, "'", `'\''`) + "'")
 	}
 	return b.String()
+}
+
+// metaProbe is a program whose metadirective a compiler that does not
+// implement them warns about (-Wunknown-pragmas).
+const metaProbe = "int main(void) {\n#pragma omp metadirective default(parallel)\n{ }\nreturn 0; }\n"
+
+// ignoresMetadirective returns the compiler's name when src holds a
+// metadirective and the compiler ignores them (GCC before 13): gopari
+// then passes them through, so that the program keeps the meaning the
+// compiler gives it. It asks the compiler once per language.
+func (p *ccPlan) ignoresMetadirective(src []byte, cplusplus bool) string {
+	if !bytes.Contains(src, []byte("metadirective")) {
+		return ""
+	}
+	if who, ok := p.noMeta[cplusplus]; ok {
+		return who
+	}
+	lang := "c"
+	if cplusplus {
+		lang = "c++"
+	}
+	argv := append(append([]string(nil), p.compiler...), p.flags(keepAll, preprocess)...)
+	argv = append(argv, "-fsyntax-only", "-Werror=unknown-pragmas", "-x", lang, "-")
+	if p.o.verbose {
+		fmt.Fprintln(p.stderr, shellQuote(argv), "<<< (does it implement metadirectives?)")
+	}
+	cmd := exec.Command(argv[0], argv[1:]...)
+	cmd.Stdin = strings.NewReader(metaProbe)
+	who := ""
+	if cmd.Run() != nil {
+		who = filepath.Base(p.compiler[len(p.compiler)-1])
+	}
+	if p.noMeta == nil {
+		p.noMeta = make(map[bool]string)
+	}
+	p.noMeta[cplusplus] = who
+	return who
 }

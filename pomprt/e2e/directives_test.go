@@ -159,3 +159,34 @@ func checkVisits(t *testing.T, prof *profile.Profile, threads int, want map[stri
 		}
 	}
 }
+
+// TestMetadirective runs metadirectives whose variants gopari picks at
+// compile time, with clang, which implements metadirectives, and checks
+// the variants' regions. (GCC 12 ignores metadirectives; gopari cc then
+// passes them through: cmd/gopari/testdata/script/cc_metadirective.txtar.)
+func TestMetadirective(t *testing.T) {
+	needTools(t)
+	ran := false
+	for _, c := range compilers {
+		if c.name == "gcc" {
+			continue
+		}
+		ran = true
+		p := build(t, c, "metadirective.c")
+		for _, threads := range []int{1, 2, 4} {
+			prof, want := compareRun(t, p, []string{"OMP_NUM_THREADS=" + strconv.Itoa(threads)})
+			if strings.TrimSpace(want.stdout) != "499500 45 1" {
+				t.Fatalf("uninstrumented program printed %q", want.stdout)
+			}
+			n := uint64(threads)
+			checkVisits(t, prof, threads, map[string][2]uint64{
+				"parallel:9": {1, n}, "for:9": {n, 0},
+				"parallel:12": {1, 2},
+				"parallel:14": {1, 3}, "for:14": {3, 0},
+			})
+		}
+	}
+	if !ran {
+		t.Skip("clang tests: " + noClang)
+	}
+}
