@@ -135,7 +135,7 @@ type ccPlan struct {
 	stdout, stderr  io.Writer
 	temps           []string
 	includeDir, lib string
-	objects         map[int]string // input index -> object replacing it on the link line
+	objects         map[int]string  // input index -> object replacing it on the link line
 	noMeta          map[bool]string // by language: the compiler, if it ignores metadirectives
 }
 
