@@ -152,7 +152,7 @@ func (p *ccPlan) run() error {
 		}
 	}
 	linking := l.mode == 'l'
-	needLib := linking && (l.openmp || p.linksInstrumented())
+	needLib := linking && (p.linkObjects() || l.openmp) // cc_objects.go
 	if len(sources) == 0 && !needLib {
 		return p.passThrough()
 	}
@@ -473,22 +473,6 @@ func (p *ccPlan) link() error {
 	}
 	argv = append(p.withMPILib(argv), p.lib, "-lpthread")
 	return p.exec(argv)
-}
-
-// linksInstrumented reports whether an input object or archive holds
-// instrumented code.
-func (p *ccPlan) linksInstrumented() bool {
-	for _, in := range p.line.inputs {
-		ext := filepath.Ext(in.path)
-		if ext != ".o" && ext != ".a" && ext != ".lo" {
-			continue
-		}
-		b, err := os.ReadFile(in.path)
-		if err == nil && bytes.Contains(b, []byte("POMP_Register_unit")) {
-			return true
-		}
-	}
-	return false
 }
 
 // exec runs a command with the user's standard streams; a failure carries

@@ -1,0 +1,129 @@
+package main
+
+import (
+	"bytes"
+	"debug/elf"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+)
+
+// The objects and archives on a link line: which hold instrumented code
+// (they register POMP regions), and which use OpenMP but were compiled
+// without gopari, so that their constructs go unmeasured. Makefiles that
+// hard-code the compiler build such objects silently; the link says so.
+
+// objectUse is what one object file references.
+type objectUse struct {
+	openmp string // the first OpenMP runtime entry (GOMP_*, __kmpc_*) it calls, or ""
+	pomp   bool   // it registers POMP regions: compiled through gopari
+}
+
+// scanObject reads the symbol table of an ELF object. Anything else (LLVM
+// bitcode of LTO builds, other formats) says nothing.
+func scanObject(r io.ReaderAt) objectUse {
+	var u objectUse
+	f, err := elf.NewFile(r)
+	if err != nil {
+		return u
+	}
+	syms, err := f.Symbols()
+	if err != nil {
+		return u
+	}
+	for _, s := range syms {
+		switch {
+		case s.Name == "POMP_Register_unit":
+			u.pomp = true
+		case u.openmp == "" && s.Section == elf.SHN_UNDEF && (strings.HasPrefix(s.Name, "GOMP_") || strings.HasPrefix(s.Name, "__kmpc_")):
+			u.openmp = s.Name
+		}
+	}
+	return u
+}
+
+// scanArchive calls visit for every member of a System V (GNU) or BSD
+// ar archive. Thin archives, whose members are files of their own, and
+// anything that is not an archive are skipped.
+func scanArchive(r io.ReaderAt, size int64, visit func(name string, member io.ReaderAt)) {
+	var magic [8]byte
+	if _, err := r.ReadAt(magic[:], 0); err != nil || string(magic[:]) != "!<arch>\n" {
+		return
+	}
+	var longNames []byte
+	for off := int64(8); off+60 <= size; {
+		var h [60]byte
+		if _, err := r.ReadAt(h[:], off); err != nil {
+			return
+		}
+		n, err := strconv.ParseInt(strings.TrimSpace(string(h[48:58])), 10, 64)
+		if err != nil || n < 0 || off+60+n > size {
+			return
+		}
+		data := io.NewSectionReader(r, off+60, n)
+		name := strings.TrimSpace(string(h[:16]))
+		off += 60 + n + n%2
+		switch {
+		case name == "/" || name == "/SYM64/" || name == "__.SYMDEF" || name == "__.SYMDEF SORTED":
+			continue // symbol index
+		case name == "//":
+			longNames = make([]byte, n)
+			data.ReadAt(longNames, 0)
+			continue
+		case strings.HasPrefix(name, "/"):
+			if i, err := strconv.Atoi(name[1:]); err == nil && i < len(longNames) {
+				name = string(longNames[i:])
+				if e := strings.Index(name, "/\n"); e >= 0 {
+					name = name[:e]
+				}
+			}
+		case strings.HasPrefix(name, "#1/"):
+			// BSD: the name leads the data.
+			if k, err := strconv.Atoi(name[3:]); err == nil && int64(k) <= n {
+				b := make([]byte, k)
+				data.ReadAt(b, 0)
+				name = string(bytes.TrimRight(b, "\x00"))
+				data = io.NewSectionReader(data, int64(k), n-int64(k))
+			}
+		default:
+			name = strings.TrimSuffix(name, "/")
+		}
+		visit(name, data)
+	}
+}
+
+// linkObjects looks at the objects and archives the link command names.
+// It reports whether any holds instrumented code, and warns about those
+// that use OpenMP but were compiled without gopari.
+func (p *ccPlan) linkObjects() (instrumented bool) {
+	for _, in := range p.line.inputs {
+		ext := filepath.Ext(in.path)
+		if in.lang != "" || ext != ".o" && ext != ".a" && ext != ".lo" && ext != ".obj" {
+			continue
+		}
+		b, err := os.ReadFile(in.path)
+		if err != nil {
+			continue // the linker will say so
+		}
+		// LTO objects keep their symbols in sections of their own, where
+		// the registration's name still shows.
+		instrumented = instrumented || bytes.Contains(b, []byte("POMP_Register_unit"))
+		warn := func(name string, u objectUse) {
+			if u.openmp != "" && !u.pomp {
+				fmt.Fprintf(p.stderr, "gopari: warning: %s uses OpenMP (it calls %s) but was not compiled through gopari: its OpenMP constructs are not measured; rebuild it with gopari cc (does a Makefile name the compiler itself?)\n", name, u.openmp)
+			}
+		}
+		r := bytes.NewReader(b)
+		if ext == ".a" {
+			scanArchive(r, int64(len(b)), func(member string, m io.ReaderAt) {
+				warn(in.path+"("+member+")", scanObject(m))
+			})
+		} else {
+			warn(in.path, scanObject(r))
+		}
+	}
+	return instrumented
+}
