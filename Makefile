@@ -28,10 +28,17 @@ all: build
 MPICC   ?= $(shell command -v mpicc 2>/dev/null)
 MPI_LIB := $(if $(MPICC),$(BUILD)/lib/libpomp_mpi.a)
 
-build: $(BIN)/gopari $(BUILD)/lib/libpomp.a $(BUILD)/include/pomp.h $(MPI_LIB)
+# One-word compiler wrappers, links to gopari: gopari-gcc is gopari cc gcc.
+WRAPPERS := gopari-gcc gopari-g++ gopari-clang gopari-clang++ gopari-mpicc gopari-mpicxx
+
+build: $(BIN)/gopari $(addprefix $(BIN)/,$(WRAPPERS)) $(BUILD)/lib/libpomp.a $(BUILD)/include/pomp.h $(MPI_LIB)
 
 $(BIN)/gopari: $(GO_SOURCES)
 	$(GOBUILD) $(GOTAGS) -o $@ ./cmd/gopari
+
+$(addprefix $(BIN)/,$(WRAPPERS)):
+	@mkdir -p $(@D)
+	ln -sf gopari $@
 
 # The runtime: a Go C archive. Link instrumented programs with
 #   cc -fopenmp prog.c build/lib/libpomp.a -lpthread
@@ -93,11 +100,12 @@ grains-demo: build
 	  $(MAKE) -s -C examples/$$name clean; \
 	done
 
-# Install gopari, libpomp.a and pomp.h below PREFIX.
+# Install gopari, its one-word wrappers, libpomp.a and pomp.h below PREFIX.
 PREFIX ?= /usr/local
 install: build
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include
 	install -m 0755 $(BIN)/gopari $(DESTDIR)$(PREFIX)/bin/gopari
+	for w in $(WRAPPERS); do ln -sf gopari $(DESTDIR)$(PREFIX)/bin/$$w; done
 	install -m 0644 $(BUILD)/lib/libpomp.a $(DESTDIR)$(PREFIX)/lib/libpomp.a
 	$(if $(MPI_LIB),install -m 0644 $(MPI_LIB) $(DESTDIR)$(PREFIX)/lib/libpomp_mpi.a)
 	install -m 0644 $(BUILD)/include/pomp.h $(DESTDIR)$(PREFIX)/include/pomp.h

@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
+	"regexp"
 	"runtime/debug"
 
 	"github.com/urfave/cli/v2"
@@ -27,8 +29,19 @@ func main() {
 	os.Exit(run(os.Args, os.Stdin, os.Stdout, os.Stderr))
 }
 
-// run runs gopari with args and returns its exit status.
+// wrapperName matches the one-word compiler wrappers, links to gopari
+// named gopari-COMPILER (gopari-gcc, gopari-clang++-14, gopari-mpicc):
+// Makefiles that run "which $(CC)" or print $(CC) need one word.
+var wrapperName = regexp.MustCompile(`^gopari-((gcc|g\+\+|cc|c\+\+|clang|clang\+\+|mpicc|mpicxx|mpic\+\+|mpiCC|icx|icpx|icc|icpc)(-[0-9][0-9.]*)?)$`)
+
+// run runs gopari with args and returns its exit status. Called as
+// gopari-COMPILER, it is gopari cc COMPILER.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if len(args) > 0 {
+		if m := wrapperName.FindStringSubmatch(filepath.Base(args[0])); m != nil {
+			args = append([]string{"gopari", "cc", "--", m[1]}, args[1:]...)
+		}
+	}
 	unknown := false
 	app := &cli.App{
 		Name:      "gopari",

@@ -13,7 +13,8 @@ import (
 
 func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
-		"gopari": func() { os.Exit(run(os.Args, os.Stdin, os.Stdout, os.Stderr)) },
+		"gopari":     func() { os.Exit(run(os.Args, os.Stdin, os.Stdout, os.Stderr)) },
+		"gopari-gcc": func() { os.Exit(run(os.Args, os.Stdin, os.Stdout, os.Stderr)) }, // a one-word wrapper
 	})
 }
 
