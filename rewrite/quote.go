@@ -54,3 +54,10 @@ var needsEscape = func() (t [256]bool) {
 
 // itoa appends the decimal form of i.
 func itoa(b []byte, i int) []byte { return strconv.AppendInt(b, int64(i), 10) }
+
+// LineMarker returns a GCC line marker, # line "name", with its newline:
+// as the first line of preprocessed input it names the file compiled.
+func LineMarker(line int, name string) []byte {
+	b := append(itoa([]byte("# "), line), ' ')
+	return append(appendQuoted(b, name), '\n')
+}

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -14,7 +13,6 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"gopari/parser"
 	"gopari/rewrite"
 )
 
@@ -137,6 +135,7 @@ type ccPlan struct {
 	includeDir, lib string
 	objects         map[int]string  // input index -> object replacing it on the link line
 	noMeta          map[bool]string // by language: the compiler, if it ignores metadirectives
+	linkObjs        map[int]string  // input index -> its object, when linking
 }
 
 func (p *ccPlan) run() error {
@@ -217,11 +216,6 @@ func (p *ccPlan) userOutput() string {
 	return "the output"
 }
 
-// instrumentError is a failure to instrument a source.
-type instrumentError struct{ err error }
-
-func (e *instrumentError) Error() string { return e.err.Error() }
-
 // passThrough runs the user's command unchanged.
 func (p *ccPlan) passThrough() error {
 	return p.exec(append(append([]string(nil), p.compiler...), p.line.args...))
@@ -251,11 +245,38 @@ func (p *ccPlan) objectOf(src ccInput) string {
 		}
 		return base + ".o"
 	}
+	if obj, ok := p.linkObjs[src.index]; ok {
+		return obj
+	}
 	out := l.output
 	if out == "" {
 		out = "a.out"
 	}
-	return p.temp(filepath.Base(out) + "-" + base + ".o")
+	// Named as gcc -save-temps names it, which the linker's messages
+	// show; a hidden name if a file of that name is there already.
+	name := filepath.Base(out) + "-" + base + ".o"
+	obj := filepath.Join(p.outDir(), name)
+	if _, err := os.Lstat(obj); err == nil && !p.saveTemps() {
+		obj = p.temp(name)
+	} else if !p.saveTemps() {
+		p.temps = append(p.temps, obj)
+	}
+	if p.linkObjs == nil {
+		p.linkObjs = make(map[int]string)
+	}
+	p.linkObjs[src.index] = obj
+	return obj
+}
+
+// saveTemps reports whether the command has -save-temps: gopari then
+// keeps its intermediate files, under the names gcc gives its own.
+func (p *ccPlan) saveTemps() bool {
+	for _, a := range p.line.args {
+		if a == "-save-temps" || strings.HasPrefix(a, "-save-temps=") {
+			return true
+		}
+	}
+	return false
 }
 
 func (p *ccPlan) sourceCount() int {
@@ -273,6 +294,9 @@ func (p *ccPlan) sourceCount() int {
 // collide and repeated builds use the same paths (ccache hashes them into
 // debug information).
 func (p *ccPlan) temp(name string) string {
+	if p.saveTemps() {
+		return filepath.Join(p.outDir(), name)
+	}
 	path := filepath.Join(p.outDir(), ".gopari-"+name)
 	p.temps = append(p.temps, path)
 	return path
@@ -333,111 +357,6 @@ func (p *ccPlan) depFlags(src ccInput) []string {
 		out = append(out, "-MP")
 	}
 	return out
-}
-
-// compile instruments and compiles one source.
-func (p *ccPlan) compile(src ccInput) error {
-	l := p.line
-	obj := p.objectOf(src)
-	cpp := src.lang == "c++" || src.lang == "c++-cpp-output"
-	stem := filepath.Base(obj)
-	if l.mode == 'l' {
-		stem = strings.TrimPrefix(stem, ".gopari-")
-	}
-	modeFlag := "-c"
-	if l.mode == 'S' {
-		modeFlag = "-S"
-	}
-	if p.o.raw && (src.lang == "c" || src.lang == "c++") {
-		ext := filepath.Ext(src.path)
-		inst := p.temp(stem + ".pomp" + ext)
-		if err := p.instrument(src.path, src.path, inst, parser.Config{CPlusPlus: cpp}); err != nil {
-			return err
-		}
-		argv := append(append([]string(nil), p.compiler...), p.flags(keepAll, preprocess)...)
-		argv = append(argv, "-isystem", p.includeDir, "-iquote", filepath.Dir(src.path))
-		argv = append(argv, p.depFlags(src)...)
-		argv = append(argv, "-x", src.lang, inst, "-x", "none", modeFlag, "-o", obj)
-		if err := p.exec(argv); err != nil {
-			return err
-		}
-		return p.fixDeps(src, inst)
-	}
-	pre := src.path
-	if src.lang == "c" || src.lang == "c++" {
-		ext := ".i"
-		if cpp {
-			ext = ".ii"
-		}
-		pre = p.temp(stem + ext)
-		argv := append(append([]string(nil), p.compiler...), p.flags(keepAll, preprocess)...)
-		argv = append(argv, p.depFlags(src)...)
-		argv = append(argv, "-E", "-x", src.lang, src.path, "-x", "none", "-o", pre)
-		if err := p.exec(argv); err != nil {
-			return err
-		}
-	}
-	lang, ext := "cpp-output", ".pomp.i"
-	if cpp {
-		lang, ext = "c++-cpp-output", ".pomp.ii"
-	}
-	inst := p.temp(stem + ext)
-	if err := p.instrument(pre, src.path, inst, parser.Config{CPlusPlus: cpp, Preprocessed: true}); err != nil {
-		return err
-	}
-	argv := append(append([]string(nil), p.compiler...), p.flags(keepAll)...)
-	argv = append(argv, "-x", lang, inst, "-x", "none", modeFlag, "-o", obj)
-	if err := p.exec(argv); err != nil {
-		return err
-	}
-	if l.mode == 'l' {
-		p.objects[src.index] = obj
-	}
-	return nil
-}
-
-// instrument instruments file in into out, recording name.
-func (p *ccPlan) instrument(in, name, out string, cfg parser.Config) error {
-	if p.o.verbose || p.o.dry {
-		fmt.Fprintf(p.stderr, "gopari instrument %s -o %s\n", in, out)
-	}
-	if p.o.dry {
-		return nil
-	}
-	src, err := os.ReadFile(in)
-	if err != nil {
-		return &instrumentError{fmt.Errorf("cannot read %s: %v", name, cause(err, ""))}
-	}
-	cfg.IgnoresMetadirective = p.ignoresMetadirective(src, cfg.CPlusPlus)
-	opts := p.o.opts
-	opts.Name = filepath.ToSlash(filepath.Clean(name))
-	res, diags := rewrite.Source(opts.Name, src, cfg, opts)
-	printDiags(p.stderr, diags)
-	if res == nil {
-		return &instrumentError{errors.New("instrumentation failed")}
-	}
-	if err := writeAtomic(out, func(w io.Writer) error { _, err := res.WriteTo(w); return err }); err != nil {
-		return &instrumentError{fmt.Errorf("cannot write the instrumented copy of %s beside %s: %v", name, p.userOutput(), cause(err, ""))}
-	}
-	return nil
-}
-
-// fixDeps makes a dependency file written by a compile of the instrumented
-// copy inst name the user's source instead.
-func (p *ccPlan) fixDeps(src ccInput, inst string) error {
-	if p.line.depMode == "" || p.o.dry {
-		return nil
-	}
-	file := p.depFlags(src)[2]
-	b, err := os.ReadFile(file)
-	if err != nil {
-		return nil // the compiler wrote none; nothing to fix
-	}
-	fixed := bytes.ReplaceAll(b, []byte(inst), []byte(src.path))
-	if bytes.Equal(fixed, b) {
-		return nil
-	}
-	return writeFileAtomic(file, fixed)
 }
 
 // link runs the link step with the instrumented objects and libpomp.a.
@@ -530,41 +449,4 @@ func shellQuote(argv []string) string {
 		b.WriteString("'" + strings.ReplaceAll(a, "'", `'\''`) + "'")
 	}
 	return b.String()
-}
-
-// metaProbe is a program whose metadirective a compiler that does not
-// implement them warns about (-Wunknown-pragmas).
-const metaProbe = "int main(void) {\n#pragma omp metadirective default(parallel)\n{ }\nreturn 0; }\n"
-
-// ignoresMetadirective returns the compiler's name when src holds a
-// metadirective and the compiler ignores them (GCC before 13): gopari
-// then passes them through, so that the program keeps the meaning the
-// compiler gives it. It asks the compiler once per language.
-func (p *ccPlan) ignoresMetadirective(src []byte, cplusplus bool) string {
-	if !bytes.Contains(src, []byte("metadirective")) {
-		return ""
-	}
-	if who, ok := p.noMeta[cplusplus]; ok {
-		return who
-	}
-	lang := "c"
-	if cplusplus {
-		lang = "c++"
-	}
-	argv := append(append([]string(nil), p.compiler...), p.flags(keepAll, preprocess)...)
-	argv = append(argv, "-fsyntax-only", "-Werror=unknown-pragmas", "-x", lang, "-")
-	if p.o.verbose {
-		fmt.Fprintln(p.stderr, shellQuote(argv), "<<< (does it implement metadirectives?)")
-	}
-	cmd := exec.Command(argv[0], argv[1:]...)
-	cmd.Stdin = strings.NewReader(metaProbe)
-	who := ""
-	if cmd.Run() != nil {
-		who = filepath.Base(p.compiler[len(p.compiler)-1])
-	}
-	if p.noMeta == nil {
-		p.noMeta = make(map[bool]string)
-	}
-	p.noMeta[cplusplus] = who
-	return who
 }
