@@ -65,7 +65,8 @@ func noCallSpans(cs []*Construct) spans {
 // insideNoCalls reports whether token j lies in a block where no calls may
 // be inserted (spans, from noCallSpans), or in a declare target block.
 func (p *parser) insideNoCalls(spans spans, j int) bool {
-	return p.device.contains(int(p.toks[j].Pos)) || spans.contains(j)
+	p.work++
+	return p.device.contains(int(p.toks[j].Pos), &p.work) || spans.contains(j, &p.work)
 }
 
 // lockNames are the OpenMP lock routines gopari wraps.

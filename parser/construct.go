@@ -124,7 +124,7 @@ func (p *parser) codeAfter(last int, g *group) int {
 		return k
 	}
 	stop := g.end
-	if i := sort.SearchInts(g.branches, last+1); i < len(g.branches) {
+	if i := sort.Search(len(g.branches), func(i int) bool { p.work++; return g.branches[i] >= last+1 }); i < len(g.branches) {
 		stop = g.branches[i]
 	}
 	k := last + 1
@@ -163,7 +163,7 @@ func (p *parser) nest(cs []*Construct) {
 		if c.Parent != nil && (c.Parent.NoCalls || c.Parent.forbidsCalls()) {
 			c.NoCalls = true
 		}
-		if p.device.contains(d.Pos) {
+		if p.device.contains(d.Pos, &p.work) {
 			c.NoCalls = true
 		}
 		if d.class == ClassCancel || d.class == ClassCancellationPoint {

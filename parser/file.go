@@ -13,6 +13,7 @@ type File struct {
 
 	lines   []int    // offset of the first byte of every physical line; built on first use
 	markers []marker // sorted by offset
+	steps   int      // lines and markers looked at by lookups, for tests of linear time
 }
 
 // A marker is a #line directive or a GCC line marker: from the start of the
@@ -45,9 +46,14 @@ func (f *File) table() []int {
 			lines = append(lines, i)
 		}
 		f.lines = lines
+		f.steps += len(lines)
 	}
 	return f.lines
 }
+
+// Steps returns how many lines and line markers the lookups of
+// positions have looked at: tests check that it grows linearly.
+func (f *File) Steps() int { return f.steps }
 
 // LineCount is the number of physical lines (a final line without a
 // newline counts).
@@ -63,7 +69,7 @@ func (f *File) LineCount() int {
 // Line returns the 1-based physical line of offset off.
 func (f *File) Line(off int) int {
 	lines := f.table()
-	return sort.Search(len(lines), func(i int) bool { return lines[i] > off })
+	return sort.Search(len(lines), func(i int) bool { f.steps++; return lines[i] > off })
 }
 
 // LineStart returns the offset of the first byte of physical line line.
@@ -119,7 +125,7 @@ func (f *File) PhysPosition(off int) Position {
 }
 
 func (f *File) markerAt(off int) *marker {
-	i := sort.Search(len(f.markers), func(i int) bool { return f.markers[i].Off > off })
+	i := sort.Search(len(f.markers), func(i int) bool { f.steps++; return f.markers[i].Off > off })
 	if i == 0 {
 		return nil
 	}

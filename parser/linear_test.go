@@ -51,6 +51,10 @@ var linearInputs = []struct {
 		}
 		return b.String()
 	}},
+	// Lock calls inside n simd loops and n target regions: n spans where
+	// no call may go, each lock call looked up in them (it was a scan of
+	// every construct per call: quadratic).
+	{"lock calls inside n simd/target spans", lockSpans},
 	// cancel in the innermost of n nested regions, n times.
 	{"cancel deep inside", func(n int) string {
 		return "void f(void) {\n" + strings.Repeat("#pragma omp parallel\n{\n", n) + strings.Repeat("#pragma omp cancel parallel\n", n) + strings.Repeat("}\n", n) + "}\n"
@@ -90,8 +94,12 @@ var linearInputs = []struct {
 // TestLinearWork parses inputs of n and 4n units and checks that the
 // steps the passes take (parser.work: tokens visited by walks, scans of
 // sections and conditional groups, characters looked at for digit
-// separators) grow at most about four times. Steps, not time: the test
-// does not depend on the machine.
+// separators, and the entries every lookup examines: interval sets of
+// simd, target and declare target spans, the directive list, the line
+// table) grow at most about four times. Steps, not time: the test does
+// not depend on the machine. A lookup that scans every construct for
+// each lock call, the bug of issue 12, makes the lock-call cases grow
+// 16 times; so does a linear scan in spans.contains.
 func TestLinearWork(t *testing.T) {
 	for _, in := range linearInputs {
 		t.Run(in.name, func(t *testing.T) {
@@ -149,4 +157,17 @@ func naiveDigitSep(b []byte, i int) bool {
 		k--
 	}
 	return class[b[k]]&cDigit != 0 || b[k] == '.' && class[b[k+1]]&cDigit != 0
+}
+
+// lockSpans is n simd loops and n target regions, each holding lock
+// calls, with lock calls between them.
+func lockSpans(n int) string {
+	var b strings.Builder
+	b.WriteString("#include <omp.h>\nomp_lock_t l;\nvoid f(int *a) {\n")
+	for i := 0; i < n; i++ {
+		b.WriteString("#pragma omp simd\nfor (int i = 0; i < 9; i++) { omp_set_lock(&l); a[i]++; omp_unset_lock(&l); }\n")
+		b.WriteString("#pragma omp target\n{ omp_set_lock(&l); omp_unset_lock(&l); }\nomp_set_lock(&l); omp_unset_lock(&l);\n")
+	}
+	b.WriteString("}\n")
+	return b.String()
 }

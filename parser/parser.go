@@ -128,6 +128,7 @@ type parser struct {
 	device   spans          // source ranges of declare target blocks
 	after    map[[2]int]int // codeAfter's answers
 	attrs    int            // directives in C++ attribute syntax
+	finger   int            // the directive search found last
 
 	// skipFrom and skipTo remember the last walker.skip that changed no
 	// state: it returns skipTo for skipFrom.
@@ -158,7 +159,7 @@ func parse(f *File, cfg Config) (*Result, *parser) {
 	p.w.toks = p.toks
 	r.Toks = p.toks
 	defer func() {
-		p.work += sc.nums.steps + sc.txt.nums.steps + p.txt.nums.steps
+		p.work += sc.nums.steps + sc.txt.nums.steps + p.txt.nums.steps + f.Steps()
 		r.Work = p.work
 	}()
 	if r.Diags.HasErrors() {
@@ -370,11 +371,43 @@ func (p *parser) dir(j int) *Directive {
 		// A directive in attribute syntax starts at a Punct, unmarked.
 	}
 	l := p.list
-	i := sort.Search(len(l), func(i int) bool { return l[i].Tok >= j })
+	i := p.search(j)
 	if i < len(l) && l[i].Tok == j {
 		return l[i]
 	}
 	return nil
+}
+
+// search returns the index of the first directive whose token is j or
+// later. Walks look directives up near the one they looked up last, so
+// it gallops from there: a lookup d directives away takes about 2 log d
+// steps, and the walks of a file take time linear in it.
+func (p *parser) search(j int) int {
+	l := p.list
+	i := min(p.finger, len(l))
+	lo, hi := 0, len(l) // the answer is in [lo, hi]
+	if i < len(l) && l[i].Tok < j {
+		for step := 1; ; step *= 2 { // forward: l[lo].Tok < j
+			p.work++
+			lo = i + step/2 + 1
+			if i+step >= len(l) || l[i+step].Tok >= j {
+				hi = min(i+step, len(l))
+				break
+			}
+		}
+	} else {
+		for step := 1; ; step *= 2 { // backward: l[hi].Tok >= j, or hi is the end
+			p.work++
+			hi = i - step/2
+			if i-step < 0 || l[i-step].Tok < j {
+				lo = max(i-step+1, 0)
+				break
+			}
+		}
+	}
+	k := lo + sort.Search(hi-lo, func(k int) bool { p.work++; return l[lo+k].Tok >= j })
+	p.finger = k
+	return k
 }
 
 // balance warns when the file's brackets do not pair up in the

@@ -123,7 +123,7 @@ func (g *gen) sections(c *parser.Construct, reg int) {
 // dirIndex finds the directive whose token is k.
 func (g *gen) dirIndex(k int) int {
 	ds := g.pr.Directives
-	i := sort.Search(len(ds), func(i int) bool { return ds[i].Tok >= k })
+	i := sort.Search(len(ds), func(i int) bool { g.work++; return ds[i].Tok >= k })
 	if i == len(ds) || ds[i].Tok != k {
 		panic("rewrite: no directive at token")
 	}
