@@ -48,12 +48,16 @@ func (p *parser) buildGroups() {
 	}
 	for _, g := range p.groups {
 		g.take = -1
+		live := 0
 		for k, b := range g.branches {
 			if p.toks[b].Sub&DeadBranch == 0 {
-				g.take = k
-				break
+				if g.take < 0 {
+					g.take = k
+				}
+				live++
 			}
 		}
+		p.ambiguous = p.ambiguous || live > 1
 	}
 }
 

@@ -129,6 +129,9 @@ type parser struct {
 	after    map[[2]int]int // codeAfter's answers
 	attrs    int            // directives in C++ attribute syntax
 	finger   int            // the directive search found last
+	// ambiguous is set when a conditional group has two branches that can
+	// be compiled: the walker then follows one of them (balance).
+	ambiguous bool
 
 	// skipFrom and skipTo remember the last walker.skip that changed no
 	// state: it returns skipTo for skipFrom.
@@ -413,35 +416,67 @@ func (p *parser) search(j int) int {
 // balance warns when the file's brackets do not pair up in the
 // configuration the walker follows. It is only a warning: a macro may
 // open or close a block (#define NS_BEGIN namespace x {), which only
-// preprocessing reveals.
+// preprocessing reveals. Where no conditional group has two branches
+// that can be compiled, that configuration is every token the scanner did
+// not skip, and one tight pass over them does.
 func (p *parser) balance() {
-	w := &p.w
-	w.reset()
-	var stack []int
-	for k := w.skip(0); k < len(p.toks); k = w.nextInline(k, p.toks) {
-		p.work++
-		t := p.toks[k]
-		if t.Kind != Punct {
-			continue
+	var stack []int32
+	toks := p.toks
+	if p.ambiguous {
+		w := &p.w
+		w.reset()
+		for k := w.skip(0); k < len(toks); k = w.nextInline(k, toks) {
+			p.work++
+			if toks[k].Kind == Punct && !p.pair(&stack, k) {
+				return
+			}
 		}
-		switch t.Sub {
-		case '(', '[', '{':
-			stack = append(stack, k)
-		case ')', ']', '}':
-			if len(stack) == 0 {
-				p.warnf(int(t.Pos), "unbalanced '%c' in the file: no '%c' opens it (a macro may; otherwise the compiler will stop here)", t.Sub, opener(t.Sub))
-				return
+	} else {
+		p.work += len(toks)
+		for k := range toks {
+			t := &toks[k]
+			if t.Kind != Punct {
+				continue
 			}
-			open := stack[len(stack)-1]
-			if want := closer(p.toks[open].Sub); want != t.Sub {
-				p.warnf(int(p.toks[open].Pos), "unbalanced '%c' in the file: closed by '%c' at %s", p.toks[open].Sub, t.Sub, p.posString(k))
-				return
+			switch t.Sub {
+			case '(', '[', '{':
+				stack = append(stack, int32(k))
+			case ')', ']', '}':
+				if n := len(stack); n > 0 && closer(toks[stack[n-1]].Sub) == t.Sub {
+					stack = stack[:n-1]
+				} else {
+					p.pair(&stack, k) // warns
+					return
+				}
 			}
-			stack = stack[:len(stack)-1]
 		}
 	}
 	if len(stack) > 0 {
 		open := stack[len(stack)-1]
-		p.warnf(int(p.toks[open].Pos), "unbalanced '%c' in the file: no matching '%c' before end of file (a macro may close it; otherwise the compiler will stop here)", p.toks[open].Sub, closer(p.toks[open].Sub))
+		p.warnf(int(toks[open].Pos), "unbalanced '%c' in the file: no matching '%c' before end of file (a macro may close it; otherwise the compiler will stop here)", toks[open].Sub, closer(toks[open].Sub))
 	}
+}
+
+// pair handles the punctuator at k for balance: it pushes an opening
+// bracket, or pops the one a closing bracket closes. It reports false
+// after a warning.
+func (p *parser) pair(stack *[]int32, k int) bool {
+	t := p.toks[k]
+	switch t.Sub {
+	case '(', '[', '{':
+		*stack = append(*stack, int32(k))
+	case ')', ']', '}':
+		s := *stack
+		if len(s) == 0 {
+			p.warnf(int(t.Pos), "unbalanced '%c' in the file: no '%c' opens it (a macro may; otherwise the compiler will stop here)", t.Sub, opener(t.Sub))
+			return false
+		}
+		open := s[len(s)-1]
+		if want := closer(p.toks[open].Sub); want != t.Sub {
+			p.warnf(int(p.toks[open].Pos), "unbalanced '%c' in the file: closed by '%c' at %s", p.toks[open].Sub, t.Sub, p.posString(k))
+			return false
+		}
+		*stack = s[:len(s)-1]
+	}
+	return true
 }

@@ -168,6 +168,7 @@ const (
 	aIdent
 	aDigit
 	aPunct // a punctuator that is always one byte
+	aOp    // an operator of up to three bytes that starts no comment, digraph or literal
 )
 
 var action [256]uint8
@@ -187,6 +188,9 @@ func init() {
 	action['\n'] = aNewline
 	for _, c := range "{}()[];,?~" {
 		action[c] = aPunct
+	}
+	for _, c := range "=!^*+-&|" {
+		action[c] = aOp
 	}
 	// Literal prefixes start like identifiers; ident handles them.
 }
@@ -233,9 +237,42 @@ func (s *scanner) run() {
 			toks = append(toks, Token{Kind: Punct, Sub: c, Pos: int32(i), End: int32(i + 1)})
 			i++
 		case aDigit:
-			s.toks, s.lastNL = toks, lastNL
-			i = s.number(i)
-			toks, lastNL = s.toks, s.lastNL
+			// A number of digits and letters ends here unless an exponent
+			// sign, a '.', a digit separator or a splice follows.
+			start := i
+			i++
+			for i < n && class[src[i]]&cIdent != 0 {
+				i++
+			}
+			if i < n && (src[i] == '.' || src[i] == '\\' || src[i] == '\'' || src[i] == '+' || src[i] == '-') {
+				s.toks, s.lastNL = toks, lastNL
+				i = s.number(start)
+				toks, lastNL = s.toks, s.lastNL
+				continue
+			}
+			toks = append(toks, Token{Kind: Number, Pos: int32(start), End: int32(i)})
+		case aOp:
+			// = ! ^ * + - & |: one or two bytes (three for ->*).
+			l := 1
+			if i+1 < n {
+				switch d := src[i+1]; {
+				case d == '=' && c != '-' || d == c && (c == '+' || c == '&' || c == '|' || c == '-'):
+					l = 2
+				case c == '-' && d == '=':
+					l = 2
+				case c == '-' && d == '>':
+					l = 2
+					if i+2 < n && src[i+2] == '*' {
+						l = 3
+					}
+				}
+			}
+			sub := c
+			if l > 1 {
+				sub = PMulti
+			}
+			toks = append(toks, Token{Kind: Punct, Sub: sub, Pos: int32(i), End: int32(i + l)})
+			i += l
 		default:
 			s.toks, s.lastNL = toks, lastNL
 			i = s.punct(i, c)
