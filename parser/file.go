@@ -11,9 +11,13 @@ type File struct {
 	Name string // as the user gave it
 	Src  []byte
 
-	lines   []int    // offset of the first byte of every physical line; built on first use
+	lines   []int    // offset of the first byte of every physical line; built when needed
 	markers []marker // sorted by offset
-	steps   int      // lines and markers looked at by lookups, for tests of linear time
+	steps   int      // lines, markers and bytes looked at by lookups, for tests of linear time
+
+	// The last line lookup made without the table: its offset, line and
+	// line start, and the bytes such lookups have looked at (lineOf).
+	curOff, curLine, curStart, counted int
 }
 
 // A marker is a #line directive or a GCC line marker: from the start of the
@@ -68,8 +72,41 @@ func (f *File) LineCount() int {
 
 // Line returns the 1-based physical line of offset off.
 func (f *File) Line(off int) int {
+	l, _ := f.lineOf(off)
+	return l
+}
+
+// lineOf returns the 1-based physical line of offset off and the offset
+// of its first byte. A file with a few diagnostics needs a few lookups:
+// until they have looked at twice the file's bytes, each counts the
+// newlines from the previous one instead of building the line table.
+func (f *File) lineOf(off int) (line, start int) {
+	if f.lines == nil && f.counted <= 2*len(f.Src) {
+		if f.curLine == 0 {
+			f.curLine = 1
+		}
+		if off >= f.curOff {
+			seg := f.Src[f.curOff:off]
+			line, start = f.curLine, f.curStart
+			if n := bytes.Count(seg, []byte{'\n'}); n > 0 {
+				line += n
+				start = f.curOff + bytes.LastIndexByte(seg, '\n') + 1
+			}
+			f.steps += 2 * len(seg)
+			f.counted += 2 * len(seg)
+		} else {
+			seg := f.Src[off:f.curOff]
+			line = f.curLine - bytes.Count(seg, []byte{'\n'})
+			start = bytes.LastIndexByte(f.Src[:off], '\n') + 1
+			f.steps += len(seg) + off - start
+			f.counted += len(seg) + off - start
+		}
+		f.curOff, f.curLine, f.curStart = off, line, start
+		return line, start
+	}
 	lines := f.table()
-	return sort.Search(len(lines), func(i int) bool { f.steps++; return lines[i] > off })
+	l := sort.Search(len(lines), func(i int) bool { f.steps++; return lines[i] > off })
+	return l, lines[l-1]
 }
 
 // LineStart returns the offset of the first byte of physical line line.
@@ -108,8 +145,8 @@ func (f *File) addMarker(nl int, line int, name string, system bool) {
 
 // Position returns the presumed position of offset off.
 func (f *File) Position(off int) Position {
-	l := f.Line(off)
-	col := off - f.lines[l-1] + 1
+	l, start := f.lineOf(off)
+	col := off - start + 1
 	p := Position{Filename: f.Name, Line: l, Col: col, Offset: off}
 	if m := f.markerAt(off); m != nil {
 		p.Filename = m.Name
@@ -120,8 +157,8 @@ func (f *File) Position(off int) Position {
 
 // PhysPosition returns the physical position of off in this file.
 func (f *File) PhysPosition(off int) Position {
-	l := f.Line(off)
-	return Position{Filename: f.Name, Line: l, Col: off - f.lines[l-1] + 1, Offset: off}
+	l, start := f.lineOf(off)
+	return Position{Filename: f.Name, Line: l, Col: off - start + 1, Offset: off}
 }
 
 func (f *File) markerAt(off int) *marker {

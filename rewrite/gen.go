@@ -108,7 +108,7 @@ func (g *gen) run() *Result {
 	}
 	pr.Diags.Sort()
 	g.edits.sort()
-	return &Result{Regions: len(g.regions), head: g.header(), src: g.src, edits: &g.edits}
+	return &Result{Regions: len(g.regions), g: g, src: g.src, edits: &g.edits}
 }
 
 // plural renders n and a noun, with an s when n is not 1.

@@ -1,6 +1,8 @@
 package rewrite
 
 import (
+	"io"
+
 	"gopari/parser"
 )
 
@@ -59,14 +61,25 @@ func (f flags) append(b []byte) []byte {
 	return b
 }
 
-// header renders the generated-code header, the region table and the
-// registration of this file's regions.
-func (g *gen) header() []byte {
+// headerChunk is how much of the header writeHeader builds before it
+// writes it: the region table of a large file is written as it is
+// rendered, never held whole.
+const headerChunk = 32 << 10
+
+// writeHeader writes the generated-code header, the region table and the
+// registration of this file's regions to w.
+func (g *gen) writeHeader(w io.Writer) error {
 	nl := g.nl
-	b := make([]byte, 0, 256+len(g.iface)+len(g.regions)*192)
+	b := make([]byte, 0, headerChunk+4096)
 	b = append(b, Header+nl...)
 	if g.iface != nil {
-		b = append(b, g.iface...)
+		if _, err := w.Write(b); err != nil {
+			return err
+		}
+		b = b[:0]
+		if _, err := w.Write(g.iface); err != nil {
+			return err
+		}
 		if len(g.iface) > 0 && g.iface[len(g.iface)-1] != '\n' {
 			b = append(b, nl...)
 		}
@@ -88,6 +101,12 @@ func (g *gen) header() []byte {
 				lastFile, quotedFile = r.file, appendQuoted(quotedFile[:0], r.file)
 			}
 			b = g.appendRegion(b, i, r, quotedFile)
+			if len(b) >= headerChunk {
+				if _, err := w.Write(b); err != nil {
+					return err
+				}
+				b = b[:0]
+			}
 		}
 		b = append(b, "};"+nl...)
 		b = append(b, "static POMP_Unit pomp_unit = {POMP_ABI_VERSION, "...)
@@ -97,7 +116,8 @@ func (g *gen) header() []byte {
 		b = append(b, "static void pomp_register(void) { POMP_Register_unit(&pomp_unit); }"+nl...)
 		b = append(b, "static __inline__ POMP_Region *pomp_r(unsigned i) { return &pomp_regions[i]; }"+nl...)
 	}
-	return g.lineDirective(b, 1, g.name)
+	_, err := w.Write(g.lineDirective(b, 1, g.name))
+	return err
 }
 
 // metaWarning makes the compilers that ignore metadirectives, GCC before
