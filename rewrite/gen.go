@@ -64,8 +64,10 @@ func newGen(pr *parser.Result, opts Options) *gen {
 	// until written, so what stays unused costs nothing.
 	g.edits.arena = make([]byte, 0, 384*len(pr.Directives)+len(pr.Locks)*32+4096)
 	mem.HugePages(g.edits.arena)
+	mem.Prefault(g.edits.arena, 256*len(pr.Directives)) // about what dense code uses
 	g.edits.edits = make([]edit, 0, 3*len(pr.Directives)+2*len(pr.Locks)+8)
 	g.regions = make([]region, 0, len(pr.Directives)+len(pr.Locks)+8)
+	mem.Prefault(g.regions, cap(g.regions))
 	for c := range classes {
 		if grp := classes[c].group; grp != "" {
 			g.off[c] = g.disabled(grp)

@@ -207,6 +207,7 @@ func readSource(name string, stdin interface{ Read([]byte) (int, error) }) ([]by
 	// that the file did not grow), in huge pages where the kernel has them.
 	b := make([]byte, 0, st.Size()+1)
 	mem.HugePages(b)
+	mem.Prefault(b, cap(b))
 	for {
 		n, err := f.Read(b[len(b):cap(b)])
 		b = b[:len(b)+n]

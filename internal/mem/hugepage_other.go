@@ -4,3 +4,6 @@ package mem
 
 // HugePages does nothing here.
 func HugePages[T any](b []T) {}
+
+// Prefault does nothing here.
+func Prefault[T any](b []T, n int) {}
