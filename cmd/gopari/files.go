@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"crypto/rand"
 	"encoding/hex"
@@ -128,10 +127,10 @@ func writeStream(name string, f *os.File, write func(io.Writer) error) error {
 // writeTo writes what write produces to w through a buffer; errors name
 // name.
 func writeTo(name string, w io.Writer, write func(io.Writer) error) error {
-	bw := bufio.NewWriterSize(w, 1<<16)
+	bw := newAsyncWriter(w)
 	err := write(bw)
-	if err == nil {
-		err = bw.Flush()
+	if err2 := bw.Close(); err == nil {
+		err = err2
 	}
 	if err != nil {
 		written := "\x00" // no path: keep every path in err
@@ -237,4 +236,59 @@ func writeOut(c *cli.Context, write func(io.Writer) error) error {
 		return failure(err)
 	}
 	return nil
+}
+
+// asyncWriter buffers writes and passes full buffers to a goroutine that
+// writes them, so that copying the output into the kernel overlaps with
+// producing the rest of it.
+type asyncWriter struct {
+	buf  []byte
+	full chan []byte // buffers to write
+	free chan []byte // buffers written
+	done chan error  // the first error, when the writer has stopped
+}
+
+// asyncBuffer is the size of each of the writer's three buffers.
+const asyncBuffer = 256 << 10
+
+func newAsyncWriter(w io.Writer) *asyncWriter {
+	a := &asyncWriter{full: make(chan []byte, 2), free: make(chan []byte, 3), done: make(chan error, 1)}
+	a.buf = make([]byte, 0, asyncBuffer)
+	a.free <- make([]byte, 0, asyncBuffer)
+	a.free <- make([]byte, 0, asyncBuffer)
+	go func() {
+		var err error
+		for b := range a.full {
+			if err == nil {
+				_, err = w.Write(b)
+			}
+			a.free <- b[:0]
+		}
+		a.done <- err
+	}()
+	return a
+}
+
+func (a *asyncWriter) Write(p []byte) (int, error) {
+	n := len(p)
+	for len(p) > 0 {
+		if len(a.buf) == cap(a.buf) {
+			a.full <- a.buf
+			a.buf = <-a.free
+		}
+		k := copy(a.buf[len(a.buf):cap(a.buf)], p)
+		a.buf = a.buf[:len(a.buf)+k]
+		p = p[k:]
+	}
+	return n, nil
+}
+
+// Close writes what is left and waits for the writer; it returns the
+// first error of any write.
+func (a *asyncWriter) Close() error {
+	if len(a.buf) > 0 {
+		a.full <- a.buf
+	}
+	close(a.full)
+	return <-a.done
 }
