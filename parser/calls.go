@@ -4,7 +4,7 @@ package parser
 // (#pragma pomp inst) and the OpenMP lock routines; and where it must not.
 
 // userRegions matches "#pragma pomp inst begin/end/altend" directives.
-func (p *parser) userRegions(cs []*Construct) []*UserRegion {
+func (p *parser) userRegions() []*UserRegion {
 	var out, stack []*UserRegion
 	for _, d := range p.list {
 		if !d.Pomp {
@@ -42,9 +42,8 @@ func (p *parser) userRegions(cs []*Construct) []*UserRegion {
 	for _, r := range stack {
 		p.errorf(r.Begin.NameOff, "'#pragma pomp inst begin(%s)' has no matching 'end(%s)'", r.Name, r.Name)
 	}
-	noCalls := noCallSpans(cs)
 	for _, r := range out {
-		r.NoCall = p.insideNoCalls(noCalls, r.Begin.Tok)
+		r.NoCall = p.insideNoCalls(p.noCalls, r.Begin.Tok)
 	}
 	return out
 }
@@ -53,7 +52,7 @@ func (p *parser) userRegions(cs []*Construct) []*UserRegion {
 // inserted: inside simd, loop, order(concurrent), atomic, target, teams
 // or distribute constructs and whatever they enclose.
 func noCallSpans(cs []*Construct) spans {
-	var rs [][2]int
+	rs := make([][2]int, 0, len(cs))
 	for _, c := range cs {
 		if c.Last >= 0 && (c.NoCalls || c.forbidsCalls()) {
 			rs = append(rs, [2]int{c.Dir.Tok, c.Last + 1})
@@ -85,9 +84,9 @@ var callPrefix = map[string]bool{
 
 // lockCalls finds the uses of the lock API: identifiers spelt exactly like
 // a lock routine, not declared here and not a member name.
-func (p *parser) lockCalls(cs []*Construct) []LockCall {
-	var out []LockCall
-	noCalls := noCallSpans(cs)
+func (p *parser) lockCalls() []LockCall {
+	out := make([]LockCall, 0, len(p.ids))
+	noCalls := p.noCalls
 	for _, i32 := range p.ids {
 		i := int(i32)
 		t := p.toks[i]

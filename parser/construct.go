@@ -6,6 +6,8 @@ package parser
 import (
 	"sort"
 	"strings"
+
+	"gopari/internal/mem"
 )
 
 // constructs computes the structured block of every directive and how the
@@ -13,6 +15,8 @@ import (
 // an outer block jumps over the inner ones (see walker).
 func (p *parser) constructs() []*Construct {
 	all := make([]*Construct, 0, len(p.list))
+	p.consSlab.buf = make([]Construct, 0, len(p.list))
+	mem.Prefault(p.consSlab.buf, cap(p.consSlab.buf))
 	var deviceFrom []int // offsets of open declare target blocks
 	var deviceRanges [][2]int
 	for _, d := range p.list {

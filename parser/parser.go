@@ -6,6 +6,8 @@ package parser
 import (
 	"bytes"
 	"sort"
+
+	"gopari/internal/mem"
 )
 
 // Config selects the language and the kind of input.
@@ -126,6 +128,7 @@ type parser struct {
 	ids      []int32        // indices of identifiers that may be _Pragma or lock routines
 	txt      text           // scratch for normalizing directives
 	device   spans          // source ranges of declare target blocks
+	noCalls  spans          // token spans where no call may be inserted (calls.go)
 	after    map[[2]int]int // codeAfter's answers
 	attrs    int            // directives in C++ attribute syntax
 	finger   int            // the directive search found last
@@ -173,8 +176,9 @@ func parse(f *File, cfg Config) (*Result, *parser) {
 	r.MacroPragmas = p.findDirectives()
 	r.Directives = p.list
 	r.Constructs = p.constructs()
-	r.UserRegions = p.userRegions(r.Constructs)
-	r.Locks = p.lockCalls(r.Constructs)
+	p.noCalls = noCallSpans(r.Constructs)
+	r.UserRegions = p.userRegions()
+	r.Locks = p.lockCalls()
 	if !r.Diags.HasErrors() {
 		p.balance() // errors about blocks are more precise
 	}
@@ -286,6 +290,10 @@ func (p *parser) findDirectives() []int {
 	var macro []int
 	pp, ids := p.pp, p.ids
 	p.list = make([]*Directive, 0, len(pp)+len(ids))
+	// Every directive in one slab: each preprocessing line, _Pragma or
+	// omp may be one (an attribute may hold more; the slab then grows).
+	p.dirSlab.buf = make([]Directive, 0, len(pp)+len(ids))
+	mem.Prefault(p.dirSlab.buf, cap(p.dirSlab.buf))
 	p.clauses = make([]Clause, 0, 2*(len(pp)+len(ids)))
 	for len(pp) > 0 || len(ids) > 0 {
 		var i int

@@ -8,11 +8,10 @@ import "sort"
 // of a scan of them all.
 type spans [][2]int
 
-// newSpans returns the union of the open intervals rs.
+// newSpans returns the union of the open intervals rs, which it sorts.
 func newSpans(rs [][2]int) spans {
-	rs = append([][2]int(nil), rs...)
 	sort.Slice(rs, func(i, j int) bool { return rs[i][0] < rs[j][0] })
-	var out spans
+	out := spans(rs[:0]) // merged in place: out never passes the interval read
 	for _, r := range rs {
 		if r[1] <= r[0]+1 {
 			continue // holds no point

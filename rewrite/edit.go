@@ -59,6 +59,7 @@ var _ [1<<keyBits - 1 - (keyBias + replaceKey)]struct{}
 type editList struct {
 	edits []edit
 	arena []byte // the text of all edits
+	tmp   []edit // sort's scratch, if allocated ahead
 }
 
 // add appends text to the arena and returns its range.
@@ -93,7 +94,11 @@ func (l *editList) insert(at int, text seg, key int) { l.push(at, at, text, key)
 // keys, so that edits with equal keys keep their creation order.
 func (l *editList) sort() {
 	es := l.edits
-	tmp := make([]edit, len(es))
+	tmp := l.tmp[:0]
+	if cap(tmp) < len(es) {
+		tmp = make([]edit, len(es))
+	}
+	tmp = tmp[:len(es)]
 	var max uint64
 	for _, e := range es {
 		if e.order > max {

@@ -66,6 +66,9 @@ func newGen(pr *parser.Result, opts Options) *gen {
 	mem.HugePages(g.edits.arena)
 	mem.Prefault(g.edits.arena, 256*len(pr.Directives)) // about what dense code uses
 	g.edits.edits = make([]edit, 0, 3*len(pr.Directives)+2*len(pr.Locks)+8)
+	g.edits.tmp = make([]edit, 0, cap(g.edits.edits))
+	mem.Prefault(g.edits.edits, cap(g.edits.edits))
+	mem.Prefault(g.edits.tmp, cap(g.edits.tmp))
 	g.regions = make([]region, 0, len(pr.Directives)+len(pr.Locks)+8)
 	mem.Prefault(g.regions, cap(g.regions))
 	for c := range classes {

@@ -206,7 +206,9 @@ func readSource(name string, stdin interface{ Read([]byte) (int, error) }) ([]by
 	// that the file did not grow), in huge pages where the kernel has them.
 	b := make([]byte, 0, st.Size()+1)
 	mem.HugePages(b)
-	mem.Prefault(b, cap(b))
+	if size := int(st.Size()); size >= 1<<20 {
+		return readHalves(f, b[:size+1])
+	}
 	for {
 		n, err := f.Read(b[len(b):cap(b)])
 		b = b[:len(b)+n]
@@ -220,6 +222,33 @@ func readSource(name string, stdin interface{ Read([]byte) (int, error) }) ([]by
 			b = append(b, 0)[:len(b)] // it grew while we read
 		}
 	}
+}
+
+// readHalves reads the file f of len(b)-1 bytes into b, one half on
+// another thread: copying a large file, and the page faults of a fresh
+// buffer, take two cores half the time. A file that changed meanwhile is
+// read again, from the start.
+func readHalves(f *os.File, b []byte) ([]byte, error) {
+	size := len(b) - 1
+	half := size / 2
+	var n2 int
+	var err2 error
+	done := make(chan struct{})
+	go func() {
+		n2, err2 = f.ReadAt(b[half:size], int64(half))
+		close(done)
+	}()
+	n1, err1 := f.ReadAt(b[:half], 0)
+	<-done
+	if n1 == half && n2 == size-half && err1 == nil && (err2 == nil || err2 == io.EOF) {
+		if m, _ := f.ReadAt(b[size:], int64(size)); m == 0 {
+			return b[:size], nil
+		}
+	}
+	if _, err := f.Seek(0, io.SeekStart); err != nil {
+		return nil, err
+	}
+	return io.ReadAll(f)
 }
 
 // same reports whether two paths name the same existing file.

@@ -52,8 +52,8 @@ const prefaultChunk = 4 << 20
 func Prefault[T any](b []T, n int) {
 	var zero T
 	size := uintptr(min(n, cap(b))) * unsafe.Sizeof(zero)
-	if size < 2*huge {
-		return
+	if size < 256<<10 {
+		return // a few faults: not worth a goroutine
 	}
 	p := unsafe.Pointer(unsafe.SliceData(b[:cap(b)]))
 	go func() {
