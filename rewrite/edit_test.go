@@ -1,6 +1,7 @@
 package rewrite
 
 import (
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -53,4 +54,13 @@ func TestKeyRange(t *testing.T) {
 		}
 	}()
 	l.insert(7, seg{}, innerCloseKey(maxDepth+1))
+}
+
+// TestItoa checks the short path of itoa against strconv.
+func TestItoa(t *testing.T) {
+	for _, i := range []int{0, 7, 9, 10, 99, 100, 12345, 999_999_999, 1_000_000_000, -1, -120, 1 << 40} {
+		if got, want := string(itoa([]byte("x"), i)), "x"+strconv.Itoa(i); got != want {
+			t.Errorf("itoa(%d) = %q, want %q", i, got, want)
+		}
+	}
 }

@@ -41,7 +41,7 @@ func (g *gen) call(fn string, reg int, args ...string) {
 	g.sep()
 	g.buf = append(g.buf, fn...)
 	g.buf = append(g.buf, "(pomp_r("...)
-	g.buf = itoa(g.buf, reg)
+	g.buf = append(g.buf, g.regionDigits(reg)...)
 	g.buf = append(g.buf, ')')
 	for _, a := range args {
 		g.buf = append(g.buf, ", "...)
@@ -114,4 +114,13 @@ func has(cs []parser.Clause, name string) bool {
 		}
 	}
 	return false
+}
+
+// regionDigits returns the decimal form of region index reg: the calls of
+// one construct name its region several times.
+func (g *gen) regionDigits(reg int) []byte {
+	if reg != g.digitsOf || g.digits == nil {
+		g.digits, g.digitsOf = itoa(g.digits[:0], reg), reg
+	}
+	return g.digits
 }

@@ -47,6 +47,8 @@ type gen struct {
 	buf       []byte                     // scratch for the parts of one construct
 	partStart int                        // where the part being built starts in buf
 	tmp       []byte
+	digits    []byte // regionDigits' last answer, for region digitsOf
+	digitsOf  int
 }
 
 func newGen(pr *parser.Result, opts Options) *gen {

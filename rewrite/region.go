@@ -163,7 +163,7 @@ func (g *gen) appendRegion(b []byte, i int, r *region, file []byte) []byte {
 	}
 	g.tmp = appendClauses(g.tmp, r.clauses, r.hasArg)
 	b = appendQuoted(b, g.tmp)
-	return append(b, "},"+g.nl...)
+	return append(append(b, "},"...), g.nl...)
 }
 
 // appendClauses renders clauses, blank-separated, with a leading blank if
