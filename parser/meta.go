@@ -154,13 +154,13 @@ func topColon(s []byte, a, b int) int {
 // that cannot be done.
 func selectorMatches(spec string) (match bool, why string) {
 	match = true
-	for _, set := range splitTop(spec) {
+	for _, set := range SplitTop(spec) {
 		name, traits, ok := strings.Cut(set, "=")
 		name, traits = strings.TrimSpace(name), strings.TrimSpace(traits)
 		if !ok || !strings.HasPrefix(traits, "{") || !strings.HasSuffix(traits, "}") {
 			return false, "cannot read its context selector '" + strings.TrimSpace(set) + "'"
 		}
-		for _, trait := range splitTop(traits[1 : len(traits)-1]) {
+		for _, trait := range SplitTop(traits[1 : len(traits)-1]) {
 			m, why := traitMatches(name, strings.TrimSpace(trait))
 			if why != "" {
 				return false, why
@@ -181,7 +181,7 @@ func traitMatches(set, trait string) (bool, string) {
 	}
 	switch {
 	case set == "device" && name == "kind":
-		for _, k := range splitTop(args) {
+		for _, k := range SplitTop(args) {
 			switch strings.TrimSpace(k) {
 			case "host", "any", "cpu":
 			case "nohost", "gpu", "fpga":
@@ -207,25 +207,26 @@ func traitMatches(set, trait string) (bool, string) {
 	return false, "the selector '" + set + "={" + trait + "}' depends on the compiler, the device or the enclosing constructs, which gopari does not decide"
 }
 
-// splitTop splits s at the commas outside parentheses and braces.
-func splitTop(s string) []string {
+// SplitTop splits s at the commas outside parentheses, brackets and
+// braces, and trims the parts; an empty last part is dropped.
+func SplitTop(s string) []string {
 	var out []string
-	depth, from := 0, 0
+	depth, start := 0, 0
 	for i := 0; i < len(s); i++ {
 		switch s[i] {
-		case '(', '{', '[':
+		case '(', '[', '{':
 			depth++
-		case ')', '}', ']':
+		case ')', ']', '}':
 			depth--
 		case ',':
 			if depth == 0 {
-				out = append(out, s[from:i])
-				from = i + 1
+				out = append(out, strings.TrimSpace(s[start:i]))
+				start = i + 1
 			}
 		}
 	}
-	if strings.TrimSpace(s[from:]) != "" || len(out) > 0 {
-		out = append(out, s[from:])
+	if t := strings.TrimSpace(s[start:]); t != "" {
+		out = append(out, t)
 	}
 	return out
 }

@@ -317,29 +317,6 @@ func topLevelColon(s string) int {
 	return at
 }
 
-// splitTop splits s at top-level commas.
-func splitTop(s string) []string {
-	var out []string
-	depth, start := 0, 0
-	for i := 0; i < len(s); i++ {
-		switch s[i] {
-		case '(', '[', '{':
-			depth++
-		case ')', ']', '}':
-			depth--
-		case ',':
-			if depth == 0 {
-				out = append(out, strings.TrimSpace(s[start:i]))
-				start = i + 1
-			}
-		}
-	}
-	if t := strings.TrimSpace(s[start:]); t != "" {
-		out = append(out, t)
-	}
-	return out
-}
-
 // listItems returns the base variable names of a clause's list: the list
 // follows the last top-level colon for clauses with a modifier or
 // identifier (reduction, lastprivate(conditional:), allocate), precedes it
@@ -363,7 +340,7 @@ func listItems(args, clause string) []string {
 		}
 	}
 	var out []string
-	for _, it := range splitTop(list) {
+	for _, it := range parser.SplitTop(list) {
 		out = append(out, baseName(it))
 	}
 	return out
@@ -396,7 +373,7 @@ func placeAllocate(out []leaf, c parser.Clause) {
 		list = c.Args[i+1:]
 	}
 	perLeaf := make([][]string, len(out))
-	for _, it := range splitTop(list) {
+	for _, it := range parser.SplitTop(list) {
 		placed := false
 		for i, l := range out {
 			if leafClauses[l.name]["allocate"] && privatizes(l, baseName(it)) {
