@@ -396,7 +396,7 @@ func (p *parser) dir(j int) *Directive {
 func (p *parser) search(j int) int {
 	l := p.list
 	i := min(p.finger, len(l))
-	lo, hi := 0, len(l) // the answer is in [lo, hi]
+	var lo, hi int // the answer is in [lo, hi]
 	if i < len(l) && l[i].Tok < j {
 		for step := 1; ; step *= 2 { // forward: l[lo].Tok < j
 			p.work++
