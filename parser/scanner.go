@@ -126,7 +126,7 @@ func scan(f *File, opts Options, diag *DiagnosticList) *scanner {
 	// in two halves has that core scan its second half, and fault its
 	// own pages.
 	mem.Prefault(s.toks, min(len(s.src)/3, cap(s.toks)/2))
-	if !s.runSplit() { // scan_split.go
+	if !s.runSplit() {                 // scan_split.go
 		s.run(len(s.src))
 	}
 	s.done()
