@@ -131,6 +131,18 @@ func (f *File) LineEnd(off int) int {
 	return len(f.Src)
 }
 
+// addMarker records a #line directive or line marker whose own line ends at
+// the newline at offset nl.
+func (f *File) addMarker(nl int, line int, name string, system bool) {
+	if name == "" {
+		name = f.Name
+		if len(f.markers) > 0 {
+			name = f.markers[len(f.markers)-1].Name
+		}
+	}
+	f.markers = append(f.markers, marker{Off: nl + 1, Line: line, Name: name, System: system})
+}
+
 // Position returns the presumed position of offset off.
 func (f *File) Position(off int) Position {
 	l, start := f.lineOf(off)

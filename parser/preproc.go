@@ -61,9 +61,6 @@ func (s *scanner) directive(hash, name int) int {
 			}
 		}
 	case PPElif:
-		if len(s.conds) == 0 {
-			s.unmatched = append(s.unmatched, unmatchedCond{kind: PPElif, decided: string(dname) == "elif" && constCond(s.rest(nameEnd, end)) >= 0})
-		}
 		if len(s.conds) > 0 {
 			if s.conds[len(s.conds)-1] {
 				return s.skipBranch(end)
@@ -78,16 +75,10 @@ func (s *scanner) directive(hash, name int) int {
 			}
 		}
 	case PPElse:
-		if len(s.conds) == 0 {
-			s.unmatched = append(s.unmatched, unmatchedCond{kind: PPElse})
-		}
 		if len(s.conds) > 0 && s.conds[len(s.conds)-1] {
 			return s.skipBranch(end)
 		}
 	case PPEndif:
-		if len(s.conds) == 0 {
-			s.unmatched = append(s.unmatched, unmatchedCond{kind: PPEndif})
-		}
 		if len(s.conds) > 0 {
 			s.conds = s.conds[:len(s.conds)-1]
 		}
@@ -278,7 +269,8 @@ func (s *scanner) lineDirective(num, rest string, end int) {
 			}
 		}
 	}
-	s.markers = append(s.markers, marker{Off: end + 1, Line: line, Name: name, System: system})
+	nl := end
+	s.f.addMarker(nl, line, name, system)
 }
 
 func trimBlank(s string) string {

@@ -2,7 +2,6 @@ package parser
 
 import (
 	"bytes"
-	"fmt"
 
 	"gopari/internal/mem"
 )
@@ -63,13 +62,6 @@ type scanner struct {
 	// Indices of the tokens later passes look at: every Preproc token,
 	// and identifiers that may be _Pragma or an OpenMP lock routine.
 	pp, ids []int32
-
-	markers []marker    // #line directives and line markers, names of "" inherited (done)
-	errs    []scanError // lexical errors, reported by done
-	// unmatched records, for the scanner of a file's second half, the
-	// #elif, #else and #endif lines that close groups it did not see
-	// open (scan_split.go).
-	unmatched []unmatchedCond
 }
 
 const (
@@ -114,7 +106,6 @@ func scan(f *File, opts Options, diag *DiagnosticList) *scanner {
 	s := &scanner{f: f, src: f.Src, diag: diag, opts: opts}
 	if i := bytes.IndexByte(s.src, 0); i >= 0 {
 		s.errorf(i, "file contains a NUL byte; refusing a binary file")
-		s.done()
 		return s
 	}
 	// Code has 3 to 5 bytes per token, tables of numbers 2. Capacity never
@@ -122,44 +113,13 @@ func scan(f *File, opts Options, diag *DiagnosticList) *scanner {
 	// until written); growing the slice costs a copy of it all.
 	s.toks = make([]Token, 0, len(s.src)/2+16)
 	mem.HugePages(s.toks)
-	// The tokens of most code, faulted in on another core; a file scanned
-	// in two halves has that core scan its second half, and fault its
-	// own pages.
-	mem.Prefault(s.toks, min(len(s.src)/3, cap(s.toks)/2))
-	if !s.runSplit() {                 // scan_split.go
-		s.run(len(s.src))
-	}
-	s.done()
+	mem.Prefault(s.toks, len(s.src)/3) // the tokens of most code, faulted in on another core
+	s.run()
 	return s
 }
 
-// errorf records a lexical error; done reports it, once the file's line
-// markers are known.
 func (s *scanner) errorf(off int, format string, args ...any) {
-	s.errs = append(s.errs, scanError{off, fmt.Sprintf(format, args...)})
-}
-
-// A scanError is a lexical error at an offset.
-type scanError struct {
-	off int
-	msg string
-}
-
-// done gives the file its line markers, each #line without a file name
-// naming the file of the one before, and reports the errors.
-func (s *scanner) done() {
-	for i := range s.markers {
-		if m := &s.markers[i]; m.Name == "" {
-			m.Name = s.f.Name
-			if i > 0 {
-				m.Name = s.markers[i-1].Name
-			}
-		}
-	}
-	s.f.markers = s.markers
-	for _, e := range s.errs {
-		s.diag.Report(s.f, e.off, Error, "%s", e.msg)
-	}
+	s.diag.Report(s.f, off, Error, format, args...)
 }
 
 func (s *scanner) emit(k Kind, sub uint8, pos, end int) {
@@ -236,23 +196,14 @@ func init() {
 	// Literal prefixes start like identifiers; ident handles them.
 }
 
-// run scans the file from the start; it returns where it stopped: at
-// stop, past it when a token runs over it, or at the end.
-func (s *scanner) run(stop int) int {
+func (s *scanner) run() {
+	src := s.src
+	n := len(src)
 	i := 0
-	if src := s.src; len(src) >= 3 && src[0] == 0xEF && src[1] == 0xBB && src[2] == 0xBF {
+	if n >= 3 && src[0] == 0xEF && src[1] == 0xBB && src[2] == 0xBF {
 		i = 3 // UTF-8 byte order mark
 	}
 	s.lastNL = i - 1
-	return s.runFrom(i, stop)
-}
-
-// runFrom scans from offset i to stop, the offset after a newline or the
-// end of the file: the loops that scan common tokens inline never pass a
-// newline, so stopping there stops between tokens.
-func (s *scanner) runFrom(i, stop int) int {
-	src := s.src
-	n := stop
 	// The common tokens are appended to a local slice; it is handed back
 	// to s.toks around the slower paths, which append themselves.
 	toks := s.toks
@@ -328,12 +279,11 @@ func (s *scanner) runFrom(i, stop int) int {
 			i = s.punct(i, c)
 			toks, lastNL = s.toks, s.lastNL
 			if s.fatal {
-				return len(src)
+				return
 			}
 		}
 	}
 	s.toks, s.lastNL = toks, lastNL
-	return i
 }
 
 // atLineStart reports whether only blanks and comments precede offset i
