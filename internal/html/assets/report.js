@@ -158,6 +158,9 @@
     }
     function draw() {
       var w = canvas.clientWidth;
+      // Before layout (or in a pane narrower than the labels) there is no
+      // room to draw: a negative width would make every length below negative.
+      if (width() < 1) return;
       ctx.clearRect(0, 0, w, canvas.height);
       ctx.font = '11px system-ui, sans-serif';
       ctx.textBaseline = 'middle';
@@ -231,7 +234,9 @@
         else { view.t0 = 0; view.t1 = end; draw(); }
       });
     });
-    window.addEventListener('resize', resize);
+    // Drawn when the canvas gets its size, and again when it changes.
+    if (window.ResizeObserver) new ResizeObserver(function () { resize(); }).observe(canvas);
+    else window.addEventListener('resize', resize);
     resize();
   }
 })();
