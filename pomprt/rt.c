@@ -568,8 +568,8 @@ static inline __attribute__((always_inline)) pomp_frame *open_phase(pomp_thr *t,
 	pomp_frame *f = &t->fr[t->nfr++];
 	f->region = region;
 	f->kind = (uint8_t)kind;
-	f->phase = (uint16_t)phase;
-	f->flags = (uint8_t)flags;
+	f->phase = (uint8_t)phase;
+	f->flags = (uint16_t)flags;
 	f->start = f->last = now_ts;
 	f->excl = 0;
 	f->est = 0;
@@ -677,7 +677,7 @@ static inline __attribute__((always_inline)) pomp_frame *push_task(pomp_thr *t, 
 	/* A taskloop's generated tasks are its body; its construct phase is
 	 * the taskloop on the encountering thread. */
 	f->phase = kind == FR_IMPLICIT || kind == FR_TASKLOOP ? PH_BODY : PH_CONSTRUCT;
-	f->flags = (uint8_t)flags;
+	f->flags = (uint16_t)flags;
 	f->start = f->last = now_ts;
 	f->excl = 0;
 	f->est = 0;
@@ -838,7 +838,7 @@ static __attribute__((noinline)) void park(pomp_thr *t, uint64_t ts)
 	*slot = p;
 	pthread_mutex_unlock(&pomp_g.park_mu);
 	for (int k = 0; k < n; k++) {
-		p->fr[k].flags &= (uint8_t)~FL_OUTER;
+		p->fr[k].flags &= (uint16_t)~FL_OUTER;
 		if (p->fr[k].kind == FR_PHASE)
 			stat_at(t, p->fr[k].region)->active[p->fr[k].phase]--;
 	}
@@ -964,10 +964,12 @@ static __attribute__((noinline)) void nested_on_parked(pomp_thr *t, pomp_parked 
 }
 
 /* ---------------------------------------------------------------------
- * Taskloop tasks in C: their end is observed at the next event.
+ * Taskloop tasks in C. A task's last iteration ends it (FL_ENDED) when
+ * the runtime knows how many iterations it has; its frame is popped at
+ * the thread's next event, which is how a task whose iterations are only
+ * counted (FL_COUNTING: a loop gopari cannot read) is seen to end.
  */
-static void end_taskloop(pomp_thr *t, uint64_t ts);
-static void end_taskloop_at(pomp_thr *t, uint64_t ts, uint64_t iters, long long last);
+static void end_taskloop(pomp_thr *t, uint64_t ts, uint64_t iters);
 
 /* tl_bound returns the latest time at which the taskloop task f can have
  * ended, given that the thread noticed at ts. */
@@ -991,7 +993,12 @@ static uint64_t tl_bound(const pomp_frame *f, uint64_t ts)
 	return ts;
 }
 
-static inline int tl_pending(const pomp_frame *f) { return f->kind == FR_TASKLOOP && !(f->flags & FL_CXX); }
+/* tl_pending reports a C taskloop task on the stack that has ended, or
+ * may have: its end is seen at the thread's next event. */
+static inline int tl_pending(const pomp_frame *f)
+{
+	return f->kind == FR_TASKLOOP && (f->flags & (FL_ENDED | FL_COUNTING));
+}
 
 /* ---------------------------------------------------------------------
  * Resynchronization: the thread's current handle is not the task the
@@ -1025,7 +1032,7 @@ static int drop(pomp_thr *t, int keep, uint64_t ts)
 			continue;
 		case FR_TASKLOOP:
 			if (tl_pending(f)) {
-				end_taskloop(t, ts);
+				end_taskloop(t, ts, 0);
 				continue;
 			}
 			break;
@@ -1297,7 +1304,7 @@ static __attribute__((noinline)) void before_task(pomp_thr *t, int undeferred)
 {
 	pomp_frame *f = top(t);
 	if (tl_pending(f) && !undeferred)
-		end_taskloop(t, now());
+		end_taskloop(t, now(), 0);
 	f = &t->fr[t->task];
 	if (f->kind == FR_PARKED && t->task == t->nfr - 1)
 		nested_on_parked(t, f->parked);
@@ -1408,7 +1415,7 @@ void pomp_rt_enter(POMP_Region *r, int ev)
 	pomp_frame *f = &t->fr[t->nfr++];
 	f->region = id;
 	f->kind = FR_PHASE;
-	f->phase = (uint16_t)ph;
+	f->phase = (uint8_t)ph;
 	f->flags = 0;
 	f->start = f->last = f->excl = f->est = 0;
 }
@@ -1563,7 +1570,145 @@ void pomp_rt_taskloop_enter(POMP_Region *r, POMP_Task_handle encountering, POMP_
 	}
 }
 
-void pomp_rt_taskloop_begin(POMP_Taskloop_info *tl, long long first, int cxx)
+/* trip returns the iterations of the loop "for (v = lb; v REL ub; v +=
+ * step)", or 0 with *ok cleared for a loop that is not in canonical
+ * form. The differences are taken modulo 2^64, which is exact for every
+ * loop that does not wrap around. */
+static uint64_t trip(long long lb, long long ub, long long step, int rel, int *ok)
+{
+	int uns = rel & POMP_TL_UNSIGNED;
+	int lt = uns ? (uint64_t)lb < (uint64_t)ub : lb < ub;
+	int gt = uns ? (uint64_t)lb > (uint64_t)ub : lb > ub;
+	uint64_t up = (uint64_t)ub - (uint64_t)lb, down = (uint64_t)lb - (uint64_t)ub;
+	uint64_t s = step > 0 ? (uint64_t)step : -(uint64_t)step;
+	*ok = 1;
+	switch (rel & 7) {
+	case POMP_TL_LT:
+		if (step > 0)
+			return lt ? (up - 1) / s + 1 : 0;
+		break;
+	case POMP_TL_LE:
+		if (step > 0)
+			return gt ? 0 : up / s + 1;
+		break;
+	case POMP_TL_GT:
+		if (step < 0)
+			return gt ? (down - 1) / s + 1 : 0;
+		break;
+	case POMP_TL_GE:
+		if (step < 0)
+			return lt ? 0 : down / s + 1;
+		break;
+	case POMP_TL_NE:
+		if (s == 1)
+			return step > 0 ? up : down;
+		break;
+	}
+	*ok = 0;
+	return 0;
+}
+
+/* pomp_rt_taskloop_loop describes loop level of the nest (0 the
+ * outermost): its bounds, step and test. */
+void pomp_rt_taskloop_loop(POMP_Taskloop_info *tl, int level, long long lb, long long ub, long long step, int rel)
+{
+	int ok;
+	uint64_t n = trip(lb, ub, step, rel, &ok);
+	if (!ok || level != tl->levels || level > 1) {
+		tl->levels = -1; /* unknown for good */
+		return;
+	}
+	tl->lb[level] = lb;
+	tl->step[level] = step;
+	if (level == 0) {
+		tl->total = n;
+	} else {
+		if (n && tl->total > UINT64_MAX / n) {
+			tl->levels = -1;
+			return;
+		}
+		tl->inner = n;
+		tl->total *= n;
+	}
+	tl->levels = level + 1;
+}
+
+/* libomp's entry points, weak: present when the program runs on LLVM's
+ * OpenMP runtime, which splits a taskloop without clauses differently. */
+extern int __kmpc_global_thread_num(void *) __attribute__((weak));
+
+/* pomp_rt_taskloop_schedule notes the clause that splits the taskloop's
+ * iterations into tasks; without one, both runtimes make a number of
+ * tasks from the team size: libgomp one per thread, libomp ten. */
+void pomp_rt_taskloop_schedule(POMP_Taskloop_info *tl, int kind, long long value)
+{
+	if (kind == POMP_TL_DEFAULT) {
+		value = omp_get_num_threads ? omp_get_num_threads() : 1;
+		if (__kmpc_global_thread_num)
+			value *= 10;
+		kind = POMP_TL_NUM_TASKS;
+	}
+	if (tl->levels > 0 && value > 0) {
+		tl->kind = kind;
+		tl->sched = value;
+	}
+}
+
+/* index returns the logical number of value v of a loop from lb by step. */
+static uint64_t index_of(long long lb, long long step, long long v)
+{
+	if (step > 0)
+		return ((uint64_t)v - (uint64_t)lb) / (uint64_t)step;
+	return ((uint64_t)lb - (uint64_t)v) / -(uint64_t)step;
+}
+
+/* logical returns the logical number of the iteration whose loop
+ * variables are v0 (and v1), or POMP_ITERATION_UNKNOWN. */
+static int64_t logical(const POMP_Taskloop_info *tl, long long v0, long long v1)
+{
+	if (tl->levels <= 0 || tl->sched <= 0)
+		return POMP_ITERATION_UNKNOWN;
+	uint64_t i = index_of(tl->lb[0], tl->step[0], v0);
+	if (tl->levels == 2)
+		i = i * tl->inner + index_of(tl->lb[1], tl->step[1], v1);
+	return i < tl->total ? (int64_t)i : POMP_ITERATION_UNKNOWN;
+}
+
+/* share returns the iterations of the task whose first iteration is
+ * first, as libgomp and libomp split the taskloop's iterations: T tasks,
+ * the first total % T of them one iteration longer; with grainsize(strict:
+ * g) tasks of g and a shorter last one. It returns 0 when first cannot be
+ * a task's first iteration: the split is not the one expected. */
+static uint64_t share(const POMP_Taskloop_info *tl, int64_t first)
+{
+	uint64_t n = tl->total, f = (uint64_t)first, v = (uint64_t)tl->sched, tasks;
+	if (first == POMP_ITERATION_UNKNOWN || f >= n)
+		return 0;
+	switch (tl->kind) {
+	case POMP_TL_GRAINSIZE_STRICT:
+		if (f % v)
+			return 0;
+		return n - f < v ? n - f : v;
+	case POMP_TL_GRAINSIZE:
+		tasks = n / v ? n / v : 1;
+		break;
+	default:
+		tasks = v < n ? v : n;
+		break;
+	}
+	uint64_t q = n / tasks, big = n % tasks, split = big * (q + 1);
+	if (f < split)
+		return f % (q + 1) ? 0 : q + 1;
+	return (f - split) % q ? 0 : q;
+}
+
+/* A count that never runs out: the iterations of a task that the runtime
+ * does not follow (ids mode, off). */
+#define TL_NEVER (1ull << 62)
+
+/* taskloop_begin begins the task that the generated task's context tl
+ * describes, at its first iteration, v0 (and v1) its loop variables. */
+static void taskloop_begin(POMP_Taskloop_info *tl, long long v0, long long v1, int cxx)
 {
 	pomp_thr *t = self();
 	POMP_Task_handle id = POMP_New_task_id();
@@ -1571,6 +1716,8 @@ void pomp_rt_taskloop_begin(POMP_Taskloop_info *tl, long long first, int cxx)
 	if (pomp_mode == POMP_MODE_RECORD) {
 		record_pair(t, id, tl->parent);
 		pomp_thread.current = id;
+		if (!cxx)
+			tl->count = TL_NEVER;
 		return;
 	}
 	CHECK(t);
@@ -1587,28 +1734,33 @@ void pomp_rt_taskloop_begin(POMP_Taskloop_info *tl, long long first, int cxx)
 	if (depth > s->max_depth)
 		s->max_depth = depth;
 	int m = sampled(t, n, rid);
-	uint32_t flags = (cxx ? FL_CXX : 0) | (r->flags & POMP_FLAG_UNTIED ? FL_UNTIED : 0);
+	int64_t first = logical(tl, v0, v1);
+	uint64_t iters = cxx ? 0 : share(tl, first);
+	uint32_t flags = (cxx ? FL_CXX : iters ? 0 : FL_COUNTING) | (r->flags & POMP_FLAG_UNTIED ? FL_UNTIED : 0);
 	if (flags & FL_UNTIED)
 		m = 1;
 	uint64_t ts;
 	pomp_frame *f = push_task(t, rid, FR_TASKLOOP, m, id, depth, 1, &ts);
-	f->flags |= (uint8_t)flags;
-	if (!(f->flags & FL_TS) && !cxx) {
+	f->flags |= (uint16_t)flags;
+	if (!(f->flags & FL_TS) && (flags & FL_COUNTING)) {
 		/* Its end is observed late and bounded by the taskloop's: both
 		 * need its start. */
 		f->flags |= FL_TS;
 		f->start = f->last = now();
 	}
-	f->aux = pomp_thread.iterations;
-	f->tl_last = pomp_thread.last_iteration;
-	pomp_thread.iterations = 0;
+	f->aux = iters;
+	f->tl_first = first;
+	f->tl_end = 0;
 	f->tl = tl->instance;
 	f->tl_seq = tl->seq;
 	f->team_seq = 0;
+	if (!cxx)
+		tl->count = iters ? iters : 1;
 	pomp_frame *below = &t->fr[t->nfr - 2];
 	if (!cxx && below->kind == FR_IMPLICIT && (below->flags & FL_CLOSING)) {
 		pomp_loc *l = pomp_g.locs[t->loc];
 		l->close_pend_start = f->start;
+		l->close_pend_end = 0;
 		l->close_pend_tl = f->tl;
 		l->close_pend_seq = f->tl_seq;
 		f->saved_loc = t->loc;
@@ -1617,25 +1769,89 @@ void pomp_rt_taskloop_begin(POMP_Taskloop_info *tl, long long first, int cxx)
 	EV(t, EV_TASKLOOP_BEGIN, rid, ts ? ts : f->start, 3, id, tl->parent, (uint64_t)first);
 }
 
-/* end_taskloop ends the taskloop task on top of t: at ts in C++ (exact),
- * or, in C, at ts bounded by the end of its taskloop. */
-static void end_taskloop(pomp_thr *t, uint64_t ts)
+/* own_taskloop returns the frame of the C taskloop task tl on t, with
+ * nothing above it, or NULL. */
+static pomp_frame *own_taskloop(pomp_thr *t, const POMP_Taskloop_info *tl)
 {
-	end_taskloop_at(t, ts, 0, POMP_ITERATION_UNKNOWN);
+	CHECK(t);
+	int i = t->task;
+	pomp_frame *f = &t->fr[i];
+	if (f->kind != FR_TASKLOOP || f->id != tl->id) {
+		t->unmatched++;
+		return NULL;
+	}
+	if (i != t->nfr - 1)
+		drop(t, i, now());
+	return f;
 }
 
-/* end_taskloop_at ends the taskloop task on top of t: at ts in C++
- * (exact), with its iterations and last iteration; in C at ts bounded by
- * the end of its taskloop, with what the thread noted. */
-static void end_taskloop_at(pomp_thr *t, uint64_t ts, uint64_t iters, long long last)
+/* pomp_rt_taskloop_iteration handles the first iteration of a generated
+ * task, and in C an iteration past the end the runtime expected (the
+ * OpenMP runtime split the iterations in another way): the task goes on,
+ * its iterations counted from there, its end seen at the next event. */
+void pomp_rt_taskloop_iteration(POMP_Taskloop_info *tl, long long v0, long long v1, int cxx)
+{
+	int mode = pomp_mode;
+	if (tl->id == 0 && mode < POMP_MODE_PROFILE) {
+		tl->id = mode == POMP_MODE_OFF ? 1 : POMP_New_task_id();
+		if (mode != POMP_MODE_OFF)
+			pomp_thread.current = tl->id;
+		if (!cxx)
+			tl->count = TL_NEVER;
+		return;
+	}
+	if (tl->id == 0) {
+		taskloop_begin(tl, v0, v1, cxx);
+		return;
+	}
+	tl->count = 1;
+	if (mode < POMP_MODE_PROFILE || mode == POMP_MODE_RECORD)
+		return;
+	pomp_thr *t = self();
+	pomp_frame *f = own_taskloop(t, tl);
+	if (f) {
+		f->flags = (uint16_t)((f->flags & ~FL_ENDED) | FL_COUNTING);
+		if (f->team_seq)
+			pomp_g.locs[t->loc]->close_pend_end = 0;
+	}
+}
+
+/* pomp_rt_taskloop_last is reached at the end of the iteration after
+ * which the C taskloop task tl has no iterations left: its end. */
+void pomp_rt_taskloop_last(POMP_Taskloop_info *tl)
+{
+	if (pomp_mode < POMP_MODE_PROFILE || pomp_mode == POMP_MODE_RECORD) {
+		tl->count = TL_NEVER;
+		return;
+	}
+	pomp_thr *t = self();
+	pomp_frame *f = own_taskloop(t, tl);
+	if (!f) {
+		tl->count = TL_NEVER;
+		return;
+	}
+	if (f->flags & FL_COUNTING) {
+		f->aux++;
+		tl->count = 1;
+		return;
+	}
+	uint64_t ts = f->flags & FL_TS ? now() : 0;
+	f->tl_end = ts;
+	f->flags |= FL_ENDED;
+	if (f->team_seq && ts)
+		pomp_g.locs[t->loc]->close_pend_end = ts;
+}
+
+/* end_taskloop ends the taskloop task on top of t: at ts in C++ (exact),
+ * with iters iterations. In C, at the end of its last iteration when that
+ * was seen, or else at ts bounded by the end of its taskloop, with the
+ * iterations counted. */
+static void end_taskloop(pomp_thr *t, uint64_t ts, uint64_t iters)
 {
 	pomp_frame *f = top(t);
 	if (!(f->flags & FL_CXX)) {
-		ts = tl_bound(f, ts);
-		iters = pomp_thread.iterations;
-		last = pomp_thread.last_iteration;
-		pomp_thread.iterations = f->aux;
-		pomp_thread.last_iteration = f->tl_last;
+		ts = f->flags & FL_ENDED ? f->tl_end : tl_bound(f, ts);
+		iters = f->aux;
 	}
 	if (!(f->flags & FL_TS))
 		ts = 0;
@@ -1643,6 +1859,7 @@ static void end_taskloop_at(pomp_thr *t, uint64_t ts, uint64_t iters, long long 
 		ts = f->last;
 	pomp_stat *s = stat_at(t, f->region);
 	s->iterations += iters;
+	int64_t last = f->tl_first == POMP_ITERATION_UNKNOWN || !iters ? POMP_ITERATION_UNKNOWN : f->tl_first + (int64_t)iters - 1;
 	EV(t, EV_TASKLOOP_END, f->region, ts ? ts : now(), 2, f->id, (uint64_t)last, 0);
 	end_task_stats(t, f, s, ts);
 	pop_task(t, f, ts);
@@ -1662,7 +1879,7 @@ void pomp_rt_taskloop_end(POMP_Taskloop_info *tl)
 	}
 	if (i != t->nfr - 1)
 		drop(t, i, now());
-	end_taskloop_at(t, f->flags & FL_TS ? now() : 0, tl->iterations, tl->last);
+	end_taskloop(t, f->flags & FL_TS ? now() : 0, tl->count);
 }
 
 /* ---------------------------------------------------------------------
@@ -1787,9 +2004,11 @@ static void join_barrier(uint32_t region, uint32_t parent, uint64_t seq, uint64_
 		uint64_t busy = ts - l->close_end;
 		uint64_t tasks = l->close_tasks;
 		if (l->close_pend_start && l->close_pend_start >= l->close_end) {
-			/* A taskloop task (C) whose end the member has not seen. */
+			/* A taskloop task (C) that the member has not popped: it
+			 * ended with its last iteration, or else by the join. */
 			pomp_frame pf = {.start = l->close_pend_start, .tl = l->close_pend_tl, .tl_seq = l->close_pend_seq};
-			tasks += tl_bound(&pf, ts) - l->close_pend_start;
+			uint64_t end = l->close_pend_end ? l->close_pend_end : tl_bound(&pf, ts);
+			tasks += end - l->close_pend_start;
 		}
 		uint64_t wait = busy > tasks ? busy - tasks : 0;
 		pomp_phase *b = &loc_stat(l, region)->ph[PH_BARRIER];

@@ -112,6 +112,7 @@ typedef struct pomp_loc {
 	uint64_t close_end;   /* when the member ended its body */
 	uint64_t close_tasks; /* ticks of tasks it ran after that */
 	uint64_t close_pend_start;          /* start of a C taskloop task it runs there, not yet ended */
+	uint64_t close_pend_end;            /* its end, when its last iteration ended */
 	const struct pomp_tlinst *close_pend_tl;
 	uint64_t close_pend_seq;
 	uint64_t forks;    /* teams forked here so far */
@@ -122,9 +123,9 @@ typedef struct pomp_loc {
 /* A frame of a thread's stack. */
 typedef struct pomp_frame {
 	uint32_t region;
-	uint8_t kind;  /* FR_* */
-	uint8_t flags; /* FL_* */
-	uint16_t phase;
+	uint8_t kind;   /* FR_* */
+	uint8_t phase;  /* PH_* */
+	uint16_t flags; /* FL_* */
 	uint64_t start; /* when it opened (FL_TS) */
 	uint64_t last;  /* when it last became the top of the stack (FL_MEASURED) */
 	uint64_t excl;  /* ticks as the top of the stack, before last */
@@ -136,13 +137,16 @@ typedef struct pomp_frame {
 	uint64_t exec;     /* ticks of its closed phase frames */
 	uint32_t depth;
 	uint32_t saved_loc;
-	struct pomp_parked *parked; /* FR_PARKED */
-	uint64_t aux;               /* FR_TASKLOOP in C: iterations count before it began; FR_FORK: team instance */
+	union {
+		struct pomp_parked *parked; /* FR_PARKED */
+		uint64_t tl_end;            /* FR_TASKLOOP in C, FL_ENDED: when its last iteration ended */
+	};
+	uint64_t aux;               /* FR_TASKLOOP in C: its iterations (predicted, or counted); FR_FORK: team instance */
 	const struct pomp_tlinst *tl; /* FR_TASKLOOP: its taskloop, which bounds its end in C */
 	uint64_t tl_seq;
 	uint64_t team_seq; /* FR_TASKLOOP run in a closing barrier: the team (saved_loc is the member) */
 	uint64_t cid;      /* task frames: the task being created (for CREATE_END) */
-	int64_t tl_last;   /* FR_TASKLOOP in C: the enclosing one's last iteration */
+	int64_t tl_first;  /* FR_TASKLOOP: the logical number of its first iteration, or POMP_ITERATION_UNKNOWN */
 } pomp_frame;
 
 _Static_assert(sizeof(pomp_frame) == 128, "pomp_frame is 128 bytes");
@@ -166,6 +170,8 @@ enum {
 	FL_CLOSING = 1 << 3,  /* implicit task: body ended, in the closing barrier */
 	FL_UNTIED = 1 << 4,   /* task: untied, may move to another thread */
 	FL_CXX = 1 << 5,      /* taskloop task: its end is reported (C++) */
+	FL_ENDED = 1 << 6,    /* C taskloop task: its last iteration ended, at tl_end */
+	FL_COUNTING = 1 << 7, /* C taskloop task: its iterations are counted, its end seen at the next event */
 };
 
 /* An untied task at a scheduling point, while it may move: its frames,

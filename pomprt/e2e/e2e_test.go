@@ -127,26 +127,40 @@ func build(t *testing.T, c compiler, name string) program {
 // buildOpts is build with instrumentation options.
 func buildOpts(t *testing.T, c compiler, name string, opts rewrite.Options) program {
 	t.Helper()
+	return buildAs(t, c, name, name, opts)
+}
+
+// buildAs builds testdata/name as if it were called as, whose suffix
+// chooses the language: a C file that is also C++ is tested as both.
+func buildAs(t *testing.T, c compiler, name, as string, opts rewrite.Options) program {
+	t.Helper()
 	src, err := os.ReadFile(filepath.Join("testdata", name))
 	if err != nil {
 		t.Fatal(err)
 	}
 	dir := t.TempDir()
-	cpp := filepath.Ext(name) == ".cpp"
+	cpp := filepath.Ext(as) == ".cpp"
 	cc := c.cc
 	if cpp {
 		cc = c.cxx
 	}
-	res, diags := rewrite.Source(name, src, parser.Config{CPlusPlus: cpp}, opts)
+	res, diags := rewrite.Source(as, src, parser.Config{CPlusPlus: cpp}, opts)
 	if res == nil {
-		t.Fatalf("instrumenting %s: %v", name, diags)
+		t.Fatalf("instrumenting %s: %v", as, diags)
 	}
-	base := strings.TrimSuffix(name, filepath.Ext(name))
-	instSrc := filepath.Join(dir, base+".pomp"+filepath.Ext(name))
+	base := strings.TrimSuffix(as, filepath.Ext(as))
+	origSrc := filepath.Join("testdata", name)
+	if as != name {
+		origSrc = filepath.Join(dir, as)
+		if err := os.WriteFile(origSrc, src, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	instSrc := filepath.Join(dir, base+".pomp"+filepath.Ext(as))
 	if err := os.WriteFile(instSrc, res.Bytes(), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	p := program{name: name, orig: filepath.Join(dir, base+".orig"), inst: filepath.Join(dir, base+".inst")}
+	p := program{name: as, orig: filepath.Join(dir, base+".orig"), inst: filepath.Join(dir, base+".inst")}
 	compile := func(args ...string) {
 		cmd := exec.Command(cc, args...)
 		if out, err := cmd.CombinedOutput(); err != nil {
@@ -154,7 +168,7 @@ func buildOpts(t *testing.T, c compiler, name string, opts rewrite.Options) prog
 		}
 	}
 	opt := append([]string{"-O2", "-g"}, c.openmp...)
-	compile(append(opt, filepath.Join("testdata", name), "-o", p.orig)...)
+	compile(append(opt, origSrc, "-o", p.orig)...)
 	compile(append(append(opt, "-I", incDir, instSrc, "-o", p.inst, filepath.Join(libDir, "libpomp.a")), c.linkLibs...)...)
 	return p
 }

@@ -92,28 +92,48 @@
  *   taskgroup      save; Taskgroup_enter(r); { Taskgroup_begin(r); BODY Taskgroup_end(r); }
  *                  restore; Taskgroup_exit(r)   (end..exit is the wait for the tasks)
  *   taskloop       save; POMP_Taskloop_task pomp_tl; Taskloop_enter(r, old, &pomp_tl);
+ *                  [Taskloop_loop(&pomp_tl, 0, lb, ub, step, REL); ...
+ *                   Taskloop_schedule(&pomp_tl, KIND, value);]
  *                  #pragma omp taskloop ... firstprivate(pomp_tl)
- *                  for (...) { Taskloop_iteration(&pomp_tl, I); BODY }
+ *                  for (...) { HOOK BODY }
  *                  restore; Taskloop_exit(r)
- *                  (with collapse(n), the hook opens the body of the
- *                  innermost loop). Every generated task receives a fresh
- *                  copy of pomp_tl; Taskloop_iteration finds it unused at
- *                  the task's first iteration and begins the task there:
- *                  a fresh ID, its parent the encountering task. I is the
- *                  value of the outermost loop variable (when the loop
- *                  declares it with an integer type; otherwise
- *                  POMP_ITERATION_UNKNOWN): the task's first and last
- *                  iterations are the values at its first and latest
- *                  iteration. Later iterations only count and note I. The end is exact in C++: the
- *                  copy's destructor ends the task when the task ends. In
- *                  C, a task's end is observed at the next event of the
- *                  thread that ran it (its next task, the end of the
- *                  scheduling point it ran in, its next parallel region),
- *                  but never later than the taskloop's end (Taskloop_exit)
- *                  unless the taskloop has nogroup; its execution time may
- *                  therefore include some scheduling time after it. The
- *                  tasks of "taskloop simd" get no identities: no call may
- *                  be placed inside a simd loop.
+ *                  C:   HOOK = POMP_Taskloop_task *pomp_tl_it
+ *                          __attribute__((__cleanup__(POMP_Taskloop_iteration_end)))
+ *                          = Taskloop_iteration(&pomp_tl, I);
+ *                  C++: HOOK = Taskloop_iteration(&pomp_tl, I);
+ *                  With collapse(n), the hook opens the body of the
+ *                  innermost loop (Taskloop_iteration2 with both loop
+ *                  variables for collapse(2)). Every generated task
+ *                  receives a fresh copy of pomp_tl; Taskloop_iteration
+ *                  finds it unused at the task's first iteration and
+ *                  begins the task there: a fresh ID, its parent the
+ *                  encountering task. When every loop of the nest
+ *                  declares its integer variable in its header and is in
+ *                  canonical form (and collapse is at most 2), gopari
+ *                  describes the loops to the runtime (their bounds,
+ *                  steps and tests, evaluated once more before the
+ *                  directive, as OpenMP allows) and the grainsize or
+ *                  num_tasks clause; the runtime then numbers the
+ *                  iterations (logical numbers, 0-based over the whole
+ *                  collapsed nest: a task's first and last iterations are
+ *                  recorded) and computes, at a task's first iteration,
+ *                  how many iterations the OpenMP runtime gave it (libgomp
+ *                  and libomp split alike: T tasks, the first
+ *                  iterations % T of them one longer; without a clause T
+ *                  is the team size, ten times it on libomp). The end of
+ *                  a task: in C++ the copy's destructor ends the task when
+ *                  the task ends; in C the cleanup handler of each
+ *                  iteration counts down, a decrement and a test, and the
+ *                  end of the last one ends the task, exactly, nogroup
+ *                  or not. Where the loop cannot be described (a variable
+ *                  declared outside the header, a loop gopari cannot
+ *                  read) or the split turns out otherwise, a C task's
+ *                  iterations are counted through the runtime and its
+ *                  end is observed at the next event of its thread,
+ *                  never later than the taskloop's end (Taskloop_exit)
+ *                  unless the taskloop has nogroup. The tasks of
+ *                  "taskloop simd" get no identities: no call may be
+ *                  placed inside a simd loop.
  *   ordered        Ordered_enter(r); { Ordered_begin(r); BODY Ordered_end(r); } Ordered_exit(r)
  *                  standalone (depend/doacross): Ordered_enter(r); #pragma Ordered_exit(r)
  *   simd, loop     Simd_enter(r) / Loop_enter(r); LOOP; Simd_exit(r) / Loop_exit(r)
@@ -151,7 +171,7 @@ extern "C" {
 #endif
 
 /* An enum, not a macro: generated tables use it in preprocessed files. */
-enum { POMP_ABI_VERSION = 3 };
+enum { POMP_ABI_VERSION = 4 };
 
 /* A task handle: (thread index << 32) | per-thread counter. */
 typedef unsigned long long POMP_Task_handle;
@@ -264,8 +284,6 @@ enum {
 typedef struct POMP_Thread {
 	POMP_Task_handle current; /* the task this thread executes */
 	unsigned long long next;  /* the next task ID to hand out; 0 before registration */
-	unsigned long long iterations; /* C: iterations of the taskloop task running here */
-	long long last_iteration;      /* C: its loop variable at the latest of them */
 } POMP_Thread;
 
 extern POMP_TLS POMP_Thread pomp_thread;
@@ -360,24 +378,54 @@ POMP_INLINE void POMP_Task_end(POMP_Region *r)
 
 /* ---------------------------------------------------------------------
  * Taskloops. Taskloop_enter fills the context that every generated task
- * receives a copy of; Taskloop_iteration begins a generated task at its
- * first iteration and counts the others.
+ * receives a copy of. Taskloop_loop (once per loop of the nest, outermost
+ * first) and Taskloop_schedule (the grainsize or num_tasks clause) follow
+ * it when gopari can read the loop headers: the runtime then knows the
+ * logical number of every iteration and how the OpenMP runtime splits the
+ * iterations into tasks. Taskloop_iteration begins a generated task at
+ * its first iteration; in C, Taskloop_iteration_end, a cleanup handler of
+ * every iteration, ends the task at the end of its last one.
  */
 #define POMP_ITERATION_UNKNOWN (-0x7fffffffffffffffLL - 1)
 
+/* How a taskloop splits its iterations into tasks: its clause. */
+enum {
+	POMP_TL_DEFAULT = 0, /* neither grainsize nor num_tasks */
+	POMP_TL_NUM_TASKS,
+	POMP_TL_GRAINSIZE,
+	POMP_TL_NUM_TASKS_STRICT,
+	POMP_TL_GRAINSIZE_STRICT
+};
+
+/* The test of a loop of the nest, "var REL bound", and whether its
+ * variable is unsigned. */
+enum { POMP_TL_LT = 1, POMP_TL_LE, POMP_TL_GT, POMP_TL_GE, POMP_TL_NE, POMP_TL_UNSIGNED = 8 };
+
 typedef struct POMP_Taskloop_info {
-	POMP_Task_handle id;         /* the generated task's ID; 0 until its first iteration */
-	POMP_Task_handle parent;     /* the encountering task */
-	unsigned long long ctx;      /* the runtime's context */
-	unsigned long long iterations; /* C++: iterations run so far */
-	long long last;                /* C++: the loop variable at the latest of them */
+	POMP_Task_handle id;     /* the generated task's ID; 0 until its first iteration */
+	POMP_Task_handle parent; /* the encountering task */
+	unsigned long long ctx;  /* the runtime's context */
+	/* C: iterations left until the task's end is due, 0 before its first
+	 * iteration; C++: iterations run so far. */
+	unsigned long long count;
 	POMP_Region *region;
 	void *instance; /* the runtime's record of this taskloop */
 	unsigned long long seq;
+	/* The loop nest (the runtime's): its iterations, the clause, the
+	 * loops described (0: unknown), and each loop's lower bound and
+	 * step; inner is the inner loop's iteration count. */
+	unsigned long long total;
+	long long sched;
+	int kind, levels;
+	long long lb[2], step[2];
+	unsigned long long inner;
 } POMP_Taskloop_info;
 
 void pomp_rt_taskloop_enter(POMP_Region *r, POMP_Task_handle encountering, POMP_Taskloop_info *tl);
-void pomp_rt_taskloop_begin(POMP_Taskloop_info *tl, long long first, int cxx);
+void pomp_rt_taskloop_loop(POMP_Taskloop_info *tl, int level, long long lb, long long ub, long long step, int rel);
+void pomp_rt_taskloop_schedule(POMP_Taskloop_info *tl, int kind, long long value);
+void pomp_rt_taskloop_iteration(POMP_Taskloop_info *tl, long long v0, long long v1, int cxx);
+void pomp_rt_taskloop_last(POMP_Taskloop_info *tl);
 void pomp_rt_taskloop_end(POMP_Taskloop_info *tl);
 
 POMP_INLINE void POMP_Taskloop_enter_(POMP_Region *r, POMP_Task_handle encountering, POMP_Taskloop_info *tl)
@@ -385,25 +433,16 @@ POMP_INLINE void POMP_Taskloop_enter_(POMP_Region *r, POMP_Task_handle encounter
 	tl->id = 0;
 	tl->parent = encountering;
 	tl->ctx = 0;
-	tl->iterations = 0;
-	tl->last = POMP_ITERATION_UNKNOWN;
+	tl->count = 0;
 	tl->region = r;
 	tl->instance = 0;
 	tl->seq = 0;
+	tl->total = 0;
+	tl->sched = 0;
+	tl->kind = 0;
+	tl->levels = 0;
 	if (pomp_mode >= POMP_MODE_PROFILE)
 		pomp_rt_taskloop_enter(r, encountering, tl);
-}
-
-POMP_INLINE void POMP_Taskloop_begin_(POMP_Taskloop_info *tl, long long first, int cxx)
-{
-	int mode = pomp_mode;
-	if (mode >= POMP_MODE_PROFILE) {
-		pomp_rt_taskloop_begin(tl, first, cxx); /* sets id and the current task */
-		return;
-	}
-	tl->id = mode == POMP_MODE_OFF ? 1 : POMP_New_task_id();
-	if (mode != POMP_MODE_OFF)
-		pomp_thread.current = tl->id;
 }
 
 #ifdef __cplusplus
@@ -413,13 +452,13 @@ POMP_INLINE void POMP_Taskloop_begin_(POMP_Taskloop_info *tl, long long first, i
  * destroyed, at the end of the task. */
 struct POMP_Taskloop_task {
 	POMP_Taskloop_info c;
-	POMP_Taskloop_task() { c.id = 0; c.parent = 0; c.ctx = 0; c.iterations = 0; c.last = 0; c.region = 0; c.instance = 0; c.seq = 0; }
-	POMP_Taskloop_task(const POMP_Taskloop_task &o) : c(o.c) { c.id = 0; c.iterations = 0; }
+	POMP_Taskloop_task() { c.id = 0; c.count = 0; c.levels = 0; }
+	POMP_Taskloop_task(const POMP_Taskloop_task &o) : c(o.c) { c.id = 0; c.count = 0; }
 	POMP_Taskloop_task &operator=(const POMP_Taskloop_task &o)
 	{
 		c = o.c;
 		c.id = 0;
-		c.iterations = 0;
+		c.count = 0;
 		return *this;
 	}
 	~POMP_Taskloop_task()
@@ -429,17 +468,33 @@ struct POMP_Taskloop_task {
 	}
 };
 
-POMP_INLINE void POMP_Taskloop_iteration(POMP_Taskloop_task *tl, long long iteration)
+POMP_INLINE void POMP_Taskloop_iteration2(POMP_Taskloop_task *tl, long long v0, long long v1)
 {
 	if (POMP_UNLIKELY(!tl->c.id))
-		POMP_Taskloop_begin_(&tl->c, iteration, 1);
-	tl->c.iterations++;
-	tl->c.last = iteration;
+		pomp_rt_taskloop_iteration(&tl->c, v0, v1, 1);
+	tl->c.count++;
 }
+
+POMP_INLINE void POMP_Taskloop_iteration(POMP_Taskloop_task *tl, long long v) { POMP_Taskloop_iteration2(tl, v, 0); }
+
+/* C's cleanup handler of an iteration; C++ code does not need it. */
+POMP_INLINE void POMP_Taskloop_iteration_end(POMP_Taskloop_task **tl) { (void)tl; }
 
 POMP_INLINE void POMP_Taskloop_enter(POMP_Region *r, POMP_Task_handle encountering, POMP_Taskloop_task *tl)
 {
 	POMP_Taskloop_enter_(r, encountering, &tl->c);
+}
+
+POMP_INLINE void POMP_Taskloop_loop(POMP_Taskloop_task *tl, int level, long long lb, long long ub, long long step, int rel)
+{
+	if (pomp_mode >= POMP_MODE_PROFILE)
+		pomp_rt_taskloop_loop(&tl->c, level, lb, ub, step, rel);
+}
+
+POMP_INLINE void POMP_Taskloop_schedule(POMP_Taskloop_task *tl, int kind, long long value)
+{
+	if (pomp_mode >= POMP_MODE_PROFILE)
+		pomp_rt_taskloop_schedule(&tl->c, kind, value);
 }
 
 extern "C" {
@@ -451,12 +506,37 @@ POMP_INLINE void POMP_Taskloop_enter(POMP_Region *r, POMP_Task_handle encounteri
 	POMP_Taskloop_enter_(r, encountering, tl);
 }
 
-POMP_INLINE void POMP_Taskloop_iteration(POMP_Taskloop_task *tl, long long iteration)
+POMP_INLINE void POMP_Taskloop_loop(POMP_Taskloop_task *tl, int level, long long lb, long long ub, long long step, int rel)
 {
-	if (POMP_UNLIKELY(!tl->id))
-		POMP_Taskloop_begin_(tl, iteration, 0);
-	pomp_thread.iterations++;
-	pomp_thread.last_iteration = iteration;
+	if (pomp_mode >= POMP_MODE_PROFILE)
+		pomp_rt_taskloop_loop(tl, level, lb, ub, step, rel);
+}
+
+POMP_INLINE void POMP_Taskloop_schedule(POMP_Taskloop_task *tl, int kind, long long value)
+{
+	if (pomp_mode >= POMP_MODE_PROFILE)
+		pomp_rt_taskloop_schedule(tl, kind, value);
+}
+
+/* The hook at the top of every iteration: one test; it returns the
+ * context for the iteration's cleanup handler. */
+POMP_INLINE POMP_Taskloop_task *POMP_Taskloop_iteration2(POMP_Taskloop_task *tl, long long v0, long long v1)
+{
+	if (POMP_UNLIKELY(tl->count == 0))
+		pomp_rt_taskloop_iteration(tl, v0, v1, 0);
+	return tl;
+}
+
+POMP_INLINE POMP_Taskloop_task *POMP_Taskloop_iteration(POMP_Taskloop_task *tl, long long v)
+{
+	return POMP_Taskloop_iteration2(tl, v, 0);
+}
+
+/* The cleanup handler of every iteration: a decrement and a test. */
+POMP_INLINE void POMP_Taskloop_iteration_end(POMP_Taskloop_task **tl)
+{
+	if (POMP_UNLIKELY(--(*tl)->count == 0))
+		pomp_rt_taskloop_last(*tl);
 }
 #endif
 

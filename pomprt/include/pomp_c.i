@@ -1,4 +1,4 @@
-enum { POMP_ABI_VERSION = 3 };
+enum { POMP_ABI_VERSION = 4 };
 typedef unsigned long long POMP_Task_handle;
 typedef unsigned long long POMP_Task_ctx;
 typedef struct POMP_Task_info {
@@ -73,8 +73,6 @@ enum {
 typedef struct POMP_Thread {
  POMP_Task_handle current;
  unsigned long long next;
- unsigned long long iterations;
- long long last_iteration;
 } POMP_Thread;
 extern __thread __attribute__((__tls_model__("initial-exec"))) POMP_Thread pomp_thread;
 extern int pomp_mode;
@@ -133,54 +131,79 @@ static __inline__ __attribute__((__always_inline__, __unused__)) void POMP_Task_
  if (pomp_mode >= POMP_MODE_PROFILE)
   pomp_rt_task_end(r);
 }
+enum {
+ POMP_TL_DEFAULT = 0,
+ POMP_TL_NUM_TASKS,
+ POMP_TL_GRAINSIZE,
+ POMP_TL_NUM_TASKS_STRICT,
+ POMP_TL_GRAINSIZE_STRICT
+};
+enum { POMP_TL_LT = 1, POMP_TL_LE, POMP_TL_GT, POMP_TL_GE, POMP_TL_NE, POMP_TL_UNSIGNED = 8 };
 typedef struct POMP_Taskloop_info {
  POMP_Task_handle id;
  POMP_Task_handle parent;
  unsigned long long ctx;
- unsigned long long iterations;
- long long last;
+ unsigned long long count;
  POMP_Region *region;
  void *instance;
  unsigned long long seq;
+ unsigned long long total;
+ long long sched;
+ int kind, levels;
+ long long lb[2], step[2];
+ unsigned long long inner;
 } POMP_Taskloop_info;
 void pomp_rt_taskloop_enter(POMP_Region *r, POMP_Task_handle encountering, POMP_Taskloop_info *tl);
-void pomp_rt_taskloop_begin(POMP_Taskloop_info *tl, long long first, int cxx);
+void pomp_rt_taskloop_loop(POMP_Taskloop_info *tl, int level, long long lb, long long ub, long long step, int rel);
+void pomp_rt_taskloop_schedule(POMP_Taskloop_info *tl, int kind, long long value);
+void pomp_rt_taskloop_iteration(POMP_Taskloop_info *tl, long long v0, long long v1, int cxx);
+void pomp_rt_taskloop_last(POMP_Taskloop_info *tl);
 void pomp_rt_taskloop_end(POMP_Taskloop_info *tl);
 static __inline__ __attribute__((__always_inline__, __unused__)) void POMP_Taskloop_enter_(POMP_Region *r, POMP_Task_handle encountering, POMP_Taskloop_info *tl)
 {
  tl->id = 0;
  tl->parent = encountering;
  tl->ctx = 0;
- tl->iterations = 0;
- tl->last = (-0x7fffffffffffffffLL - 1);
+ tl->count = 0;
  tl->region = r;
  tl->instance = 0;
  tl->seq = 0;
+ tl->total = 0;
+ tl->sched = 0;
+ tl->kind = 0;
+ tl->levels = 0;
  if (pomp_mode >= POMP_MODE_PROFILE)
   pomp_rt_taskloop_enter(r, encountering, tl);
-}
-static __inline__ __attribute__((__always_inline__, __unused__)) void POMP_Taskloop_begin_(POMP_Taskloop_info *tl, long long first, int cxx)
-{
- int mode = pomp_mode;
- if (mode >= POMP_MODE_PROFILE) {
-  pomp_rt_taskloop_begin(tl, first, cxx);
-  return;
- }
- tl->id = mode == POMP_MODE_OFF ? 1 : POMP_New_task_id();
- if (mode != POMP_MODE_OFF)
-  pomp_thread.current = tl->id;
 }
 typedef POMP_Taskloop_info POMP_Taskloop_task;
 static __inline__ __attribute__((__always_inline__, __unused__)) void POMP_Taskloop_enter(POMP_Region *r, POMP_Task_handle encountering, POMP_Taskloop_task *tl)
 {
  POMP_Taskloop_enter_(r, encountering, tl);
 }
-static __inline__ __attribute__((__always_inline__, __unused__)) void POMP_Taskloop_iteration(POMP_Taskloop_task *tl, long long iteration)
+static __inline__ __attribute__((__always_inline__, __unused__)) void POMP_Taskloop_loop(POMP_Taskloop_task *tl, int level, long long lb, long long ub, long long step, int rel)
 {
- if (__builtin_expect(!!(!tl->id), 0))
-  POMP_Taskloop_begin_(tl, iteration, 0);
- pomp_thread.iterations++;
- pomp_thread.last_iteration = iteration;
+ if (pomp_mode >= POMP_MODE_PROFILE)
+  pomp_rt_taskloop_loop(tl, level, lb, ub, step, rel);
+}
+static __inline__ __attribute__((__always_inline__, __unused__)) void POMP_Taskloop_schedule(POMP_Taskloop_task *tl, int kind, long long value)
+{
+ if (pomp_mode >= POMP_MODE_PROFILE)
+  pomp_rt_taskloop_schedule(tl, kind, value);
+}
+static __inline__ __attribute__((__always_inline__, __unused__)) POMP_Taskloop_task *POMP_Taskloop_iteration2(POMP_Taskloop_task *tl, long long v0, long long v1)
+{
+ if (__builtin_expect(!!(tl->count == 0), 0))
+  pomp_rt_taskloop_iteration(tl, v0, v1, 0);
+ return tl;
+}
+static __inline__ __attribute__((__always_inline__, __unused__)) POMP_Taskloop_task *POMP_Taskloop_iteration(POMP_Taskloop_task *tl, long long v)
+{
+ return POMP_Taskloop_iteration2(tl, v, 0);
+}
+static __inline__ __attribute__((__always_inline__, __unused__)) void POMP_Taskloop_iteration_end(POMP_Taskloop_task **tl)
+{
+ if (__builtin_expect(!!(--(*tl)->count == 0), 0))
+  pomp_rt_taskloop_last(*tl);
 }
 typedef struct POMP_Chunk {
  long long next;
