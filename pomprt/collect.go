@@ -195,7 +195,8 @@ func phase(ck clock, ph C.pomp_phase) *profile.Phase {
 	if ph.visits == 0 {
 		return nil
 	}
-	return &profile.Phase{Visits: uint64(ph.visits), Timed: uint64(ph.timed), InclNs: ck.ns(ph.incl), ExclNs: ck.ns(ph.excl)}
+	return &profile.Phase{Visits: uint64(ph.visits), Timed: uint64(ph.timed), InclNs: ck.ns(ph.incl), ExclNs: ck.ns(ph.excl),
+		TimedSampled: uint64(ph.timed_p), InclSampledNs: ck.ns(ph.incl_p), ExclSampledNs: ck.ns(ph.excl_p)}
 }
 
 func addTask(ck clock, t *profile.TaskStats, s *C.pomp_stat) {
@@ -205,9 +206,11 @@ func addTask(ck clock, t *profile.TaskStats, s *C.pomp_stat) {
 	t.Suspensions += uint64(s.suspensions)
 	if s.create_timed > 0 {
 		t.Create.Merge(uint64(s.create_timed), ck.ns(s.create_sum), ck.ns(s.create_min), ck.ns(s.create_max))
+		t.Create.MergeSampled(uint64(s.create_timed_p), ck.ns(s.create_sum_p))
 	}
 	if s.exec_timed > 0 {
 		t.Exec.Merge(uint64(s.exec_timed), ck.ns(s.exec_sum), ck.ns(s.exec_min), ck.ns(s.exec_max))
+		t.Exec.MergeSampled(uint64(s.exec_timed_p), ck.ns(s.exec_sum_p))
 	}
 	t.Iterations += uint64(s.iterations)
 	if int(s.max_depth) > t.MaxDepth {

@@ -513,6 +513,13 @@ static inline __attribute__((always_inline)) int sampled(pomp_thr *t, uint64_t n
 	return n <= SAMPLE_EXACT || (n & (SAMPLE_EVERY - 1)) == 0 || !pomp_g.sampling || (pomp_g.rflags[region] & RF_LONG);
 }
 
+/* sample reports whether the n-th instance of region, measured, is a
+ * sample of the instances around it (FL_POOL) rather than certain. */
+static inline int sample(uint64_t n, uint32_t region)
+{
+	return n > SAMPLE_EXACT && pomp_g.sampling && !(pomp_g.rflags[region] & RF_LONG);
+}
+
 static inline __attribute__((always_inline)) void dist_add(uint64_t *n, uint64_t *sum, uint64_t *min, uint64_t *max, uint64_t d)
 {
 	++*n;
@@ -555,7 +562,7 @@ static inline __attribute__((always_inline)) pomp_frame *open_phase(pomp_thr *t,
 	if (__builtin_expect(t->nfr == t->capfr, 0))
 		grow_frames(t);
 	pomp_frame *below = &t->fr[t->nfr - 1];
-	int flags = measured ? FL_MEASURED | FL_TS : 0;
+	int flags = measured ? FL_MEASURED | FL_TS | (t->fr[t->task].flags & FL_POOL) : 0;
 	if (s->active[phase]++ == 0)
 		flags |= FL_OUTER | FL_TS;
 	uint64_t now_ts = 0;
@@ -603,6 +610,10 @@ static inline __attribute__((always_inline)) uint64_t close_top(pomp_thr *t, pom
 			p->timed++;
 			p->excl += ex;
 			t->fr[t->task].exec += ex;
+			if (f->flags & FL_POOL) {
+				p->timed_p++;
+				p->excl_p += ex;
+			}
 		}
 	}
 	t->nfr--;
@@ -762,6 +773,13 @@ static inline __attribute__((always_inline)) void end_task_stats(pomp_thr *t, po
 		p->excl += own;
 		p->incl += exec;
 		dist_add(&s->exec_timed, &s->exec_sum, &s->exec_min, &s->exec_max, exec);
+		if (f->flags & FL_POOL) {
+			p->timed_p++;
+			p->incl_p += exec;
+			p->excl_p += own;
+			s->exec_timed_p++;
+			s->exec_sum_p += exec;
+		}
 		if (__builtin_expect((s->exec_timed & 63) == 0, 0))
 			long_seen(s, f->region);
 		if (f->kind == FR_TASK && pomp_g.sampling)
@@ -1146,7 +1164,7 @@ static __attribute__((noinline)) void enter_full(POMP_Region *r, int ev)
 	unpark_if_parked(t);
 	uint32_t id = r->id;
 	pomp_stat *s = stat_at(t, id);
-	int measured = t->measured;
+	int measured = t->measured, pick = 0;
 	if (__builtin_expect(pomp_g.rflags[id] & (RF_STANDALONE | RF_SCHED), 0)) {
 		if (pomp_g.rflags[id] & RF_STANDALONE) {
 			/* Standalone ordered (doacross): sampled like short tasks. */
@@ -1156,10 +1174,13 @@ static __attribute__((noinline)) void enter_full(POMP_Region *r, int ev)
 				t->skip_region = id;
 				return;
 			}
+			pick = sample(n, id);
 		}
 	}
 	uint64_t ts;
-	open_phase(t, s, id, FR_PHASE, phase_of(ev), measured, &ts);
+	pomp_frame *f = open_phase(t, s, id, FR_PHASE, phase_of(ev), measured, &ts);
+	if (pick)
+		f->flags |= FL_POOL;
 	if (t->ev.mask)
 		ev_enter(t, r, phase_of(ev), ts);
 	if (__builtin_expect((pomp_g.rflags[id] & RF_SCHED) && (t->fr[t->task].flags & FL_UNTIED), 0))
@@ -1235,6 +1256,17 @@ static __attribute__((noinline)) void exit_slow(pomp_thr *t, POMP_Region *r, int
 /* ---------------------------------------------------------------------
  * Tasks.
  */
+/* created accounts a measured creation of d ticks of the task t is
+ * creating, in the statistics s of its region. */
+static void created(pomp_thr *t, pomp_stat *s, uint64_t d)
+{
+	dist_add(&s->create_timed, &s->create_sum, &s->create_min, &s->create_max, d);
+	if (t->create_timed == 2) {
+		s->create_timed_p++;
+		s->create_sum_p += d;
+	}
+}
+
 static __attribute__((noinline)) POMP_Task_info create_begin_full(POMP_Region *r)
 {
 	pomp_thr *t = self();
@@ -1263,6 +1295,10 @@ static __attribute__((noinline)) POMP_Task_info create_begin_full(POMP_Region *r
 	if (m) {
 		t->create_start = now();
 		info.ctx |= CTX_MEASURED | CTX_END;
+		if (sample(n, id)) {
+			t->create_timed = 2;
+			info.ctx |= CTX_POOL;
+		}
 	}
 	task->cid = info.id;
 	EV(t, EV_CREATE_BEGIN, id, t->create_start, 1, info.id, 0, 0);
@@ -1292,9 +1328,7 @@ void pomp_rt_task_create_end(POMP_Region *r)
 	t->creating = 0;
 	if (!t->create_timed)
 		return;
-	uint64_t d = (ts ? ts : now()) - t->create_start;
-	pomp_stat *s = stat_at(t, r->id);
-	dist_add(&s->create_timed, &s->create_sum, &s->create_min, &s->create_max, d);
+	created(t, stat_at(t, r->id), (ts ? ts : now()) - t->create_start);
 }
 
 /* before_task prepares t for a task that begins on top of its stack,
@@ -1334,16 +1368,15 @@ static __attribute__((noinline)) void task_begin_full(POMP_Region *r, POMP_Task_
 	pomp_frame *f = push_task(t, id, FR_TASK, m | untied, info.id, (uint32_t)info.ctx, 1, &ts);
 	if (__builtin_expect(untied, 0))
 		f->flags |= FL_UNTIED;
+	else if (info.ctx & CTX_POOL)
+		f->flags |= FL_POOL;
 	EV(t, EV_TASK_BEGIN, id, ts, 2, info.id, parent, 0);
 	s->executed++;
 	if (undeferred) {
 		s->undeferred++;
 		t->creating = 0;
-		if (t->create_timed) {
-			pomp_stat *cs = stat_at(t, t->create_region);
-			uint64_t end = ts ? ts : now();
-			dist_add(&cs->create_timed, &cs->create_sum, &cs->create_min, &cs->create_max, end - t->create_start);
-		}
+		if (t->create_timed)
+			created(t, stat_at(t, t->create_region), (ts ? ts : now()) - t->create_start);
 	}
 }
 
@@ -1740,6 +1773,8 @@ static void taskloop_begin(POMP_Taskloop_info *tl, long long v0, long long v1, i
 	if (flags & FL_UNTIED)
 		m = 1;
 	uint64_t ts;
+	if (m && !(flags & FL_UNTIED) && sample(n, rid))
+		flags |= FL_POOL;
 	pomp_frame *f = push_task(t, rid, FR_TASKLOOP, m, id, depth, 1, &ts);
 	f->flags |= (uint16_t)flags;
 	if (!(f->flags & FL_TS) && (flags & FL_COUNTING)) {

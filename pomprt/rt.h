@@ -35,6 +35,15 @@
  * outermost frame of a region phase at a location always reads the
  * clock, so that inclusive times stay exact. Trace mode measures
  * everything.
+ *
+ * A measured instance is either certain (every instance of its kind is
+ * measured: the first SAMPLE_EXACT, untied tasks, RF_LONG regions, no
+ * sampling) or a sample (FL_POOL), which stands for the SAMPLE_EVERY
+ * instances it was picked from. Statistics keep the samples' share
+ * apart (timed_p, incl_p, excl_p and the _p distributions), so that a
+ * reader scales only the samples to the instances left unmeasured
+ * (profile.go): the long instances a run measures first, or all of while
+ * RF_LONG holds, are counted once, not as the mean of every instance.
  */
 #ifndef POMP_RT_H
 #define POMP_RT_H
@@ -56,8 +65,11 @@ enum {
 typedef struct pomp_phase {
 	uint64_t visits;
 	uint64_t timed; /* visits whose exclusive time was measured */
-	uint64_t incl;  /* ticks during which a visit was open here (outermost visits) */
+	uint64_t incl;  /* ticks during which a visit was open here (outermost visits); a task's: its execution */
 	uint64_t excl;  /* ticks of the timed visits, nested frames and other tasks excluded */
+	/* The timed visits that stand for the untimed ones (FL_POOL), and
+	 * their share of incl and excl: see SAMPLING. */
+	uint64_t timed_p, incl_p, excl_p;
 } pomp_phase;
 
 /* A creation-tree edge: child tasks of this region created from within a
@@ -81,6 +93,7 @@ typedef struct pomp_stat {
 	uint64_t suspensions; /* times a task of this region was suspended for another, or moved */
 	uint64_t create_timed, create_sum, create_min, create_max;
 	uint64_t exec_timed, exec_sum, exec_min, exec_max; /* measured instances, suspended time excluded */
+	uint64_t create_timed_p, create_sum_p, exec_timed_p, exec_sum_p; /* those of them that were samples (FL_POOL) */
 	uint64_t iterations;                               /* taskloop: iterations of its tasks run here */
 	uint64_t span_sum, span_n, span_long;              /* measured instances: begin to end here */
 	pomp_edge *edges;                                  /* every parent region, exactly */
@@ -172,6 +185,7 @@ enum {
 	FL_CXX = 1 << 5,      /* taskloop task: its end is reported (C++) */
 	FL_ENDED = 1 << 6,    /* C taskloop task: its last iteration ended, at tl_end */
 	FL_COUNTING = 1 << 7, /* C taskloop task: its iterations are counted, its end seen at the next event */
+	FL_POOL = 1 << 8,     /* measured as one sample of many instances (SAMPLING), or in such a task */
 };
 
 /* An untied task at a scheduling point, while it may move: its frames,
@@ -286,6 +300,7 @@ enum {
 /* The runtime's part of POMP_Task_info.ctx: the depth in the low 32 bits. */
 #define CTX_MEASURED (1ull << 32)
 #define CTX_END POMP_CTX_END /* Task_create_end must reach the runtime */
+#define CTX_POOL (1ull << 34)   /* measured as a sample (FL_POOL) */
 
 extern pomp_rt pomp_g;
 

@@ -136,10 +136,15 @@ func writeReport(w io.Writer, p *profile.Profile, top int) {
 		}
 	}
 	var list []*regionTime
+	limit := p.WallNs * uint64(len(p.Threads)) // estimates stay within the run
 	for _, rt := range times {
 		if rt.visits == 0 {
 			rt.visits = rt.bodies
 		}
+		if limit > 0 {
+			rt.incl = min(rt.incl, limit)
+		}
+		rt.excl = min(rt.excl, rt.incl)
 		if rt.visits > 0 {
 			list = append(list, rt)
 		}
@@ -167,7 +172,7 @@ func writeReport(w io.Writer, p *profile.Profile, top int) {
 	}
 	tw.Flush()
 	if sampledAny(list) {
-		fmt.Fprintf(w, "~ estimated from the timed visits: short task instances, and what runs in them, are timed one in 16 (GOPARI_SAMPLING=off times all)\n")
+		fmt.Fprintf(w, "~ estimated from the timed visits: short task instances, and what runs in them, are timed one in 32 (GOPARI_SAMPLING=off times all)\n")
 	}
 	fmt.Fprintf(w, "a parallel region's time is its team's: implicit tasks, closing-barrier waits and the master's fork and join\n")
 
@@ -254,15 +259,15 @@ func tasks(w io.Writer, p *profile.Profile) {
 	for _, t := range p.Tasks {
 		r := p.Region(t.Region)
 		benefit := "-"
-		if c := t.Create.MeanNs(); c > 0 {
-			benefit = fmt.Sprintf("%.1f", t.Exec.MeanNs()/c)
+		if c := t.CreateMeanNs(); c > 0 {
+			benefit = fmt.Sprintf("%.1f", t.ExecMeanNs()/c)
 		}
 		mark := ""
 		if t.Exec.Timed < t.Executed {
 			mark = "~"
 		}
 		fmt.Fprintf(tw, "%d\t%d\t%d\t%s%s\t%s\t%s\t%s\t%s\t  %s  %s\n", t.Created, t.Undeferred, t.Suspensions,
-			mark, us(t.Exec.MeanNs()), us(float64(t.Exec.MinNs)), us(float64(t.Exec.MaxNs)), us(t.Create.MeanNs()), benefit, where(r), label(r))
+			mark, us(t.ExecMeanNs()), us(float64(t.Exec.MinNs)), us(float64(t.Exec.MaxNs)), us(t.CreateMeanNs()), benefit, where(r), label(r))
 	}
 	tw.Flush()
 	fmt.Fprintf(w, "benefit is mean execution over mean creation time: below 1, a task costs more to create than it does;\n")

@@ -5,11 +5,13 @@
 // edges) are always exact. Times are in nanoseconds. They are exact for
 // everything except the instances of short task regions: after a location
 // has created 1,000 instances of a task region, the runtime measures one
-// in 16 of the further ones (and all of them again once an instance has
-// run for 10 µs or more), because reading the clock costs as much as a
+// in 32 of the further ones (and all of them while the measured ones
+// average 10 µs or more), because reading the clock costs as much as a
 // tiny task. A Phase says how many of its visits were timed, a Dist how
-// many instances it summarizes; GOPARI_SAMPLING=off and trace mode
-// measure everything.
+// many instances it summarizes, and both which of those were samples:
+// the estimates (ExclEstimateNs, TotalNs) scale only the samples to the
+// instances left unmeasured. GOPARI_SAMPLING=off and trace mode measure
+// everything.
 package profile
 
 import (
@@ -150,24 +152,26 @@ type Thread struct {
 // time. It is exact even when visits are sampled: the outermost visit is
 // always timed. ExclNs is the time the timed visits spent in the phase
 // itself, without nested regions and without tasks that ran meanwhile; it
-// covers Timed of the Visits.
+// covers Timed of the Visits. For the instances of a task region (its
+// Construct phase; a taskloop's Body), InclNs is their execution time,
+// and like ExclNs covers the timed visits only.
+//
+// A timed visit is either certain (all visits of its kind were timed: the
+// first 1,000 of a region at a location, or all while they were long) or
+// a sample, which stands for the visits it was picked from, itself
+// included: TimedSampled of the timed visits were samples, with
+// InclSampledNs and ExclSampledNs of the times. The visits not timed are
+// those the samples stand for.
 type Phase struct {
-	Visits uint64 `json:"visits"`
-	Timed  uint64 `json:"timed"`
-	InclNs uint64 `json:"incl_ns"`
-	ExclNs uint64 `json:"excl_ns"`
-}
+	Visits        uint64 `json:"visits"`
+	Timed         uint64 `json:"timed"`
+	InclNs        uint64 `json:"incl_ns"`
+	ExclNs        uint64 `json:"excl_ns"`
+	TimedSampled  uint64 `json:"timed_sampled,omitempty"`
+	InclSampledNs uint64 `json:"incl_sampled_ns,omitempty"`
+	ExclSampledNs uint64 `json:"excl_sampled_ns,omitempty"`
 
-// ExclEstimateNs returns the exclusive time of all visits: ExclNs scaled
-// from the timed visits to all.
-func (p *Phase) ExclEstimateNs() float64 {
-	if p == nil {
-		return 0
-	}
-	if p.Timed == 0 || p.Timed >= p.Visits {
-		return float64(p.ExclNs)
-	}
-	return float64(p.ExclNs) * float64(p.Visits) / float64(p.Timed)
+	fit fit // set by Read: see Profile.fitSamples
 }
 
 // Sampled reports whether only some visits were timed.
@@ -212,12 +216,15 @@ type Stat struct {
 
 // A Dist summarizes durations. Timed counts the instances measured; when
 // it is below the number of instances (sampling), SumNs, MinNs and MaxNs
-// cover only those.
+// cover only those. Sampled of them were samples (see Phase), with
+// SampledSumNs of SumNs.
 type Dist struct {
-	Timed uint64 `json:"timed"`
-	SumNs uint64 `json:"sum_ns"`
-	MinNs uint64 `json:"min_ns"`
-	MaxNs uint64 `json:"max_ns"`
+	Timed        uint64 `json:"timed"`
+	SumNs        uint64 `json:"sum_ns"`
+	MinNs        uint64 `json:"min_ns"`
+	MaxNs        uint64 `json:"max_ns"`
+	Sampled      uint64 `json:"sampled,omitempty"`
+	SampledSumNs uint64 `json:"sampled_sum_ns,omitempty"`
 }
 
 // Merge adds n measurements with the given sum, minimum and maximum.
@@ -235,7 +242,13 @@ func (d *Dist) Merge(n, sum, min, max uint64) {
 	d.SumNs += sum
 }
 
-// MeanNs returns the mean duration.
+// MergeSampled adds n samples with the given sum, which Merge counted.
+func (d *Dist) MergeSampled(n, sum uint64) {
+	d.Sampled += n
+	d.SampledSumNs += sum
+}
+
+// MeanNs returns the mean duration of the timed instances.
 func (d Dist) MeanNs() float64 {
 	if d.Timed == 0 {
 		return 0
@@ -266,15 +279,9 @@ type TaskStats struct {
 	MaxDepth    int    `json:"max_depth"`
 	// Iterations run by a taskloop's tasks.
 	Iterations uint64 `json:"iterations,omitempty"`
+
+	execNs float64 // set by Read: the execution time of all instances, see Profile.fitSamples
 }
-
-// CreateTotalNs estimates the total creation time from the timed
-// creations.
-func (t TaskStats) CreateTotalNs() float64 { return t.Create.MeanNs() * float64(t.Created) }
-
-// ExecTotalNs estimates the total execution time from the measured
-// instances.
-func (t TaskStats) ExecTotalNs() float64 { return t.Exec.MeanNs() * float64(t.Executed) }
 
 // Tree is the task creation tree, aggregated by region.
 type Tree struct {
@@ -312,6 +319,7 @@ func Read(path string) (*Profile, error) {
 	if p.Version < 2 {
 		p.upgrade()
 	}
+	p.fitSamples()
 	return &p, nil
 }
 

@@ -1,0 +1,112 @@
+package e2e
+
+// Times estimated from a sample of the task instances: close to the
+// truth where the program knows it, and within the run's time on deep
+// recursion at 4 threads.
+
+import (
+	"fmt"
+	"math"
+	"testing"
+
+	"gopari/internal/profile"
+)
+
+// TestSampledEstimates runs strata.c, whose first 1,000 tasks are long and
+// the others short, at one thread in the default (sampled) mode: the
+// runtime times the first 1,000 for certain and samples the others, and
+// the estimated execution time of all tasks is within 20% of what the
+// tasks measured themselves. Scaling every timed instance to all would
+// give about three times that.
+func TestSampledEstimates(t *testing.T) {
+	needTools(t)
+	for _, c := range compilers {
+		c := c
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			p := build(t, c, "strata.c")
+			r := run(t, p.inst, []string{"OMP_NUM_THREADS=1"})
+			prof := readProfile(t, r)
+			var n int
+			var truth float64
+			if _, err := fmt.Sscanf(r.stdout, "tasks %d total %f", &n, &truth); err != nil {
+				t.Fatalf("%q: %v", r.stdout, err)
+			}
+			truth *= 1e9
+			ts := taskStats(prof, regionsByLine(prof, "task")[0].ID)
+			if ts.Executed != uint64(n) || ts.Exec.Timed-ts.Exec.Sampled < 1000 || ts.Exec.Sampled == 0 || ts.Exec.Timed >= ts.Executed {
+				t.Fatalf("%d tasks: exec %+v; want at least 1,000 certain and some samples", n, ts)
+			}
+			est := ts.ExecTotalNs()
+			naive := ts.Exec.MeanNs() * float64(ts.Executed)
+			t.Logf("truth %.1f ms, estimate %.1f ms, every timed instance scaled %.1f ms", truth/1e6, est/1e6, naive/1e6)
+			if math.Abs(est-truth) > 0.2*truth {
+				t.Errorf("estimated execution %.1f ms, the tasks measured %.1f ms", est/1e6, truth/1e6)
+			}
+		})
+	}
+}
+
+// TestSampledBounds runs fib(27) and uts.c (a chain 1,200 deep with a
+// fib(10) tree of tasks at each node) at 4 threads in the default mode,
+// where task instances are sampled and a few samples stand for whole
+// subtrees: no region's inclusive time, as gopari report computes it,
+// exceeds the wall time times the threads, and no exclusive time its
+// inclusive time.
+func TestSampledBounds(t *testing.T) {
+	needTools(t)
+	for _, c := range compilers {
+		for _, prog := range []struct{ name, arg string }{{"fib.c", "27"}, {"uts.c", "1200"}} {
+			c, prog := c, prog
+			t.Run(c.name+"/"+prog.name, func(t *testing.T) {
+				t.Parallel()
+				p := build(t, c, prog.name)
+				r := run(t, p.inst, []string{"OMP_NUM_THREADS=4"}, prog.arg)
+				if r.code != 0 {
+					t.Fatalf("exit %d: %s", r.code, r.stderr)
+				}
+				checkBounds(t, readProfile(t, r))
+			})
+		}
+	}
+}
+
+// checkBounds checks the estimates of every region of p against the wall
+// time and each other.
+func checkBounds(t *testing.T, p *profile.Profile) {
+	t.Helper()
+	limit := float64(p.WallNs) * float64(len(p.Threads))
+	sampled := false
+	excl, incl := map[int]float64{}, map[int]float64{}
+	for _, s := range p.Stats {
+		kind := p.Region(s.Region).Kind
+		for _, ph := range []*profile.Phase{s.Construct, s.Body, s.Barrier, s.Wait} {
+			if ph == nil {
+				continue
+			}
+			sampled = sampled || ph.Sampled()
+			excl[s.Region] += ph.ExclEstimateNs()
+			if kind != "task" && kind != "taskloop" {
+				incl[s.Region] += float64(ph.InclNs)
+				if e := ph.ExclEstimateNs(); e > float64(ph.InclNs) {
+					t.Errorf("region %d (%s) at thread %d: exclusive %.3f ms > inclusive %.3f ms", s.Region, kind, s.Thread, e/1e6, float64(ph.InclNs)/1e6)
+				}
+			}
+		}
+	}
+	for _, ts := range p.Tasks {
+		incl[ts.Region] = ts.ExecTotalNs()
+	}
+	if !sampled {
+		t.Errorf("nothing was sampled: the test needs more tasks")
+	}
+	for id, in := range incl {
+		r := p.Region(id)
+		if in > limit {
+			t.Errorf("%s at %s:%d: inclusive %.3f ms > wall × threads %.3f ms", r.Kind, r.File, r.BeginLine, in/1e6, limit/1e6)
+		}
+		if excl[id] > in*(1+1e-9) {
+			t.Errorf("%s at %s:%d: exclusive %.3f ms > inclusive %.3f ms", r.Kind, r.File, r.BeginLine, excl[id]/1e6, in/1e6)
+		}
+	}
+}
