@@ -833,6 +833,12 @@ static __attribute__((noinline)) void park(pomp_thr *t, uint64_t ts)
 {
 	int i = t->task;
 	int n = t->nfr - i;
+	pomp_frame *tp = top(t);
+	if ((tp->flags & FL_MEASURED) && ts >= tp->last) {
+		/* Its time here so far is its own, wherever it continues. */
+		tp->excl += ts - tp->last;
+		tp->last = ts;
+	}
 	pthread_mutex_lock(&pomp_g.park_mu);
 	pomp_parked *p = pomp_g.free_parked;
 	if (p)
@@ -943,6 +949,9 @@ static int adopt(pomp_thr *t, uint64_t h)
 	}
 	parked_unlink(p);
 	uint64_t ts = now();
+	pomp_frame *c = &t->fr[t->task];
+	if (c->kind == FR_PARKED && t->task == t->nfr - 1 && c->parked->owner == t)
+		c->parked->nested++; /* it runs on top of a parked untied task */
 	suspend(t);
 	pomp_frame *below = top(t);
 	if (below->flags & FL_MEASURED)
@@ -1098,10 +1107,16 @@ static __attribute__((noinline)) void resync(pomp_thr *t)
 	t->cur_id = h;
 }
 
-#define CHECK(t)                                                                  \
-	do {                                                                      \
-		if (__builtin_expect(pomp_thread.current != (t)->cur_id, 0))     \
-			resync(t);                                                \
+static void settle_creation(pomp_thr *t);
+
+/* CHECK follows the thread's current handle, and ends the creation of a
+ * task by an untied task: see settle_creation. */
+#define CHECK(t)                                                                             \
+	do {                                                                                 \
+		if (__builtin_expect((t)->create_untied, 0))                                 \
+			settle_creation(t);                                                  \
+		if (__builtin_expect(pomp_thread.current != (t)->cur_id, 0))                \
+			resync(t);                                                           \
 	} while (0)
 
 /* ---------------------------------------------------------------------
@@ -1267,6 +1282,25 @@ static void created(pomp_thr *t, pomp_stat *s, uint64_t d)
 	}
 }
 
+/* libomp's entry points, weak: present when the program runs on LLVM's
+ * OpenMP runtime. */
+extern int __kmpc_global_thread_num(void *) __attribute__((weak));
+
+static int libomp(void) { return __kmpc_global_thread_num != NULL; }
+
+/* settle_creation ends the creation of a task by an untied task at this
+ * thread's next event: the new task was queued before the thread could
+ * do anything else. */
+static __attribute__((noinline)) void settle_creation(pomp_thr *t)
+{
+	t->create_untied = 0;
+	if (!t->creating)
+		return;
+	if (t->create_timed)
+		created(t, stat_at(t, t->create_region), now() - t->create_start);
+	t->creating = 0;
+}
+
 static __attribute__((noinline)) POMP_Task_info create_begin_full(POMP_Region *r)
 {
 	pomp_thr *t = self();
@@ -1305,6 +1339,18 @@ static __attribute__((noinline)) POMP_Task_info create_begin_full(POMP_Region *r
 	if (__builtin_expect(task->flags & FL_UNTIED, 0)) {
 		park(t, m ? t->create_start : now());
 		info.ctx |= CTX_END;
+		t->create_untied = 1;
+		/* libomp runs an untied task as parts between its scheduling
+		 * points (libgomp ties it). A task creation is one: the creator
+		 * is queued again after the new task, and the code after the
+		 * task construct runs when the runtime takes it up again,
+		 * anywhere, often after other tasks: tens to hundreds of
+		 * microseconds later here, as the uninstrumented program
+		 * measures around the construct too. The moment the new task
+		 * was queued cannot be seen from the source: such creations
+		 * are counted, not timed. */
+		if (libomp())
+			t->create_timed = 0;
 	}
 	return info;
 }
@@ -1320,7 +1366,7 @@ void pomp_rt_task_create_end(POMP_Region *r)
 	if (t->ev.mask) {
 		/* An undeferred task's creation ends when its execution does:
 		 * at its TASK_END, the thread's last record. */
-		ts = t->creating == 0 ? t->ev.last : now();
+		ts = t->fr[t->task].cid == t->undeferred ? t->ev.last : now();
 		EV(t, EV_CREATE_END, r->id, ts, 1, t->fr[t->task].cid, 0, 0);
 	}
 	if (t->creating == 0 || t->create_region != r->id)
@@ -1355,8 +1401,14 @@ static __attribute__((noinline)) void task_begin_full(POMP_Region *r, POMP_Task_
 	}
 	if (__builtin_expect(!info.id, 0))
 		info.id = POMP_New_task_id(); /* created while measurement was off */
+	/* A task an untied task created begins on its thread before anything
+	 * else happens there: undeferred, if it may be (if, final); else the
+	 * thread took it from the queue. */
+	int undeferred = info.id == t->creating &&
+	                 (!t->create_untied || (r->flags & (POMP_FLAG_IF | POMP_FLAG_FINAL)));
+	if (undeferred)
+		t->create_untied = 0;
 	CHECK(t);
-	int undeferred = info.id == t->creating;
 	if (__builtin_expect(t->fr[t->nfr - 1].kind >= FR_TASKLOOP, 0))
 		before_task(t, undeferred);
 	uint32_t id = r->id;
@@ -1374,6 +1426,7 @@ static __attribute__((noinline)) void task_begin_full(POMP_Region *r, POMP_Task_
 	s->executed++;
 	if (undeferred) {
 		s->undeferred++;
+		t->undeferred = info.id;
 		t->creating = 0;
 		if (t->create_timed)
 			created(t, stat_at(t, t->create_region), (ts ? ts : now()) - t->create_start);
@@ -1666,10 +1719,6 @@ void pomp_rt_taskloop_loop(POMP_Taskloop_info *tl, int level, long long lb, long
 	tl->levels = level + 1;
 }
 
-/* libomp's entry points, weak: present when the program runs on LLVM's
- * OpenMP runtime, which splits a taskloop without clauses differently. */
-extern int __kmpc_global_thread_num(void *) __attribute__((weak));
-
 /* pomp_rt_taskloop_schedule notes the clause that splits the taskloop's
  * iterations into tasks; without one, both runtimes make a number of
  * tasks from the team size: libgomp one per thread, libomp ten. */
@@ -1677,7 +1726,7 @@ void pomp_rt_taskloop_schedule(POMP_Taskloop_info *tl, int kind, long long value
 {
 	if (kind == POMP_TL_DEFAULT) {
 		value = omp_get_num_threads ? omp_get_num_threads() : 1;
-		if (__kmpc_global_thread_num)
+		if (libomp())
 			value *= 10;
 		kind = POMP_TL_NUM_TASKS;
 	}

@@ -226,7 +226,9 @@ typedef struct pomp_thr {
 	uint64_t creating;       /* ID of the task being created, or 0 */
 	uint64_t create_start;   /* when, if timed */
 	uint32_t create_region;
-	int create_timed;
+	int create_timed;        /* 0: untimed, 1: certain, 2: a sample */
+	int create_untied;       /* by an untied task: it ends at this thread's next event */
+	uint64_t undeferred;     /* the last task created here that ran undeferred */
 	/* A standalone ordered event left unmeasured. */
 	uint32_t skip_region;
 	uint64_t unmatched;

@@ -89,6 +89,11 @@
  *                  or included task, until Task_begin: such a task runs
  *                  between the two on the creating thread, and its
  *                  execution is its own, not its creator's creation time.
+ *                  In an untied task on LLVM's libomp, which runs untied
+ *                  tasks as parts between their scheduling points, the
+ *                  code after the construct runs only when libomp takes
+ *                  the creator up again: such creations are counted, not
+ *                  timed.
  *   taskgroup      save; Taskgroup_enter(r); { Taskgroup_begin(r); BODY Taskgroup_end(r); }
  *                  restore; Taskgroup_exit(r)   (end..exit is the wait for the tasks)
  *   taskloop       save; POMP_Taskloop_task pomp_tl; Taskloop_enter(r, old, &pomp_tl);

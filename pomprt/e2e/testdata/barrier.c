@@ -1,7 +1,11 @@
-/* The closing barrier of a parallel region and of a parallel for: thread
- * 0 works for 200 ms, the others do nothing. Every thread notes when it
- * ends its body and the master when the region has joined; the program
- * prints each thread's wait in the closing barrier as it measured it. */
+/* The closing barrier of a parallel region, a parallel for and a parallel
+ * sections: one thread works for 200 ms, the others do nothing. Every
+ * thread notes when it ends its body and the master when the region has
+ * joined; the program prints each thread's wait in the closing barrier as
+ * it measured it. In parallel sections a thread that runs no section
+ * notes nothing: it ended its body after the region began, whenever it
+ * arrived, and the program prints the longest its wait can be, marked
+ * "max". */
 #include <stdio.h>
 #include <omp.h>
 
@@ -18,7 +22,7 @@ static int n;
 static void report(const char *what, double join)
 {
   for (int i = 0; i < n; i++)
-    printf("%s %d %.6f\n", what, i, join - end[i]);
+    printf("%s %d %.6f%s\n", what, i, join - (end[i] < 0 ? -end[i] : end[i]), end[i] < 0 ? " max" : "");
 }
 
 int main(void)
@@ -39,5 +43,19 @@ int main(void)
     end[omp_get_thread_num()] = omp_get_wtime();
   }
   report("parallel-for", omp_get_wtime());
+  double t0 = omp_get_wtime();
+  for (int i = 0; i < n; i++)
+    end[i] = -t0;
+  #pragma omp parallel sections
+  {
+    #pragma omp section
+    {
+      spin(0.2);
+      end[omp_get_thread_num()] = omp_get_wtime();
+    }
+    #pragma omp section
+    end[omp_get_thread_num()] = omp_get_wtime();
+  }
+  report("parallel-sections", omp_get_wtime());
   return 0;
 }

@@ -7,14 +7,16 @@
  *   grain:     grainsize(7) over 100 iterations
  *   collapse:  collapse(2) grainsize(5) over 9 x 11 iterations
  *   reduction: reduction(+) num_tasks(6) over 1000 iterations
- *   last:      lastprivate, nogroup and untied, for their meaning */
+ *   last:      lastprivate, nogroup and untied, for their meaning
+ *   in_reduction and a parallel region inside a taskloop body, for
+ *   their meaning (the test checks the inner implicit tasks' parents) */
 #include <stdio.h>
 #include <omp.h>
 
 int main(void)
 {
   long body = 0, grain = 0, coll = 0, red = 0, sum = 0, inner = 0;
-  long lastval = -1, grouped = 0, untied = 0;
+  long lastval = -1, grouped = 0, untied = 0, inred = 0, nested = 0;
   int cells[9][11] = {{0}};
   #pragma omp parallel
   #pragma omp single
@@ -75,12 +77,27 @@ int main(void)
       #pragma omp atomic
       untied += i;
     }
+    #pragma omp taskgroup task_reduction(+: inred)
+    {
+      #pragma omp taskloop num_tasks(3) in_reduction(+: inred)
+      for (int i = 0; i < 30; i++)
+        inred += i;
+    }
+    #pragma omp taskloop num_tasks(2) shared(nested)
+    for (int i = 0; i < 2; i++) {
+      #pragma omp parallel num_threads(2)
+      {
+        #pragma omp atomic
+        nested++;
+      }
+    }
   }
   long cellsum = 0;
   for (int i = 0; i < 9; i++)
     for (int j = 0; j < 11; j++)
       cellsum += cells[i][j];
   printf("tasks: body %ld grain %ld collapse %ld reduction %ld\n", body, grain, coll, red);
-  printf("inner %ld sum %ld cells %ld last %ld nogroup %ld untied %ld\n", inner, sum, cellsum, lastval, grouped, untied);
+  printf("inner %ld sum %ld cells %ld last %ld nogroup %ld untied %ld in_reduction %ld\n", inner, sum, cellsum, lastval, grouped, untied, inred);
+  printf("nested %s\n", nested >= 2 ? "ok" : "missing");
   return 0;
 }

@@ -1,26 +1,46 @@
 /* Untied tasks that create tasks, wait and yield: LLVM's libomp may
  * continue them on another thread after each of those scheduling points.
- * Prints the counts, which do not depend on the run, and on stderr how
- * many tasks moved. */
+ * Each untied task works 3 x 200 us around them and times that work
+ * itself, and notes its thread after every scheduling point, counting
+ * the changes. Prints the counts, which do not depend on the run; on
+ * stderr the tasks that moved, their moves, and the minimum, maximum and
+ * total of the tasks' own work, and of their time from start to end, in
+ * seconds. */
 #include <stdio.h>
 #include <omp.h>
 
-static void spin(double s)
+static double spin(double s)
 {
-  double t = omp_get_wtime();
-  while (omp_get_wtime() - t < s)
+  double t = omp_get_wtime(), now;
+  while ((now = omp_get_wtime()) - t < s)
     ;
+  return now - t;
+}
+
+static double work[100], span[100];
+static int moves[100];
+
+/* moved counts a change of thread since *at. */
+static void moved(int *at, int *n)
+{
+  int me = omp_get_thread_num();
+  if (me != *at) {
+    *at = me;
+    ++*n;
+  }
 }
 
 int main(void)
 {
-  long total = 0, moved = 0;
+  long total = 0;
   #pragma omp parallel
   #pragma omp single
   for (int i = 0; i < 100; i++) {
-    #pragma omp task untied shared(total, moved)
+    #pragma omp task untied shared(total, work, moves) firstprivate(i)
     {
-      int a = omp_get_thread_num();
+      int at = omp_get_thread_num(), n = 0;
+      double t0 = omp_get_wtime();
+      double w = spin(200e-6);
       for (int j = 0; j < 3; j++) {
         #pragma omp task shared(total)
         {
@@ -28,19 +48,32 @@ int main(void)
           #pragma omp atomic
           total++;
         }
+        moved(&at, &n);
       }
-      int b = omp_get_thread_num();
+      w += spin(200e-6);
       #pragma omp taskwait
-      int c = omp_get_thread_num();
+      moved(&at, &n);
       #pragma omp taskyield
-      int d = omp_get_thread_num();
-      if (a != b || b != c || c != d) {
-        #pragma omp atomic
-        moved++;
-      }
+      moved(&at, &n);
+      w += spin(200e-6);
+      work[i] = w;
+      moves[i] = n;
+      span[i] = omp_get_wtime() - t0;
     }
   }
+  int tasks = 0, all = 0;
+  double lo = 1e9, hi = 0, sum = 0, slo = 1e9, shi = 0, ssum = 0;
+  for (int i = 0; i < 100; i++) {
+    tasks += moves[i] > 0;
+    all += moves[i];
+    lo = work[i] < lo ? work[i] : lo;
+    hi = work[i] > hi ? work[i] : hi;
+    sum += work[i];
+    slo = span[i] < slo ? span[i] : slo;
+    shi = span[i] > shi ? span[i] : shi;
+    ssum += span[i];
+  }
   printf("children %ld\n", total);
-  fprintf(stderr, "moved %ld\n", moved);
+  fprintf(stderr, "moved %d moves %d work %.6f %.6f %.6f span %.6f %.6f %.6f\n", tasks, all, lo, hi, sum, slo, shi, ssum);
   return 0;
 }
