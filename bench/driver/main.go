@@ -34,7 +34,7 @@ var (
 	threads = flag.String("threads", "", "comma-separated thread counts (default 1,2 and the machine's cores)")
 	outFile = flag.String("out", "build/bench.md", "where to write the table as well")
 	quick   = flag.Bool("quick", false, "smaller inputs, for trying the driver")
-	only    = flag.String("only", "", "comma-separated parts to run (tiny,constructs,realistic,grains,memory,instrumenter,exports,scaling,report,mpi; default all)")
+	only    = flag.String("only", "", "comma-separated parts to run (tiny,constructs,realistic,grains,memory,instrumenter,exports,scaling,report,mpi,barrier; default all)")
 )
 
 // part reports whether the part called name is to run.
@@ -63,6 +63,7 @@ func main() {
 	}
 	defer os.RemoveAll(work)
 	b := &bench{work: work}
+	defer b.clean()
 	b.build()
 	var out bytes.Buffer
 	w := io.MultiWriter(os.Stdout, &out)
@@ -96,6 +97,9 @@ func main() {
 	if part("report") {
 		b.reportPage(w)
 	}
+	if part("barrier") {
+		b.closingBarrier(w)
+	}
 	if part("mpi") {
 		b.mpi(w)
 	}
@@ -120,6 +124,14 @@ type bench struct {
 	results  []verdict
 	barrier  map[int]float64 // uninstrumented barrier overhead by threads
 	overhead map[string]map[int]float64
+	base     *string  // the baseline gopari, once built (progs.go)
+	cleanup  []func() // undone at the end
+}
+
+func (b *bench) clean() {
+	for _, f := range b.cleanup {
+		f()
+	}
 }
 
 type verdict struct {
@@ -187,8 +199,10 @@ func threadCounts() []int {
 // wall time and peak memory (KiB).
 func (b *bench) run(name, mode string, threads int, args ...string) (string, string, time.Duration, int64) {
 	exe := b.exe[name+".inst"]
-	if mode == "orig" {
-		exe = b.exe[name+".orig"]
+	if e, ok := b.exe[name+"."+mode]; ok {
+		// A build of its own: uninstrumented, or through another gopari
+		// (in profile mode).
+		exe, mode = e, "profile"
 	}
 	dir, err := os.MkdirTemp(b.work, "run-")
 	if err != nil {
@@ -214,11 +228,14 @@ func (b *bench) run(name, mode string, threads int, args ...string) (string, str
 }
 
 // rounds runs f(mode, round) for every mode, in turn, n times.
-func rounds(n int, f func(mode string, round int)) {
+func rounds(n int, f func(mode string, round int)) { roundsOf(modes, n, f) }
+
+// roundsOf runs f(mode, round) for every mode of list, in turn, n times.
+func roundsOf(list []string, n int, f func(mode string, round int)) {
 	for r := 0; r < n; r++ {
-		for k := range modes {
+		for k := range list {
 			// Rotate the order so that no mode always runs first.
-			f(modes[(k+r)%len(modes)], r)
+			f(list[(k+r)%len(list)], r)
 		}
 	}
 }
