@@ -17,11 +17,17 @@
 /* Buffer size per thread, in words: 256 KiB, one block. */
 #define EV_WORDS (32 * 1024)
 
+/* Bytes held back on the stream's file system for profile.json, until
+ * the end of the run or until the stream fills the disk. */
+#define EV_RESERVE (4 << 20)
+
 static pthread_mutex_t ev_mu = PTHREAD_MUTEX_INITIALIZER;
 static char ev_dir[4096]; /* the experiment's events directory */
 static int ev_dir_state;  /* 0: not made yet, 1: made, -1: failed */
+static char ev_reserve[sizeof ev_dir + 16]; /* the file holding EV_RESERVE, or "" */
 static uint64_t ev_budget; /* GOPARI_TRACE_MAX_BYTES; 0: no limit */
 static uint64_t ev_spent;  /* bytes written by all threads */
+static int ev_stopped;     /* a write failed: the stream stopped */
 
 /* parse_bytes reads a byte count with an optional k, M or G suffix
  * (powers of 1024); it returns 0 for what it cannot read. */
@@ -112,6 +118,49 @@ void pomp_ev_thread(pomp_thr *t, uint32_t index)
 	e->mask = pomp_g.ev_mask;
 }
 
+/* reserve holds EV_RESERVE bytes back beside the stream, so that the
+ * profile can be written when the stream has filled the disk. */
+static void reserve(void)
+{
+	snprintf(ev_reserve, sizeof ev_reserve, "%s/.reserve", ev_dir);
+	int fd = open(ev_reserve, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+	if (fd >= 0 && posix_fallocate(fd, 0, EV_RESERVE) == 0) {
+		close(fd);
+		return;
+	}
+	if (fd >= 0) {
+		close(fd);
+		unlink(ev_reserve);
+	}
+	ev_reserve[0] = 0;
+}
+
+/* release gives the reserved space back; the caller holds ev_mu. */
+static void release(void)
+{
+	if (ev_reserve[0])
+		unlink(ev_reserve);
+	ev_reserve[0] = 0;
+}
+
+/* stop stops the stream after a write by OS thread index failed with
+ * err at ts: every thread stops keeping records at its next block (it
+ * counts them), and the reserved space goes to the profile. */
+static void stop(uint32_t index, int err, uint64_t ts)
+{
+	pthread_mutex_lock(&ev_mu);
+	if (!ev_stopped) {
+		pomp_g.ev_errno = err;
+		pomp_g.ev_stop_thread = index;
+		pomp_g.ev_stop_ts = ts;
+		release();
+		__atomic_store_n(&ev_stopped, 1, __ATOMIC_RELEASE);
+		fprintf(stderr, "gopari: %s/thread-%06u.evt: %s; the event stream stops here (its records are counted), the profile will be written\n",
+		        ev_dir, index, strerror(err));
+	}
+	pthread_mutex_unlock(&ev_mu);
+}
+
 /* events_dir makes the experiment directory (through Go, which names it)
  * and its events directory, once; it returns 0 or -1. */
 static int events_dir(void)
@@ -122,9 +171,10 @@ static int events_dir(void)
 		int n = pompGoRunDir(ev_dir, (int)sizeof ev_dir - 16);
 		if (n > 0) {
 			memcpy(ev_dir + n, "/events", 8);
-			if (mkdir(ev_dir, 0755) == 0 || errno == EEXIST)
+			if (mkdir(ev_dir, 0755) == 0 || errno == EEXIST) {
 				ev_dir_state = 1;
-			else
+				reserve();
+			} else
 				fprintf(stderr, "gopari: %s: %s; the trace is dropped\n", ev_dir, strerror(errno));
 		}
 	}
@@ -158,6 +208,10 @@ static int open_file(pomp_evbuf *e, uint32_t index)
 	snprintf(path, sizeof path, "%s/thread-%06u.evt", ev_dir, index);
 	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
 	if (fd < 0) {
+		if (errno == ENOSPC || errno == EDQUOT) {
+			stop(index, errno, e->last);
+			return -1;
+		}
 		fprintf(stderr, "gopari: %s: %s; this thread's trace is dropped\n", path, strerror(errno));
 		return -1;
 	}
@@ -171,6 +225,7 @@ static int open_file(pomp_evbuf *e, uint32_t index)
 	memcpy(h + 16, &pid, 4);
 	memcpy(h + 24, &pomp_g.tick0, 8);
 	if (put(fd, h, sizeof h) != 0) {
+		stop(index, errno, e->last);
 		close(fd);
 		return -1;
 	}
@@ -198,10 +253,12 @@ static void write_block(pomp_evbuf *e, uint64_t *pos, uint32_t index, int force)
 		ok = 0;
 	if (ok && put(e->fd, e->buf, bytes) != 0) {
 		/* A block is written whole or not at all: cut what part of it
-		 * went out. */
+		 * went out, and stop the stream. */
+		int err = errno;
 		if (ftruncate(e->fd, (off_t)e->bytes) != 0)
 			e->dead = 1;
 		ok = 0;
+		stop(index, err, e->buf[1]);
 	}
 	if (ok) {
 		e->records += n;
@@ -237,17 +294,43 @@ static uint64_t *start_block(pomp_evbuf *e, uint64_t ts)
 	return p;
 }
 
+/* sink frees e's buffer once the stream has stopped, and makes a small
+ * one that the thread's records go on filling, to be counted at each
+ * block. */
+static uint64_t *sink(pomp_evbuf *e, uint64_t ts)
+{
+	if (e->buf != e->sink) {
+		free(e->buf);
+		e->buf = e->sink;
+	}
+	e->block_records = 0;
+	e->last = ts;
+	e->pos = e->sink;
+	e->end = e->sink + sizeof e->sink / sizeof e->sink[0];
+	return e->sink;
+}
+
 /* pomp_ev_block writes the full block of e and starts another at ts; it
  * returns where the next record goes. */
 uint64_t *pomp_ev_block(pomp_evbuf *e, uint64_t ts, uint32_t index)
 {
 	__atomic_store_n(&e->busy, 1, __ATOMIC_SEQ_CST);
-	write_block(e, e->pos, index, 0);
-	uint64_t *p = start_block(e, ts);
-	e->pos = p;
+	uint64_t *p;
+	if (!__atomic_load_n(&ev_stopped, __ATOMIC_ACQUIRE))
+		write_block(e, e->pos, index, 0); /* written or counted as dropped */
+	else
+		e->dropped += e->block_records;
+	if (__atomic_load_n(&ev_stopped, __ATOMIC_ACQUIRE)) {
+		p = sink(e, ts);
+	} else {
+		p = start_block(e, ts);
+		e->pos = p;
+	}
 	__atomic_store_n(&e->busy, 0, __ATOMIC_RELEASE);
 	return p;
 }
+
+
 
 /* pomp_ev_finish writes what every thread has recorded, from the thread
  * that ends the run; other threads may still run (exit() from one of
@@ -272,10 +355,13 @@ void pomp_ev_finish(void)
 			continue;
 		}
 		uint64_t *pos = __atomic_load_n(&e->pos, __ATOMIC_ACQUIRE);
-		write_block(e, pos, t->index, 0);
+		if (!__atomic_load_n(&ev_stopped, __ATOMIC_ACQUIRE))
+			write_block(e, pos, t->index, 0);
+		else
+			e->dropped += e->block_records;
 		if (__atomic_load_n(&e->pos, __ATOMIC_ACQUIRE) != pos)
 			complete = 0;
-		if (e->pending) {
+		if (e->pending && !__atomic_load_n(&ev_stopped, __ATOMIC_ACQUIRE)) {
 			/* What was dropped last is said in a block of its own, past
 			 * the budget if need be: a drop is never silent. */
 			uint64_t *p = start_block(e, e->last);
@@ -286,6 +372,9 @@ void pomp_ev_finish(void)
 		e->fd = -1;
 		e->dead = 1;
 	}
+	pthread_mutex_lock(&ev_mu);
+	release(); /* the profile's room */
+	pthread_mutex_unlock(&ev_mu);
 	pomp_g.ev_complete = complete;
 	pomp_g.ev_done = 1;
 }

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"os"
 	"sync"
+	"syscall"
 	"unsafe"
 
 	"gopari/internal/profile"
@@ -65,11 +66,15 @@ func rootDir(program string) (string, error) {
 
 // streamMeta describes the event stream that g's threads wrote (after
 // pomp_ev_finish), or returns nil when there is none.
-func streamMeta(g *C.pomp_rt) *profile.Events {
+func streamMeta(g *C.pomp_rt, ck clock) *profile.Events {
 	if g.ev_done == 0 {
 		return nil
 	}
 	ev := &profile.Events{Version: int(C.EV_VERSION), Dir: "events", Kinds: streamKinds(g), Complete: g.ev_complete != 0}
+	if g.ev_errno != 0 {
+		ev.Stopped = fmt.Sprintf("%.3f s into the run, writing thread-%06d.evt: %v", float64(uint64(g.ev_stop_ts)-uint64(g.tick0))*ck.nsPerTick/1e9,
+			int(g.ev_stop_thread), syscall.Errno(g.ev_errno))
+	}
 	for t := g.threads; t != nil; t = t.next {
 		e := &t.ev
 		if e.bytes == 0 && e.dropped == 0 {

@@ -7,9 +7,13 @@
  * lock or atomic per event. A full buffer becomes one block, written by
  * the owning thread with one write(2) to its own file, so memory stays
  * bounded whatever the number of events. What cannot be written (the
- * GOPARI_TRACE_MAX_BYTES budget reached, a full disk) is counted, and the
- * next block that is written starts with a DROPPED record saying how many
- * records are missing there.
+ * GOPARI_TRACE_MAX_BYTES budget reached) is counted, and the next block
+ * that is written starts with a DROPPED record saying how many records
+ * are missing there. A write that fails (a full disk, a file size limit)
+ * stops the stream: every thread frees its buffer at its next block and
+ * from then on only counts its records, a space held back since the
+ * first block makes room for profile.json, and profile.json says where
+ * the stream stopped and how many records it dropped.
  */
 #ifndef POMP_EVENTS_H
 #define POMP_EVENTS_H
@@ -83,6 +87,7 @@ typedef struct pomp_evbuf {
 	uint64_t block_records;  /* records in the current block */
 	int dead;                /* its file could not be created: everything is dropped */
 	int busy;                /* writing a block: the end of the run leaves it alone */
+	uint64_t sink[64];       /* the buffer after the stream stopped: records are counted, not kept */
 } pomp_evbuf;
 
 struct pomp_thr;

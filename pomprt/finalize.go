@@ -33,7 +33,8 @@ func finalize(exit string) {
 	if mode == "off" || g.nregions == 0 {
 		return // not instrumented: leave no trace
 	}
-	p := collect(g, calibrate(), uint64(C.pomp_ns())-uint64(g.ns0))
+	ck := calibrate()
+	p := collect(g, ck, uint64(C.pomp_ns())-uint64(g.ns0))
 	p.Mode = mode
 	p.Exit = exit
 	p.PID = os.Getpid()
@@ -41,7 +42,7 @@ func finalize(exit string) {
 	if m := thisJob(); m != nil {
 		p.MPI = &m.MPIRank
 	}
-	if p.Events = streamMeta(g); p.Events != nil && g.ev_all != 0 {
+	if p.Events = streamMeta(g, ck); p.Events != nil && g.ev_all != 0 {
 		p.Mode = "trace" // grains alone leave the mode profile
 	}
 	dir, err := rootDir(p.Program) // made already if the event stream needed it

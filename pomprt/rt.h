@@ -273,6 +273,9 @@ typedef struct pomp_rt {
 	int ev_complete, ev_done; /* set by pomp_ev_finish */
 	int ev_all;              /* trace mode: every record of every region */
 	int ev_grains;           /* GOPARI_GRAINS=1: the stream holds grains */
+	int ev_errno;             /* why the stream stopped (a failed write), or 0 */
+	uint32_t ev_stop_thread;  /* the OS thread whose write failed */
+	uint64_t ev_stop_ts;      /* when */
 	uint64_t long_ticks, short_ticks;
 	pthread_mutex_t park_mu;
 	pomp_parked *parked[256]; /* by task ID */

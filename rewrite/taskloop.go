@@ -429,6 +429,10 @@ func (g *gen) exprText(a, b int, tight bool) (string, bool) {
 	return sb.String(), true
 }
 
+// iterationUnknown is POMP_ITERATION_UNKNOWN, written out: preprocessed
+// output carries pomp.h without its macros.
+const iterationUnknown = "(-0x7fffffffffffffffLL - 1)"
+
 // integerWords are the words an integer loop variable's type may consist
 // of.
 var integerWords = map[string]bool{}

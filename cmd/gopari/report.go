@@ -327,6 +327,9 @@ func streamNote(w io.Writer, dir string) {
 	if !m.Complete {
 		fmt.Fprintf(w, "; incomplete: the run ended while threads recorded")
 	}
+	if m.Stopped != "" {
+		fmt.Fprintf(w, "; it stopped %s (the records after were counted, not kept)", m.Stopped)
+	}
 	fmt.Fprintln(w)
 	if m.Has("trace") {
 		fmt.Fprintf(w, "  export it:  gopari trace --otf2 %s --chrome %s %s\n", filepath.Join(dir, "otf2"), filepath.Join(dir, "trace.json"), dir)

@@ -52,6 +52,9 @@ type Meta struct {
 	Records  int64      `json:"records"`
 	Dropped  int64      `json:"dropped"`
 	Complete bool       `json:"complete"`
+	// Stopped says why and when the runtime stopped the stream early
+	// (a write failed); "" if it did not.
+	Stopped string `json:"stopped,omitempty"`
 }
 
 // Has reports whether the stream was recorded for kind ("trace",

@@ -102,6 +102,9 @@ func (c *Clock) UnmarshalJSON(b []byte) error {
 // included), and the records dropped (GOPARI_TRACE_MAX_BYTES, a full
 // disk). Complete is false when a thread was still recording when the
 // profile was written (a signal, exit() while other threads ran).
+// Stopped says why and when the stream stopped before the end of the run
+// (a write failed: a full disk, a file size limit); the records after
+// that point were counted as dropped, not kept.
 type Events struct {
 	Version  int         `json:"version"`
 	Dir      string      `json:"dir"`
@@ -111,6 +114,7 @@ type Events struct {
 	Records  int64       `json:"records"`
 	Dropped  int64       `json:"dropped"`
 	Complete bool        `json:"complete"`
+	Stopped  string      `json:"stopped,omitempty"`
 }
 
 // An EventFile is one OS thread's stream file.

@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"syscall"
 	"testing"
 
 	"gopari/internal/chrome"
@@ -42,7 +43,7 @@ func TestTraceCounts(t *testing.T) {
 				}
 				exp, err := events.OpenExperiment(got.dir)
 				if err != nil {
-					t.Skipf("no event stream (the runtime's trace mode): %v", err)
+					t.Fatalf("%s threads: a run in trace mode wrote no event stream: %v\nstderr: %s", threads, err, got.stderr)
 				}
 				prof := readProfile(t, got)
 				counts := exportCounts(t, exp)
@@ -139,4 +140,46 @@ func exportCounts(t *testing.T, exp *events.Experiment) map[string]int64 {
 	}
 	os.RemoveAll(dir)
 	return counts
+}
+
+// TestTraceExits ends traced runs as TestTraceSignal and the exit tests
+// do: exit() from inside a task, SIGTERM and SIGHUP. Each run's stream
+// exports to OTF2 that otf2-print reads, and to Chrome JSON that
+// chrome.Check accepts.
+func TestTraceExits(t *testing.T) {
+	needTools(t)
+	if _, err := exec.LookPath("otf2-print"); err != nil {
+		t.Fatalf("otf2-print not installed (Debian otf2-tools), though gopari was built with OTF2")
+	}
+	t.Parallel()
+	c := compilers[0]
+	exitTask := build(t, c, "exit_task.c")
+	r := run(t, exitTask.inst, []string{"OMP_NUM_THREADS=2", "GOPARI_MODE=trace"})
+	exportRun(t, "exit() in a task", r.dir)
+	spin := build(t, c, "spin.c")
+	for _, sig := range []syscall.Signal{syscall.SIGTERM, syscall.SIGHUP} {
+		res := runUntilRunning(t, []string{"/usr/bin/env", "GOPARI_MODE=trace", spin.inst}, sig)
+		if ws := res.state.Sys().(syscall.WaitStatus); !ws.Signaled() || ws.Signal() != sig {
+			t.Errorf("%v: the program ended with %v", sig, res.state)
+		}
+		exportRun(t, sig.String(), res.exp)
+	}
+}
+
+// exportRun exports the traced run in dir and checks what otf2-print
+// reads of it.
+func exportRun(t *testing.T, what, dir string) {
+	t.Helper()
+	prof, err := profile.Read(filepath.Join(dir, "profile.json"))
+	if err != nil {
+		t.Fatalf("%s: %v", what, err)
+	}
+	exp, err := events.OpenExperiment(dir)
+	if err != nil {
+		t.Fatalf("%s: %v", what, err)
+	}
+	counts := exportCounts(t, exp)
+	if counts["ENTER"] == 0 || counts["THREAD_FORK"] == 0 {
+		t.Errorf("%s (exit %s): otf2-print read %v", what, prof.Exit, counts)
+	}
 }

@@ -242,3 +242,58 @@ func TestTraceMemory(t *testing.T) {
 	}
 	t.Logf("peak RSS %d KiB at 10^6 tasks per thread, %d KiB at 10^7", small, large)
 }
+
+// TestTraceDiskFull fills the stream's space: through a file size limit
+// (RLIMIT_FSIZE, with SIGXFSZ ignored, so that writes fail with EFBIG),
+// and, where this test may mount one, on a tmpfs of 8 MB (ENOSPC). The
+// stream stops, its records are counted as dropped from then on, the
+// profile is written, exact, and says where the stream stopped, and
+// what was written can be read.
+func TestTraceDiskFull(t *testing.T) {
+	needTools(t)
+	t.Parallel()
+	p := build(t, compilers[0], "tiny.c")
+	// 1 MB per file: dash's ulimit -f counts 512-byte blocks.
+	limited := []string{"/bin/sh", "-c", `ulimit -f 2048 && trap "" XFSZ && exec "$0" "$@"`, p.inst, "1000000"}
+	r := run(t, limited[0], []string{"OMP_NUM_THREADS=2", "GOPARI_MODE=trace"}, limited[1:]...)
+	checkStopped(t, "file size limit", r, r.dir, "file too large")
+
+	mnt := t.TempDir()
+	if out, err := exec.Command("mount", "-t", "tmpfs", "-o", "size=8m", "tmpfs", mnt).CombinedOutput(); err != nil {
+		t.Logf("no tmpfs (%v: %s): the full disk is tested through the file size limit only", err, strings.TrimSpace(string(out)))
+		return
+	}
+	defer exec.Command("umount", mnt).Run()
+	exp := filepath.Join(mnt, "exp")
+	r = run(t, p.inst, []string{"OMP_NUM_THREADS=2", "GOPARI_MODE=trace", "GOPARI_EXPERIMENT_DIRECTORY=" + exp}, "1000000")
+	checkStopped(t, "8 MB tmpfs", r, exp, "no space left on device")
+}
+
+// checkStopped checks a run of 10^6 tiny tasks per thread at 2 threads
+// whose stream stopped with message why.
+func checkStopped(t *testing.T, what string, r result, dir, why string) {
+	t.Helper()
+	if r.code != 0 || strings.TrimSpace(r.stdout) != "2" {
+		t.Fatalf("%s: exit %d, %q, %s", what, r.code, r.stdout, r.stderr)
+	}
+	prof, err := profile.Read(filepath.Join(dir, "profile.json"))
+	if err != nil {
+		t.Fatalf("%s: %v\nstderr: %s", what, err, r.stderr)
+	}
+	var created uint64
+	for _, ts := range prof.Tasks {
+		created += ts.Created
+	}
+	ev := prof.Events
+	if created != 2000000 || ev == nil || !strings.Contains(ev.Stopped, why) || ev.Dropped == 0 {
+		t.Fatalf("%s: %d tasks (want 2000000), events %+v", what, created, ev)
+	}
+	records, _, dropped := streamTotals(t, dir)
+	if records != ev.Records || uint64(records+ev.Dropped) < 4*created {
+		t.Errorf("%s: %d records read, profile.json lists %d and %d dropped (%d in DROPPED records): fewer than 4 per task",
+			what, records, ev.Records, ev.Dropped, dropped)
+	}
+	if _, err := os.Stat(filepath.Join(dir, ev.Dir, ".reserve")); !os.IsNotExist(err) {
+		t.Errorf("%s: the space held back for the profile is still there: %v", what, err)
+	}
+}
