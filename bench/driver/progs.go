@@ -87,3 +87,51 @@ func (b *bench) baseline(w io.Writer, rev string) string {
 	}
 	return *b.base
 }
+
+// A paired measurement of one program in several builds or modes: the
+// figures it prints per unit, wall and CPU time, median of rounds.
+type paired struct {
+	wall, cpu map[string][]float64
+	list      []string
+}
+
+// pairedRuns runs name in every mode of list, in rounds, reading its "X
+// ns/UNIT" and "Y cpu-ns/UNIT" lines.
+func (b *bench) pairedRuns(name string, list []string, threads, n int, unit string, args ...string) paired {
+	p := paired{wall: map[string][]float64{}, cpu: map[string][]float64{}, list: list}
+	roundsOf(list, n, func(mode string, r int) {
+		_, stderr, _, _ := b.run(name, mode, threads, args...)
+		p.wall[mode] = append(p.wall[mode], readFigure(name, stderr, "ns/"+unit))
+		p.cpu[mode] = append(p.cpu[mode], readFigure(name, stderr, "cpu-ns/"+unit))
+	})
+	return p
+}
+
+// table writes one row per mode: the median figures and what the mode
+// adds to the first (uninstrumented) one, in wall and CPU time, and the
+// ratio of the wall times; ns per unit and, per thread, what each unit
+// costs the threads together.
+func (p paired) table(w io.Writer, unit string, threads int) {
+	base := p.list[0]
+	fmt.Fprintf(w, "| build | ns/%s | added | added, CPU | ratio | added per %s and thread |\n|---|---:|---:|---:|---:|---:|\n", unit, unit)
+	for _, m := range p.list {
+		if m == base {
+			fmt.Fprintf(w, "| uninstrumented | %.2f | | | | |\n", median(p.wall[m]))
+			continue
+		}
+		fmt.Fprintf(w, "| %s | %.2f | %+.2f | %+.2f | %.3f | %+.2f |\n", m, median(p.wall[m]), p.added(m), added(p.cpu, m, base),
+			p.ratio(m), p.added(m)*float64(threads))
+	}
+	fmt.Fprintln(w)
+}
+
+func (p paired) added(mode string) float64 { return added(p.wall, mode, p.list[0]) }
+
+// ratio returns the median of the per-round ratios of mode to the first.
+func (p paired) ratio(mode string) float64 {
+	var r []float64
+	for i := range p.wall[mode] {
+		r = append(r, p.wall[mode][i]/p.wall[p.list[0]][i])
+	}
+	return median(r)
+}
