@@ -299,15 +299,18 @@ static uint64_t *start_block(pomp_evbuf *e, uint64_t ts)
  * block. */
 static uint64_t *sink(pomp_evbuf *e, uint64_t ts)
 {
-	if (e->buf != e->sink) {
-		free(e->buf);
-		e->buf = e->sink;
+	enum { SINK_WORDS = 64 };
+	if (!e->sunk) {
+		uint64_t *b = realloc(e->buf, SINK_WORDS * sizeof *b); /* shrinks: cannot fail */
+		if (b)
+			e->buf = b;
+		e->sunk = 1;
 	}
 	e->block_records = 0;
 	e->last = ts;
-	e->pos = e->sink;
-	e->end = e->sink + sizeof e->sink / sizeof e->sink[0];
-	return e->sink;
+	e->pos = e->buf;
+	e->end = e->buf + SINK_WORDS;
+	return e->buf;
 }
 
 /* pomp_ev_block writes the full block of e and starts another at ts; it

@@ -87,7 +87,7 @@ typedef struct pomp_evbuf {
 	uint64_t block_records;  /* records in the current block */
 	int dead;                /* its file could not be created: everything is dropped */
 	int busy;                /* writing a block: the end of the run leaves it alone */
-	uint64_t sink[64];       /* the buffer after the stream stopped: records are counted, not kept */
+	int sunk;                /* the stream stopped: buf is a small one, its records are counted, not kept */
 } pomp_evbuf;
 
 struct pomp_thr;

@@ -119,9 +119,7 @@ static void configure(void)
 {
 	const char *s = getenv("GOPARI_SAMPLING");
 	pomp_g.sampling = !(s && !strcmp(s, "off"));
-	pomp_ev_configure();
-	if (pomp_g.ev_mask)
-		pomp_g.sampling = 0; /* a trace times everything: the profile is exact */
+	pomp_ev_configure(); /* a stream times every event it records: the profile samples as ever */
 	/* Until the clock is calibrated (at the first fork after 10 ms), a
 	 * tick is taken to be 1/4 ns: a generous bound for "long". */
 	pomp_g.long_ticks = use_tsc ? 4 * (uint64_t)LONG_NS : LONG_NS;
@@ -165,11 +163,11 @@ static uint8_t region_flags(const POMP_Region *r)
 			f |= RF_NOGROUP;
 		break;
 	case POMP_TASKWAIT:
-		f |= RF_SCHED | RF_GRAINEV;
+		f |= RF_SCHED | RF_POINT | RF_GRAINEV;
 		break;
 	case POMP_TASKYIELD:
 	case POMP_BARRIER:
-		f |= RF_SCHED;
+		f |= RF_SCHED | RF_POINT;
 		break;
 	case POMP_TASKGROUP:
 		f |= RF_EXITHOOK | RF_GRAINEV; /* the wait follows the end of its body */
@@ -254,6 +252,7 @@ static pomp_thr *register_thread(void)
 	t->measured = 1;
 	t->egen = 1;
 	t->tracing = pomp_g.ev_mask != 0;
+	t->slow = pomp_g.mode == POMP_MODE_RECORD ? SLOW_RECORD : 0;
 	pomp_ev_thread(t, t->index);
 	return t;
 }
@@ -623,6 +622,11 @@ static inline __attribute__((always_inline)) uint64_t close_top(pomp_thr *t, pom
 	return ts;
 }
 
+/* light is the mark a point construct of an untimed task leaves on the
+ * task's frame instead of a frame of its own (see pomp_rt_enter): its
+ * region and phase. */
+static inline uint64_t light(uint32_t region, int ph) { return (uint64_t)region << 2 | (uint64_t)ph; }
+
 static int phase_of(int ev)
 {
 	switch (ev) {
@@ -870,11 +874,14 @@ static __attribute__((noinline)) void park(pomp_thr *t, uint64_t ts)
 	int32_t prev = f->prev_task;
 	memset(f, 0, sizeof *f);
 	f->kind = FR_PARKED;
+	/* The fast paths leave a task begun on it, and everything else, to
+	 * the full ones, which bring the task back when it continues. */
+	f->flags = FL_MEASURED | FL_UNTIED;
 	f->id = p->id;
 	f->parked = p;
 	f->prev_task = prev;
 	t->nfr = i + 1;
-	t->measured = 0;
+	t->measured = 1;
 }
 
 /* unpark_frames pushes the frames of p on t's stack at time ts; the caller
@@ -1119,6 +1126,37 @@ static void settle_creation(pomp_thr *t);
 			resync(t);                                                           \
 	} while (0)
 
+/* fast reports whether thread t can take a fast path: its handle is the
+ * one the runtime expects, and it is not in record mode (pomp_thr.slow).
+ * The placeholder of a parked untied task is a timed, untied task frame
+ * to the fast paths: they leave everything on it to the full ones. */
+static inline __attribute__((always_inline)) int fast(pomp_thr *t)
+{
+	return t && pomp_thread.current == t->cur_id && !t->slow;
+}
+
+/* ev_fast records an event of the fast paths, when the thread keeps a
+ * stream that takes its type: it reads the clock for it (the frames of
+ * the fast paths do not). */
+static __attribute__((noinline)) void ev_fast(pomp_thr *t, unsigned type, uint32_t region, int n, uint64_t a, uint64_t b)
+{
+	if (EV_ON(t, type))
+		ev_record(&t->ev, t->index, type, region, now(), n, a, b, 0);
+}
+
+/* ev_at is ev_fast at a time read already, or now when ts is 0. */
+static __attribute__((noinline)) void ev_at(pomp_thr *t, unsigned type, uint32_t region, uint64_t ts, int n, uint64_t a, uint64_t b)
+{
+	if (EV_ON(t, type))
+		ev_record(&t->ev, t->index, type, region, ts ? ts : now(), n, a, b, 0);
+}
+
+#define EV_FAST(t, type, region, n, a, b)                               \
+	do {                                                            \
+		if (__builtin_expect((t)->ev.mask != 0, 0))             \
+			ev_fast((t), (type), (region), (n), (a), (b));  \
+	} while (0)
+
 /* ---------------------------------------------------------------------
  * The event stream (events.h): one check of the thread's mask per event
  * (EV, at the top of this file), the rest out of the way.
@@ -1241,6 +1279,13 @@ static __attribute__((noinline)) void exit_full(POMP_Region *r, int ev)
 static __attribute__((noinline)) void exit_slow(pomp_thr *t, POMP_Region *r, int ph)
 {
 	uint32_t id = r->id;
+	pomp_frame *c = top(t);
+	if (t->task == t->nfr - 1 && !(c->flags & FL_MEASURED) && c->est == light(id, ph)) {
+		c->est = 0; /* a point construct of an untimed task, entered by the fast path */
+		if (t->ev.mask)
+			ev_exit(t, r, ph, 0);
+		return;
+	}
 	if (t->skip_region == id && ph == PH_CONSTRUCT) {
 		t->skip_region = 0; /* an unmeasured standalone ordered */
 		return;
@@ -1312,7 +1357,7 @@ static __attribute__((noinline)) POMP_Task_info create_begin_full(POMP_Region *r
 	CHECK(t);
 	unpark_if_parked(t);
 	pomp_frame *task = &t->fr[t->task];
-	uint32_t depth = task->depth + 1;
+	uint32_t depth = task->depth < CTX_DEPTH_MAX ? task->depth + 1 : CTX_DEPTH_MAX;
 	uint32_t id = r->id;
 	pomp_stat *s = stat_at(t, id);
 	uint64_t n = ++s->created;
@@ -1325,20 +1370,26 @@ static __attribute__((noinline)) POMP_Task_info create_begin_full(POMP_Region *r
 	t->creating = info.id;
 	t->create_region = id;
 	t->create_timed = m;
-	info.ctx = depth;
+	info.ctx = (uint64_t)depth << CTX_DEPTH_SHIFT;
 	if (m) {
 		t->create_start = now();
-		info.ctx |= CTX_MEASURED | CTX_END;
+		info.ctx |= CTX_MEASURED;
 		if (sample(n, id)) {
 			t->create_timed = 2;
-			info.ctx |= CTX_POOL;
+			info.ctx |= CTX_LOW;
 		}
 	}
 	task->cid = info.id;
-	EV(t, EV_CREATE_BEGIN, id, t->create_start, 1, info.id, 0, 0);
+	if (t->ev.mask) {
+		/* The stream hears the end of every creation. */
+		if (!m)
+			info.ctx |= CTX_LOW;
+		EV(t, EV_CREATE_BEGIN, id, m ? t->create_start : now(), 1, info.id, 0, 0);
+	}
 	if (__builtin_expect(task->flags & FL_UNTIED, 0)) {
 		park(t, m ? t->create_start : now());
-		info.ctx |= CTX_END;
+		if (!m)
+			info.ctx |= CTX_LOW;
 		t->create_untied = 1;
 		/* libomp runs an untied task as parts between its scheduling
 		 * points (libgomp ties it). A task creation is one: the creator
@@ -1357,7 +1408,14 @@ static __attribute__((noinline)) POMP_Task_info create_begin_full(POMP_Region *r
 
 void pomp_rt_task_create_end(POMP_Region *r)
 {
-	pomp_thr *t = self();
+	pomp_thr *t = self_tls;
+	if (fast(t) && t->creating && !t->create_timed && t->create_region == r->id && !t->create_untied) {
+		/* An untimed creation that a stream hears of. */
+		t->creating = 0;
+		EV_FAST(t, EV_CREATE_END, r->id, 1, t->fr[t->task].cid, 0);
+		return;
+	}
+	t = self();
 	if (pomp_mode == POMP_MODE_RECORD)
 		return;
 	CHECK(t);
@@ -1417,10 +1475,10 @@ static __attribute__((noinline)) void task_begin_full(POMP_Region *r, POMP_Task_
 	int untied = (r->flags & POMP_FLAG_UNTIED) != 0;
 	uint64_t ts;
 	/* Untied tasks are always measured: they may move. */
-	pomp_frame *f = push_task(t, id, FR_TASK, m | untied, info.id, (uint32_t)info.ctx, 1, &ts);
+	pomp_frame *f = push_task(t, id, FR_TASK, m | untied, info.id, CTX_DEPTH(info.ctx), 1, &ts);
 	if (__builtin_expect(untied, 0))
 		f->flags |= FL_UNTIED;
-	else if (info.ctx & CTX_POOL)
+	else if (CTX_POOL(info.ctx))
 		f->flags |= FL_POOL;
 	EV(t, EV_TASK_BEGIN, id, ts, 2, info.id, parent, 0);
 	s->executed++;
@@ -1464,21 +1522,13 @@ static __attribute__((noinline)) void task_end_full(POMP_Region *r)
  * does the same and more.
  */
 
-/* plain reports whether thread t can take a fast path: its handle is
- * the one the runtime expects, it keeps no stream (nor did: frames then
- * read the clock), nothing is parked. */
-static inline __attribute__((always_inline)) int plain(pomp_thr *t)
-{
-	return t && pomp_thread.current == t->cur_id && !(t->ev.mask | (uint64_t)t->tracing) &&
-	       t->fr[t->task].kind != FR_PARKED && pomp_mode == POMP_MODE_PROFILE;
-}
+/* Each fast path below has a body written once, inline, with a constant
+ * traced: the entry point runs it untraced, lean; a thread that keeps a
+ * stream runs it traced, from a function of its own. */
 
-void pomp_rt_enter(POMP_Region *r, int ev)
+static inline __attribute__((always_inline)) void enter_body(pomp_thr *t, POMP_Region *r, int ev, const int traced)
 {
-	pomp_thr *t = self_tls;
 	uint32_t id = r->id;
-	if (__builtin_expect(!plain(t) || id >= t->nstat, 0))
-		return enter_full(r, ev);
 	uint8_t rf = pomp_g.rflags[id];
 	pomp_stat *s = &t->stat[id];
 	int ph = phase_of(ev);
@@ -1490,12 +1540,25 @@ void pomp_rt_enter(POMP_Region *r, int ev)
 		s->ph[PH_CONSTRUCT].visits = n;
 		t->skip_region = id;
 		t->creating = 0;
+		if (traced)
+			ev_enter(t, r, PH_CONSTRUCT, 0);
 		return;
 	}
-	if (__builtin_expect(t->measured || t->nfr == t->capfr, 0))
-		return enter_full(r, ev);
-	if (__builtin_expect(s->active[ph] == 0, 0) || ((rf & RF_SCHED) && (t->fr[t->task].flags & FL_UNTIED)))
-		return enter_full(r, ev); /* the outermost reads the clock; untied tasks park */
+	if (__builtin_expect(t->measured || t->nfr == t->capfr || s->active[ph] == 0, 0))
+		return enter_full(r, ev); /* timed, or the outermost, which reads the clock */
+	pomp_frame *c = &t->fr[t->task];
+	if ((rf & RF_POINT) || ph == PH_BARRIER) {
+		/* A scheduling point in an untimed task, not the outermost of
+		 * its region here: its visit is counted, its task marked. */
+		if (__builtin_expect((c->flags & FL_UNTIED) || c->est || c != &t->fr[t->nfr - 1], 0))
+			return enter_full(r, ev); /* untied tasks park */
+		t->creating = 0;
+		s->ph[ph].visits++;
+		c->est = light(id, ph);
+		if (traced)
+			ev_enter(t, r, ph, 0);
+		return;
+	}
 	t->creating = 0;
 	s->active[ph]++;
 	pomp_frame *f = &t->fr[t->nfr++];
@@ -1504,21 +1567,41 @@ void pomp_rt_enter(POMP_Region *r, int ev)
 	f->phase = (uint8_t)ph;
 	f->flags = 0;
 	f->start = f->last = f->excl = f->est = 0;
+	if (traced)
+		ev_enter(t, r, ph, 0);
 }
 
-void pomp_rt_exit(POMP_Region *r, int ev)
+static __attribute__((noinline)) void enter_traced(pomp_thr *t, POMP_Region *r, int ev) { enter_body(t, r, ev, 1); }
+
+void pomp_rt_enter(POMP_Region *r, int ev)
 {
 	pomp_thr *t = self_tls;
-	if (__builtin_expect(!plain(t), 0))
-		return exit_full(r, ev);
+	if (__builtin_expect(!fast(t) || r->id >= t->nstat, 0))
+		return enter_full(r, ev);
+	if (__builtin_expect(t->ev.mask != 0, 0))
+		return enter_traced(t, r, ev);
+	enter_body(t, r, ev, 0);
+}
+
+static inline __attribute__((always_inline)) void exit_body(pomp_thr *t, POMP_Region *r, int ev, const int traced)
+{
 	int ph = phase_of(ev);
 	uint32_t id = r->id;
 	if (t->skip_region == id && ph == PH_CONSTRUCT) {
 		t->skip_region = 0; /* an unmeasured standalone ordered */
 		t->creating = 0;
+		if (traced)
+			ev_exit(t, r, PH_CONSTRUCT, 0);
 		return;
 	}
 	pomp_frame *f = &t->fr[t->nfr - 1];
+	if (f->est == light(id, ph) && t->task == t->nfr - 1 && !(f->flags & FL_MEASURED)) {
+		f->est = 0; /* a point construct of an untimed task */
+		t->creating = 0;
+		if (traced)
+			ev_exit(t, r, ph, 0);
+		return;
+	}
 	if (__builtin_expect(f->region != id || f->kind != FR_PHASE || f->phase != ph || (f->flags & FL_TS) ||
 	                             (pomp_g.rflags[id] & (RF_STANDALONE | RF_EXITHOOK)) || id >= t->nstat,
 	                     0))
@@ -1528,14 +1611,25 @@ void pomp_rt_exit(POMP_Region *r, int ev)
 	s->ph[ph].visits++;
 	s->active[ph]--;
 	t->nfr--;
+	if (traced)
+		ev_exit(t, r, ph, 0);
 }
 
-POMP_Task_info pomp_rt_task_create_begin(POMP_Region *r)
+static __attribute__((noinline)) void exit_traced(pomp_thr *t, POMP_Region *r, int ev) { exit_body(t, r, ev, 1); }
+
+void pomp_rt_exit(POMP_Region *r, int ev)
 {
 	pomp_thr *t = self_tls;
+	if (__builtin_expect(!fast(t), 0))
+		return exit_full(r, ev);
+	if (__builtin_expect(t->ev.mask != 0, 0))
+		return exit_traced(t, r, ev);
+	exit_body(t, r, ev, 0);
+}
+
+static inline __attribute__((always_inline)) POMP_Task_info create_body(pomp_thr *t, POMP_Region *r, const int traced)
+{
 	uint32_t id = r->id;
-	if (__builtin_expect(!plain(t) || id >= t->nstat || (uint32_t)pomp_thread.next == 0, 0))
-		return create_begin_full(r);
 	pomp_frame *task = &t->fr[t->task];
 	pomp_stat *s = &t->stat[id];
 	uint64_t n = s->created + 1;
@@ -1546,7 +1640,7 @@ POMP_Task_info pomp_rt_task_create_begin(POMP_Region *r)
 		return create_begin_full(r);
 	POMP_Task_info info;
 	info.id = pomp_thread.next++;
-	uint32_t depth = task->depth + 1;
+	uint32_t depth = task->depth < CTX_DEPTH_MAX ? task->depth + 1 : CTX_DEPTH_MAX;
 	s->created = n;
 	(*t->ecache[h].count)++;
 	if (depth > s->max_depth)
@@ -1555,40 +1649,52 @@ POMP_Task_info pomp_rt_task_create_begin(POMP_Region *r)
 	t->create_region = id;
 	t->create_timed = 0;
 	task->cid = info.id;
-	info.ctx = depth;
+	info.ctx = (uint64_t)depth << CTX_DEPTH_SHIFT;
+	if (traced) {
+		/* The stream hears the end of every creation. */
+		info.ctx |= CTX_LOW;
+		ev_fast(t, EV_CREATE_BEGIN, id, 1, info.id, 0);
+	}
 	return info;
 }
 
-void pomp_rt_task_begin(POMP_Region *r, POMP_Task_handle parent, POMP_Task_handle id, POMP_Task_ctx ctx)
+static __attribute__((noinline)) POMP_Task_info create_traced(pomp_thr *t, POMP_Region *r) { return create_body(t, r, 1); }
+
+POMP_Task_handle pomp_rt_task_create_begin(POMP_Region *r, POMP_Task_ctx *ctx)
 {
 	pomp_thr *t = self_tls;
+	POMP_Task_info info;
+	if (__builtin_expect(!fast(t) || r->id >= t->nstat || (uint32_t)pomp_thread.next == 0, 0))
+		info = create_begin_full(r);
+	else if (__builtin_expect(t->ev.mask != 0, 0))
+		info = create_traced(t, r);
+	else
+		info = create_body(t, r, 0);
+	*ctx = info.ctx;
+	return info.id;
+}
+
+/* task_push pushes the frame of an untimed task, at ts if it read the
+ * clock: the part of a fast task begin after the frame below is dealt
+ * with. */
+static inline __attribute__((always_inline)) void task_push(pomp_thr *t, POMP_Region *r, POMP_Task_handle parent, POMP_Task_handle id, POMP_Task_ctx ctx, uint64_t ts, const int traced)
+{
 	uint32_t rid = r->id;
-	if (__builtin_expect(!plain(t) || !id || (ctx & CTX_MEASURED) || (r->flags & POMP_FLAG_UNTIED) ||
-	                             rid >= t->nstat || t->nfr == t->capfr,
-	                     0))
-		return task_begin_full(r, parent, id, ctx);
-	pomp_frame *below = &t->fr[t->nfr - 1];
 	pomp_frame *c = &t->fr[t->task];
-	if (__builtin_expect(below->kind >= FR_TASKLOOP || (c->flags & FL_CLOSING), 0))
-		return task_begin_full(r, parent, id, ctx);
-	if (below->flags & FL_MEASURED) {
-		/* Only a short region's task spares the clock on a timed frame. */
-		if (!(pomp_g.rflags[rid] & RF_SHORT))
-			return task_begin_full(r, parent, id, ctx);
-		below->est += pomp_g.rspan[rid];
-	}
 	c->susp++;
+	/* An untimed task's frame: its time fields are never read, but for
+	 * start and last when it read the clock (FL_TS). */
 	pomp_frame *f = &t->fr[t->nfr++];
 	f->region = rid;
 	f->kind = FR_TASK;
 	f->phase = PH_CONSTRUCT;
-	f->flags = 0;
-	f->start = f->last = f->excl = f->est = 0;
+	f->flags = ts ? FL_TS : 0;
+	f->start = f->last = ts;
+	f->est = 0;
 	f->id = id;
 	f->susp = 0;
 	f->prev_task = t->task;
-	f->exec = 0;
-	f->depth = (uint32_t)ctx;
+	f->depth = CTX_DEPTH(ctx);
 	t->task = t->nfr - 1;
 	t->cur_id = id;
 	t->measured = 0;
@@ -1597,22 +1703,59 @@ void pomp_rt_task_begin(POMP_Region *r, POMP_Task_handle parent, POMP_Task_handl
 	s->executed++;
 	if (id == t->creating) {
 		s->undeferred++;
+		t->undeferred = id;
 		t->creating = 0;
 	}
+	if (traced)
+		ev_at(t, EV_TASK_BEGIN, rid, ts, 2, id, parent);
 }
 
-void pomp_rt_task_end(POMP_Region *r)
+/* task_begin_timed begins an untimed task on a timed frame: a short
+ * region's task subtracts its mean from the frame at its end; another
+ * one, or any under a stream, reads the clock, so that the frame's time
+ * stays its own. */
+static __attribute__((noinline)) void task_begin_timed(pomp_thr *t, POMP_Region *r, POMP_Task_handle parent, POMP_Task_handle id, POMP_Task_ctx ctx)
+{
+	pomp_frame *below = &t->fr[t->nfr - 1];
+	uint64_t ts = 0;
+	if ((pomp_g.rflags[r->id] & RF_SHORT) && !t->tracing) {
+		below->est += pomp_g.rspan[r->id];
+	} else {
+		ts = now();
+		below->excl += ts - below->last;
+	}
+	if (t->ev.mask)
+		task_push(t, r, parent, id, ctx, ts, 1);
+	else
+		task_push(t, r, parent, id, ctx, ts, 0);
+}
+
+static __attribute__((noinline)) void task_begin_traced(pomp_thr *t, POMP_Region *r, POMP_Task_handle parent, POMP_Task_handle id, POMP_Task_ctx ctx)
+{
+	task_push(t, r, parent, id, ctx, 0, 1);
+}
+
+void pomp_rt_task_begin(POMP_Region *r, POMP_Task_handle parent, POMP_Task_handle id, POMP_Task_ctx ctx)
 {
 	pomp_thr *t = self_tls;
-	if (__builtin_expect(!plain(t), 0))
-		return task_end_full(r);
-	int i = t->task;
-	pomp_frame *f = &t->fr[i];
-	uint32_t rid = r->id;
-	if (__builtin_expect(f->kind != FR_TASK || f->region != rid || i != t->nfr - 1 ||
-	                             (f->flags & (FL_TS | FL_MEASURED | FL_UNTIED)) || rid >= t->nstat,
+	if (__builtin_expect(!fast(t) || !id || (ctx & CTX_MEASURED) || (r->flags & POMP_FLAG_UNTIED) ||
+	                             r->id >= t->nstat || t->nfr == t->capfr,
 	                     0))
-		return task_end_full(r);
+		return task_begin_full(r, parent, id, ctx);
+	pomp_frame *below = &t->fr[t->nfr - 1];
+	pomp_frame *c = &t->fr[t->task];
+	if (__builtin_expect(below->kind >= FR_TASKLOOP || (c->flags & (FL_CLOSING | FL_UNTIED)), 0))
+		return task_begin_full(r, parent, id, ctx); /* parked untied tasks are FL_UNTIED placeholders */
+	if (below->flags & FL_MEASURED)
+		return task_begin_timed(t, r, parent, id, ctx);
+	if (__builtin_expect(t->ev.mask != 0, 0))
+		return task_begin_traced(t, r, parent, id, ctx);
+	task_push(t, r, parent, id, ctx, 0, 0);
+}
+
+/* task_pop pops the frame of an untimed task, f, on top of t. */
+static inline __attribute__((always_inline)) void task_pop(pomp_thr *t, pomp_frame *f, uint32_t rid)
+{
 	t->creating = 0;
 	pomp_stat *s = &t->stat[rid];
 	s->ph[PH_CONSTRUCT].visits++;
@@ -1623,6 +1766,40 @@ void pomp_rt_task_end(POMP_Region *r)
 	t->cur_id = c->id;
 	t->measured = (c->flags & FL_MEASURED) != 0;
 	pomp_thread.current = c->id;
+}
+
+/* task_end_timed ends an untimed task that read the clock when it began
+ * on a timed frame, or that a stream hears of. */
+static __attribute__((noinline)) void task_end_timed(pomp_thr *t, POMP_Region *r, pomp_frame *f)
+{
+	uint64_t ts = 0;
+	if (f->flags & FL_TS) {
+		pomp_frame *below = f - 1;
+		if (below->flags & FL_CLOSING)
+			return task_end_full(r);
+		ts = now();
+		below->last = ts;
+	}
+	if (t->ev.mask)
+		ev_at(t, EV_TASK_END, r->id, ts, 1, f->id, 0);
+	task_pop(t, f, r->id);
+}
+
+void pomp_rt_task_end(POMP_Region *r)
+{
+	pomp_thr *t = self_tls;
+	if (__builtin_expect(!fast(t), 0))
+		return task_end_full(r);
+	int i = t->task;
+	pomp_frame *f = &t->fr[i];
+	uint32_t rid = r->id;
+	if (__builtin_expect(f->kind != FR_TASK || f->region != rid || i != t->nfr - 1 ||
+	                             (f->flags & (FL_MEASURED | FL_UNTIED)) || rid >= t->nstat,
+	                     0))
+		return task_end_full(r);
+	if (__builtin_expect((f->flags & FL_TS) || t->ev.mask, 0))
+		return task_end_timed(t, r, f);
+	task_pop(t, f, rid);
 }
 
 /* ---------------------------------------------------------------------

@@ -33,8 +33,10 @@
  * (its est), and the tiny task costs no clock read. Tasks in a closing
  * barrier always read the clock: the barrier wait is exact. The
  * outermost frame of a region phase at a location always reads the
- * clock, so that inclusive times stay exact. Trace mode measures
- * everything.
+ * clock, so that inclusive times stay exact. A stream (trace mode)
+ * reads the clock for every record it keeps: an untimed task of a short
+ * region then reads it on a timed frame too, instead of its mean. The
+ * profile samples as in profile mode.
  *
  * A measured instance is either certain (every instance of its kind is
  * measured: the first SAMPLE_EXACT, untied tasks, RF_LONG regions, no
@@ -221,6 +223,7 @@ typedef struct pomp_thr {
 	uint64_t cur_id;  /* what pomp_thread.current should hold */
 	int measured;     /* the innermost task is measured */
 	int tracing;      /* GOPARI_MODE=trace on this thread */
+	uint8_t slow;     /* SLOW_*: its events take the full paths */
 	pomp_evbuf ev;    /* its event stream (events.h) */
 	/* The creation in progress on this thread. */
 	uint64_t creating;       /* ID of the task being created, or 0 */
@@ -282,6 +285,11 @@ typedef struct pomp_rt {
 	pomp_parked *free_parked;
 } pomp_rt;
 
+/* Why a thread's events take the full paths (pomp_thr.slow). */
+enum {
+	SLOW_RECORD = 1 << 0 /* POMP_MODE_RECORD */
+};
+
 /* Region flags of the runtime's own. */
 enum {
 	RF_LONG = 1 << 0,       /* an instance ran for LONG_NS or more: measure all */
@@ -290,7 +298,8 @@ enum {
 	RF_SCHED = 1 << 3,      /* a task scheduling point: an untied task may move there */
 	RF_EXITHOOK = 1 << 4,   /* its exit needs more than closing its frame */
 	RF_SHORT = 1 << 5,      /* its measured instances ran shorter than SHORT_NS, but for 1% */
-	RF_GRAINEV = 1 << 6     /* grains mode records its phases: a task waits for its children there, a loop's chunks run there */
+	RF_GRAINEV = 1 << 6,    /* grains mode records its phases: a task waits for its children there, a loop's chunks run there */
+	RF_POINT = 1 << 7       /* a scheduling point without a body of its task's code (taskwait, taskyield, barrier) */
 };
 
 #define SAMPLE_EXACT 1000
@@ -302,10 +311,19 @@ enum {
 #define SHORT_NS 2000
 #endif
 
-/* The runtime's part of POMP_Task_info.ctx: the depth in the low 32 bits. */
-#define CTX_MEASURED (1ull << 32)
-#define CTX_END POMP_CTX_END /* Task_create_end must reach the runtime */
-#define CTX_POOL (1ull << 34)   /* measured as a sample (FL_POOL) */
+/* POMP_Task_ctx: the creation depth (saturating at CTX_DEPTH_MAX) and two
+ * bits, MEASURED and
+ * LOW: both for a sample (FL_POOL), MEASURED alone for a certain timed
+ * instance, LOW alone when only the end of the creation is wanted (an
+ * untied creator, a stream). Either makes Task_create_end call the
+ * runtime (POMP_CTX_END). */
+#define CTX_MEASURED (1ull << 63)
+#define CTX_LOW (1ull << 62)
+#define CTX_END POMP_CTX_END
+#define CTX_DEPTH_SHIFT 48
+#define CTX_DEPTH_MAX 0x3fffu
+#define CTX_DEPTH(ctx) ((uint32_t)((ctx) >> CTX_DEPTH_SHIFT) & CTX_DEPTH_MAX)
+#define CTX_POOL(ctx) (((ctx) & CTX_END) == CTX_END)
 
 extern pomp_rt pomp_g;
 

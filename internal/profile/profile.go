@@ -10,8 +10,8 @@
 // tiny task. A Phase says how many of its visits were timed, a Dist how
 // many instances it summarizes, and both which of those were samples:
 // the estimates (ExclEstimateNs, TotalNs) scale only the samples to the
-// instances left unmeasured. GOPARI_SAMPLING=off and trace mode measure
-// everything.
+// instances left unmeasured. GOPARI_SAMPLING=off measures everything;
+// in trace mode the event stream times every event, the profile samples.
 package profile
 
 import (

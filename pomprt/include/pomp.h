@@ -299,7 +299,7 @@ extern int pomp_mode;
 POMP_Task_handle pomp_rt_thread_new(void);
 
 /* Out-of-line runtime entries behind the inline functions. */
-POMP_Task_info pomp_rt_task_create_begin(POMP_Region *r);
+POMP_Task_handle pomp_rt_task_create_begin(POMP_Region *r, POMP_Task_ctx *ctx);
 void pomp_rt_task_create_end(POMP_Region *r);
 void pomp_rt_task_begin(POMP_Region *r, POMP_Task_handle parent, POMP_Task_handle id, POMP_Task_ctx ctx);
 void pomp_rt_task_end(POMP_Region *r);
@@ -345,20 +345,21 @@ void POMP_Parallel_join(POMP_Region *r, POMP_Task_handle encountering);
 /* ---------------------------------------------------------------------
  * Tasks.
  */
+/* Task_create_begin returns the new task's ID and stores its context in
+ * *ctx. (Not the two as a struct: compilers would build the task's data
+ * from the struct in memory with one wide load, which stalls behind the
+ * two stores of its fields.) */
 POMP_INLINE POMP_Task_handle POMP_Task_create_begin(POMP_Region *r, POMP_Task_ctx *ctx)
 {
-	if (pomp_mode >= POMP_MODE_PROFILE) {
-		POMP_Task_info info = pomp_rt_task_create_begin(r);
-		*ctx = info.ctx;
-		return info.id;
-	}
-	*ctx = 0;
+	if (pomp_mode >= POMP_MODE_PROFILE)
+		return pomp_rt_task_create_begin(r, ctx);
+	*ctx = 0; /* ids mode needs no parent */
 	return pomp_mode == POMP_MODE_OFF ? 0 : POMP_New_task_id();
 }
 
-/* The runtime sets this bit of the context when it needs to see the end
- * of the creation: when the creation is timed. */
-#define POMP_CTX_END (1ull << 33)
+/* The runtime sets one of these bits of the context when it needs to see
+ * the end of the creation: when the creation is timed, or recorded. */
+#define POMP_CTX_END (3ull << 62)
 
 POMP_INLINE void POMP_Task_create_end(POMP_Region *r, POMP_Task_ctx ctx)
 {

@@ -77,7 +77,7 @@ typedef struct POMP_Thread {
 extern __thread __attribute__((__tls_model__("initial-exec"))) POMP_Thread pomp_thread;
 extern int pomp_mode;
 POMP_Task_handle pomp_rt_thread_new(void);
-POMP_Task_info pomp_rt_task_create_begin(POMP_Region *r);
+POMP_Task_handle pomp_rt_task_create_begin(POMP_Region *r, POMP_Task_ctx *ctx);
 void pomp_rt_task_create_end(POMP_Region *r);
 void pomp_rt_task_begin(POMP_Region *r, POMP_Task_handle parent, POMP_Task_handle id, POMP_Task_ctx ctx);
 void pomp_rt_task_end(POMP_Region *r);
@@ -105,17 +105,14 @@ void POMP_Parallel_end(POMP_Region *r);
 void POMP_Parallel_join(POMP_Region *r, POMP_Task_handle encountering);
 static __inline__ __attribute__((__always_inline__, __unused__)) POMP_Task_handle POMP_Task_create_begin(POMP_Region *r, POMP_Task_ctx *ctx)
 {
- if (pomp_mode >= POMP_MODE_PROFILE) {
-  POMP_Task_info info = pomp_rt_task_create_begin(r);
-  *ctx = info.ctx;
-  return info.id;
- }
+ if (pomp_mode >= POMP_MODE_PROFILE)
+  return pomp_rt_task_create_begin(r, ctx);
  *ctx = 0;
  return pomp_mode == POMP_MODE_OFF ? 0 : POMP_New_task_id();
 }
 static __inline__ __attribute__((__always_inline__, __unused__)) void POMP_Task_create_end(POMP_Region *r, POMP_Task_ctx ctx)
 {
- if (__builtin_expect(!!(ctx & (1ull << 33)), 0))
+ if (__builtin_expect(!!(ctx & (3ull << 62)), 0))
   pomp_rt_task_create_end(r);
 }
 static __inline__ __attribute__((__always_inline__, __unused__)) void POMP_Task_begin(POMP_Region *r, POMP_Task_handle parent, POMP_Task_handle id, POMP_Task_ctx ctx)
