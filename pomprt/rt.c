@@ -1351,7 +1351,8 @@ static __attribute__((noinline)) POMP_Task_info create_begin_full(POMP_Region *r
 	pomp_thr *t = self();
 	POMP_Task_info info;
 	info.id = POMP_New_task_id();
-	info.ctx = 0;
+	uint64_t parent = pomp_thread.current & POMP_CTX_PARENT;
+	info.ctx = parent;
 	if (pomp_mode == POMP_MODE_RECORD)
 		return info;
 	CHECK(t);
@@ -1370,7 +1371,7 @@ static __attribute__((noinline)) POMP_Task_info create_begin_full(POMP_Region *r
 	t->creating = info.id;
 	t->create_region = id;
 	t->create_timed = m;
-	info.ctx = (uint64_t)depth << CTX_DEPTH_SHIFT;
+	info.ctx = parent | (uint64_t)depth << CTX_DEPTH_SHIFT;
 	if (m) {
 		t->create_start = now();
 		info.ctx |= CTX_MEASURED;
@@ -1448,9 +1449,10 @@ static __attribute__((noinline)) void before_task(pomp_thr *t, int undeferred)
 		nested_on_parked(t, f->parked);
 }
 
-static __attribute__((noinline)) void task_begin_full(POMP_Region *r, POMP_Task_handle parent, POMP_Task_handle id_, POMP_Task_ctx ctx)
+static __attribute__((noinline)) void task_begin_full(POMP_Region *r, POMP_Task_handle id_, POMP_Task_ctx ctx)
 {
 	POMP_Task_info info = {id_, ctx};
+	POMP_Task_handle parent = ctx & POMP_CTX_PARENT;
 	pomp_thr *t = self();
 	if (pomp_mode == POMP_MODE_RECORD) {
 		record_pair(t, info.id, parent);
@@ -1649,7 +1651,7 @@ static inline __attribute__((always_inline)) POMP_Task_info create_body(pomp_thr
 	t->create_region = id;
 	t->create_timed = 0;
 	task->cid = info.id;
-	info.ctx = (uint64_t)depth << CTX_DEPTH_SHIFT;
+	info.ctx = (t->cur_id & POMP_CTX_PARENT) | (uint64_t)depth << CTX_DEPTH_SHIFT;
 	if (traced) {
 		/* The stream hears the end of every creation. */
 		info.ctx |= CTX_LOW;
@@ -1677,7 +1679,7 @@ POMP_Task_handle pomp_rt_task_create_begin(POMP_Region *r, POMP_Task_ctx *ctx)
 /* task_push pushes the frame of an untimed task, at ts if it read the
  * clock: the part of a fast task begin after the frame below is dealt
  * with. */
-static inline __attribute__((always_inline)) void task_push(pomp_thr *t, POMP_Region *r, POMP_Task_handle parent, POMP_Task_handle id, POMP_Task_ctx ctx, uint64_t ts, const int traced)
+static inline __attribute__((always_inline)) void task_push(pomp_thr *t, POMP_Region *r, POMP_Task_handle id, POMP_Task_ctx ctx, uint64_t ts, const int traced)
 {
 	uint32_t rid = r->id;
 	pomp_frame *c = &t->fr[t->task];
@@ -1707,14 +1709,14 @@ static inline __attribute__((always_inline)) void task_push(pomp_thr *t, POMP_Re
 		t->creating = 0;
 	}
 	if (traced)
-		ev_at(t, EV_TASK_BEGIN, rid, ts, 2, id, parent);
+		ev_at(t, EV_TASK_BEGIN, rid, ts, 2, id, ctx & POMP_CTX_PARENT);
 }
 
 /* task_begin_timed begins an untimed task on a timed frame: a short
  * region's task subtracts its mean from the frame at its end; another
  * one, or any under a stream, reads the clock, so that the frame's time
  * stays its own. */
-static __attribute__((noinline)) void task_begin_timed(pomp_thr *t, POMP_Region *r, POMP_Task_handle parent, POMP_Task_handle id, POMP_Task_ctx ctx)
+static __attribute__((noinline)) void task_begin_timed(pomp_thr *t, POMP_Region *r, POMP_Task_handle id, POMP_Task_ctx ctx)
 {
 	pomp_frame *below = &t->fr[t->nfr - 1];
 	uint64_t ts = 0;
@@ -1725,32 +1727,32 @@ static __attribute__((noinline)) void task_begin_timed(pomp_thr *t, POMP_Region 
 		below->excl += ts - below->last;
 	}
 	if (t->ev.mask)
-		task_push(t, r, parent, id, ctx, ts, 1);
+		task_push(t, r, id, ctx, ts, 1);
 	else
-		task_push(t, r, parent, id, ctx, ts, 0);
+		task_push(t, r, id, ctx, ts, 0);
 }
 
-static __attribute__((noinline)) void task_begin_traced(pomp_thr *t, POMP_Region *r, POMP_Task_handle parent, POMP_Task_handle id, POMP_Task_ctx ctx)
+static __attribute__((noinline)) void task_begin_traced(pomp_thr *t, POMP_Region *r, POMP_Task_handle id, POMP_Task_ctx ctx)
 {
-	task_push(t, r, parent, id, ctx, 0, 1);
+	task_push(t, r, id, ctx, 0, 1);
 }
 
-void pomp_rt_task_begin(POMP_Region *r, POMP_Task_handle parent, POMP_Task_handle id, POMP_Task_ctx ctx)
+void pomp_rt_task_begin(POMP_Region *r, POMP_Task_handle id, POMP_Task_ctx ctx)
 {
 	pomp_thr *t = self_tls;
 	if (__builtin_expect(!fast(t) || !id || (ctx & CTX_MEASURED) || (r->flags & POMP_FLAG_UNTIED) ||
 	                             r->id >= t->nstat || t->nfr == t->capfr,
 	                     0))
-		return task_begin_full(r, parent, id, ctx);
+		return task_begin_full(r, id, ctx);
 	pomp_frame *below = &t->fr[t->nfr - 1];
 	pomp_frame *c = &t->fr[t->task];
 	if (__builtin_expect(below->kind >= FR_TASKLOOP || (c->flags & (FL_CLOSING | FL_UNTIED)), 0))
-		return task_begin_full(r, parent, id, ctx); /* parked untied tasks are FL_UNTIED placeholders */
+		return task_begin_full(r, id, ctx); /* parked untied tasks are FL_UNTIED placeholders */
 	if (below->flags & FL_MEASURED)
-		return task_begin_timed(t, r, parent, id, ctx);
+		return task_begin_timed(t, r, id, ctx);
 	if (__builtin_expect(t->ev.mask != 0, 0))
-		return task_begin_traced(t, r, parent, id, ctx);
-	task_push(t, r, parent, id, ctx, 0, 0);
+		return task_begin_traced(t, r, id, ctx);
+	task_push(t, r, id, ctx, 0, 0);
 }
 
 /* task_pop pops the frame of an untimed task, f, on top of t. */

@@ -311,8 +311,8 @@ enum {
 #define SHORT_NS 2000
 #endif
 
-/* POMP_Task_ctx: the creation depth (saturating at CTX_DEPTH_MAX) and two
- * bits, MEASURED and
+/* The runtime's part of POMP_Task_ctx, above the parent's handle: the
+ * creation depth (saturating at CTX_DEPTH_MAX) and two bits, MEASURED and
  * LOW: both for a sample (FL_POOL), MEASURED alone for a certain timed
  * instance, LOW alone when only the end of the creation is wanted (an
  * untied creator, a stream). Either makes Task_create_end call the

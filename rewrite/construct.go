@@ -440,9 +440,10 @@ func (b *leafBuilder) parallel() {
 	b.p.post = g.part(func() { g.call(b.cl.exit, r, "pomp_old_task"); g.w(restoreTask, "}") })
 }
 
-// task builds an explicit task: the creator's handle, the new task's ID
-// and its creation context go to the new task as firstprivate scalars
-// (a struct would make GCC copy them with a function of its own).
+// task builds an explicit task: the new task's ID and its creation
+// context, which holds the creator's handle, go to the new task as
+// firstprivate scalars (a struct would make GCC copy them with a function
+// of its own).
 func (b *leafBuilder) task() {
 	g, r := b.g, b.r
 	b.p.pre = g.part(func() {
@@ -450,7 +451,7 @@ func (b *leafBuilder) task() {
 		g.call(b.cl.enter, r, "&pomp_task_ctx")
 		g.w(saveTask)
 	})
-	b.p.pragma = b.pragma("firstprivate(pomp_old_task, pomp_task_id, pomp_task_ctx)")
-	b.body("pomp_old_task", "pomp_task_id", "pomp_task_ctx")
+	b.p.pragma = b.pragma("firstprivate(pomp_task_id, pomp_task_ctx)")
+	b.body("pomp_task_id", "pomp_task_ctx")
 	b.p.post = g.part(func() { g.w(restoreTask); g.call(b.cl.exit, r, "pomp_task_ctx"); g.w("}") })
 }

@@ -79,7 +79,7 @@ extern int pomp_mode;
 POMP_Task_handle pomp_rt_thread_new(void);
 POMP_Task_handle pomp_rt_task_create_begin(POMP_Region *r, POMP_Task_ctx *ctx);
 void pomp_rt_task_create_end(POMP_Region *r);
-void pomp_rt_task_begin(POMP_Region *r, POMP_Task_handle parent, POMP_Task_handle id, POMP_Task_ctx ctx);
+void pomp_rt_task_begin(POMP_Region *r, POMP_Task_handle id, POMP_Task_ctx ctx);
 void pomp_rt_task_end(POMP_Region *r);
 void pomp_rt_enter(POMP_Region *r, int event);
 void pomp_rt_exit(POMP_Region *r, int event);
@@ -115,11 +115,11 @@ static __inline__ __attribute__((__always_inline__, __unused__)) void POMP_Task_
  if (__builtin_expect(!!(ctx & (3ull << 62)), 0))
   pomp_rt_task_create_end(r);
 }
-static __inline__ __attribute__((__always_inline__, __unused__)) void POMP_Task_begin(POMP_Region *r, POMP_Task_handle parent, POMP_Task_handle id, POMP_Task_ctx ctx)
+static __inline__ __attribute__((__always_inline__, __unused__)) void POMP_Task_begin(POMP_Region *r, POMP_Task_handle id, POMP_Task_ctx ctx)
 {
  int mode = pomp_mode;
  if (mode >= POMP_MODE_PROFILE)
-  pomp_rt_task_begin(r, parent, id, ctx);
+  pomp_rt_task_begin(r, id, ctx);
  else if (mode != POMP_MODE_OFF)
   pomp_thread.current = id ? id : POMP_New_task_id();
 }
