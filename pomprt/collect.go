@@ -69,8 +69,37 @@ func collect(g *C.pomp_rt, ck clock, wallNs uint64) *profile.Profile {
 	C.pthread_mutex_lock(&g.mu)
 	defer C.pthread_mutex_unlock(&g.mu)
 
+	p.Regions = collectRegions(g)
+	locs := unsafe.Slice(g.locs, int(g.nlocs))
+	p.Threads = collectThreads(locs)
+	edges := collectStats(p, locs, ck)
+	for k, c := range edges {
+		p.Tree.Edges = append(p.Tree.Edges, profile.Edge{Parent: k[0], Child: k[1], Count: c})
+	}
+	sort.Slice(p.Tree.Edges, func(i, j int) bool {
+		a, b := p.Tree.Edges[i], p.Tree.Edges[j]
+		if a.Parent != b.Parent {
+			return a.Parent < b.Parent
+		}
+		return a.Child < b.Child
+	})
+	for _, t := range p.Tasks {
+		if t.MaxDepth > p.Tree.MaxDepth {
+			p.Tree.MaxDepth = t.MaxDepth
+		}
+	}
+	for t := g.threads; t != nil; t = t.next {
+		p.OSThreads++
+		p.UnmatchedEvents += uint64(t.unmatched)
+	}
+	return p
+}
+
+// collectRegions reads the region table.
+func collectRegions(g *C.pomp_rt) []profile.Region {
 	n := int(g.nregions)
 	regions := unsafe.Slice(g.regions, n+1)
+	out := make([]profile.Region, 0, n)
 	for id := 1; id <= n; id++ {
 		r := regions[id]
 		reg := profile.Region{
@@ -90,10 +119,13 @@ func collect(g *C.pomp_rt, ck clock, wallNs uint64) *profile.Profile {
 				reg.Flags = append(reg.Flags, f)
 			}
 		}
-		p.Regions = append(p.Regions, reg)
+		out = append(out, reg)
 	}
+	return out
+}
 
-	locs := unsafe.Slice(g.locs, int(g.nlocs))
+// collectThreads reads the locations of the team tree, with their paths.
+func collectThreads(locs []*C.pomp_loc) []profile.Thread {
 	paths := make([]string, len(locs))
 	var pathOf func(i int) string
 	pathOf = func(i int) string {
@@ -108,8 +140,9 @@ func collect(g *C.pomp_rt, ck clock, wallNs uint64) *profile.Profile {
 		}
 		return paths[i]
 	}
+	out := make([]profile.Thread, 0, len(locs))
 	for i, l := range locs {
-		p.Threads = append(p.Threads, profile.Thread{
+		out = append(out, profile.Thread{
 			Index:         i,
 			Path:          pathOf(i),
 			Level:         int(l.level),
@@ -117,7 +150,13 @@ func collect(g *C.pomp_rt, ck clock, wallNs uint64) *profile.Profile {
 			ImplicitTasks: uint64(l.implicit_tasks),
 		})
 	}
+	return out
+}
 
+// collectStats reads the statistics of every region at every location
+// into p's stats and tasks, and returns the creation tree's edges.
+func collectStats(p *profile.Profile, locs []*C.pomp_loc, ck clock) map[[2]int]uint64 {
+	n := len(p.Regions)
 	tasks := make(map[int]*profile.TaskStats)
 	edges := make(map[[2]int]uint64)
 	for li, l := range locs {
@@ -160,26 +199,7 @@ func collect(g *C.pomp_rt, ck clock, wallNs uint64) *profile.Profile {
 		p.Tasks = append(p.Tasks, *t)
 	}
 	sort.Slice(p.Tasks, func(i, j int) bool { return p.Tasks[i].Region < p.Tasks[j].Region })
-	for k, c := range edges {
-		p.Tree.Edges = append(p.Tree.Edges, profile.Edge{Parent: k[0], Child: k[1], Count: c})
-	}
-	sort.Slice(p.Tree.Edges, func(i, j int) bool {
-		a, b := p.Tree.Edges[i], p.Tree.Edges[j]
-		if a.Parent != b.Parent {
-			return a.Parent < b.Parent
-		}
-		return a.Child < b.Child
-	})
-	for _, t := range p.Tasks {
-		if t.MaxDepth > p.Tree.MaxDepth {
-			p.Tree.MaxDepth = t.MaxDepth
-		}
-	}
-	for t := g.threads; t != nil; t = t.next {
-		p.OSThreads++
-		p.UnmatchedEvents += uint64(t.unmatched)
-	}
-	return p
+	return edges
 }
 
 func used(s *C.pomp_stat) bool {
