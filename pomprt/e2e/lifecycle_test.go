@@ -127,6 +127,19 @@ func threadPaths(p *profile.Profile) string {
 // program prints what the uninstrumented one prints, and each process
 // that was forked without exec has its own profile, in
 // EXPERIMENT.fork-PID, of exactly what it did after the fork.
+// A forkCase is a way fork.c forks, and what its child's profile holds.
+type forkCase struct {
+	name string
+	// the child's profile, if it is forked without exec
+	childExit             string
+	childTasks, childCrit uint64
+	childPaths            string
+	parentCrit            uint64
+	exec                  bool // an instrumented program is exec'd
+	daemon                bool // the child outlives the parent
+	reps                  int  // runs at each thread count: more where timing matters
+}
+
 func TestFork(t *testing.T) {
 	needTools(t)
 	noCoreDumps(t)
@@ -136,20 +149,11 @@ func TestFork(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
 			p := build(t, c, "fork.c")
-			for _, tc := range []struct {
-				name string
-				// the child's profile, if it is forked without exec
-				childExit             string
-				childTasks, childCrit uint64
-				childPaths            string
-				parentCrit            uint64
-				exec                  bool // an instrumented program is exec'd
-				daemon                bool // the child outlives the parent
-			}{
+			for _, tc := range []forkCase{
 				{name: "fork-first", childExit: "exit", childTasks: tasks},
-				{name: "fork", childExit: "exit", childCrit: crit, childPaths: "0", parentCrit: crit},
+				{name: "fork", childExit: "exit", childCrit: crit, childPaths: "0", parentCrit: crit, reps: 7},
 				{name: "fork-crash", childExit: "SIGSEGV", childCrit: crit, childPaths: "0"},
-				{name: "fork-in-parallel", childExit: "exit", childCrit: crit, childPaths: "0 0.0"},
+				{name: "fork-in-parallel", childExit: "exit", childCrit: crit, childPaths: "0 0.0", reps: 7},
 				{name: "fork-daemon", daemon: true},
 				{name: "vfork"},
 				{name: "system"},
@@ -159,94 +163,103 @@ func TestFork(t *testing.T) {
 			} {
 				for _, threads := range []int{1, 2, 4} {
 					env := []string{"OMP_NUM_THREADS=" + strconv.Itoa(threads)}
-					what := fmt.Sprintf("%s at %d threads", tc.name, threads)
 					want := runAll(t, p.orig, env, tc.name)
-					got := runAll(t, p.inst, env, tc.name)
-					if got.stdout != want.stdout || got.code != want.code || want.code != 0 {
-						t.Errorf("%s: instrumented printed %q (exit %d), original %q (exit %d)\nstderr: %s",
-							what, got.stdout, got.code, want.stdout, want.code, got.stderr)
-						continue
-					}
-					parent := readProfile(t, got)
-					exps := experiments(t, filepath.Dir(got.dir), "exp")
-					switch {
-					case tc.childExit != "":
-						child := "exp.fork-" // and the child's pid
-						if len(exps) != 2 || exps[0] != "exp" || !strings.HasPrefix(exps[1], child) {
-							t.Errorf("%s: experiments %v, want exp and %sPID", what, exps, child)
+					for rep := 0; rep < max(tc.reps, 1); rep++ {
+						what := fmt.Sprintf("%s at %d threads, run %d", tc.name, threads, rep+1)
+						got := runAll(t, p.inst, env, tc.name)
+						if got.stdout != want.stdout || got.code != want.code || want.code != 0 {
+							t.Errorf("%s: instrumented printed %q (exit %d), original %q (exit %d)\nstderr: %s",
+								what, got.stdout, got.code, want.stdout, want.code, got.stderr)
 							continue
 						}
-						cp, err := profile.Read(filepath.Join(filepath.Dir(got.dir), exps[1], "profile.json"))
-						if err != nil {
-							t.Errorf("%s: %v", what, err)
-							continue
-						}
-						if exps[1] != child+strconv.Itoa(cp.PID) || cp.ForkedFrom != parent.PID || cp.PID == parent.PID {
-							t.Errorf("%s: child %s has pid %d, forked from %d; the parent's pid is %d", what, exps[1], cp.PID, cp.ForkedFrom, parent.PID)
-						}
-						if cp.Exit != tc.childExit {
-							t.Errorf("%s: the child's profile says exit %q, want %q", what, cp.Exit, tc.childExit)
-						}
-						if created, executed := tasksCreated(cp); created != tc.childTasks || executed != tc.childTasks {
-							t.Errorf("%s: the child created %d and executed %d tasks, want %d", what, created, executed, tc.childTasks)
-						}
-						if got := visits(cp, "critical", "body"); got != tc.childCrit {
-							t.Errorf("%s: the child entered critical %d times, want %d", what, got, tc.childCrit)
-						}
-						if tc.childPaths != "" && threadPaths(cp) != tc.childPaths {
-							t.Errorf("%s: the child's threads are %s, want %s", what, threadPaths(cp), tc.childPaths)
-						}
-						if tc.childTasks > 0 && visits(cp, "parallel", "body") != uint64(threads) {
-							t.Errorf("%s: the child ran %d implicit tasks, want %d", what, visits(cp, "parallel", "body"), threads)
-						}
-						checkInvariants(t, cp)
-					case tc.exec:
-						// The exec'd program is a run of its own; with the
-						// same GOPARI_EXPERIMENT_DIRECTORY it takes the next
-						// free name.
-						if len(exps) != 2 || exps[0] != "exp" || exps[1] != "exp.1" {
-							t.Errorf("%s: experiments %v, want exp and exp.1", what, exps)
-							continue
-						}
-						other, err := profile.Read(filepath.Join(filepath.Dir(got.dir), "exp.1", "profile.json"))
-						if err != nil {
-							t.Errorf("%s: %v", what, err)
-							continue
-						}
-						leaf, main := other, parent
-						if len(parent.Args) == 1 && parent.Args[0] == "leaf" {
-							leaf, main = parent, other
-						}
-						if len(leaf.Args) != 1 || leaf.Args[0] != "leaf" || main.Args[0] != tc.name || leaf.ForkedFrom != 0 {
-							t.Errorf("%s: profiles of %v (pid %d) and %v (pid %d)", what, parent.Args, parent.PID, other.Args, other.PID)
-						}
-						if created, _ := tasksCreated(leaf); created != tasks {
-							t.Errorf("%s: the exec'd program created %d tasks, want %d", what, created, tasks)
-						}
-						parent = main
-					default:
-						if len(exps) != 1 {
-							t.Errorf("%s: experiments %v, want exp alone", what, exps)
-						}
-						msg := fmt.Sprintf(" writes no profile: the process it was forked from (%d) has ended, and only that one can write it\n", parent.PID)
-						if tc.daemon != strings.Contains(got.stderr, msg) {
-							t.Errorf("%s: stderr %q", what, got.stderr)
-						}
+						checkForkRun(t, what, tc, threads, got)
 					}
-					if created, executed := tasksCreated(parent); created != tasks || executed != tasks {
-						t.Errorf("%s: the parent created %d and executed %d tasks, want %d", what, created, executed, tasks)
-					}
-					if got := visits(parent, "critical", "body"); got != tc.parentCrit {
-						t.Errorf("%s: the parent entered critical %d times, want %d", what, got, tc.parentCrit)
-					}
-					if parent.Exit != "exit" || parent.ForkedFrom != 0 || parent.UnmatchedEvents != 0 {
-						t.Errorf("%s: the parent's profile: exit %q, forked from %d, %d unmatched events", what, parent.Exit, parent.ForkedFrom, parent.UnmatchedEvents)
-					}
-					checkInvariants(t, parent)
 				}
 			}
 		})
 	}
+}
+
+// checkForkRun checks the profiles of a run of fork.c in case tc.
+func checkForkRun(t *testing.T, what string, tc forkCase, threads int, got result) {
+	t.Helper()
+	const tasks = 12 // as in fork.c
+	parent := readProfile(t, got)
+	exps := experiments(t, filepath.Dir(got.dir), "exp")
+	switch {
+	case tc.childExit != "":
+		child := "exp.fork-" // and the child's pid
+		if len(exps) != 2 || exps[0] != "exp" || !strings.HasPrefix(exps[1], child) {
+			t.Errorf("%s: experiments %v, want exp and %sPID", what, exps, child)
+			return
+		}
+		cp, err := profile.Read(filepath.Join(filepath.Dir(got.dir), exps[1], "profile.json"))
+		if err != nil {
+			t.Errorf("%s: %v", what, err)
+			return
+		}
+		if exps[1] != child+strconv.Itoa(cp.PID) || cp.ForkedFrom != parent.PID || cp.PID == parent.PID {
+			t.Errorf("%s: child %s has pid %d, forked from %d; the parent's pid is %d", what, exps[1], cp.PID, cp.ForkedFrom, parent.PID)
+		}
+		if cp.Exit != tc.childExit {
+			t.Errorf("%s: the child's profile says exit %q, want %q", what, cp.Exit, tc.childExit)
+		}
+		if created, executed := tasksCreated(cp); created != tc.childTasks || executed != tc.childTasks {
+			t.Errorf("%s: the child created %d and executed %d tasks, want %d", what, created, executed, tc.childTasks)
+		}
+		if got := visits(cp, "critical", "body"); got != tc.childCrit {
+			t.Errorf("%s: the child entered critical %d times, want %d", what, got, tc.childCrit)
+		}
+		if tc.childPaths != "" && threadPaths(cp) != tc.childPaths {
+			t.Errorf("%s: the child's threads are %s, want %s", what, threadPaths(cp), tc.childPaths)
+		}
+		if tc.childTasks > 0 && visits(cp, "parallel", "body") != uint64(threads) {
+			t.Errorf("%s: the child ran %d implicit tasks, want %d", what, visits(cp, "parallel", "body"), threads)
+		}
+		checkInvariants(t, cp)
+	case tc.exec:
+		// The exec'd program is a run of its own; with the
+		// same GOPARI_EXPERIMENT_DIRECTORY it takes the next
+		// free name.
+		if len(exps) != 2 || exps[0] != "exp" || exps[1] != "exp.1" {
+			t.Errorf("%s: experiments %v, want exp and exp.1", what, exps)
+			return
+		}
+		other, err := profile.Read(filepath.Join(filepath.Dir(got.dir), "exp.1", "profile.json"))
+		if err != nil {
+			t.Errorf("%s: %v", what, err)
+			return
+		}
+		leaf, main := other, parent
+		if len(parent.Args) == 1 && parent.Args[0] == "leaf" {
+			leaf, main = parent, other
+		}
+		if len(leaf.Args) != 1 || leaf.Args[0] != "leaf" || main.Args[0] != tc.name || leaf.ForkedFrom != 0 {
+			t.Errorf("%s: profiles of %v (pid %d) and %v (pid %d)", what, parent.Args, parent.PID, other.Args, other.PID)
+		}
+		if created, _ := tasksCreated(leaf); created != tasks {
+			t.Errorf("%s: the exec'd program created %d tasks, want %d", what, created, tasks)
+		}
+		parent = main
+	default:
+		if len(exps) != 1 {
+			t.Errorf("%s: experiments %v, want exp alone", what, exps)
+		}
+		msg := fmt.Sprintf(" writes no profile: the process it was forked from (%d) has ended, and only that one can write it\n", parent.PID)
+		if tc.daemon != strings.Contains(got.stderr, msg) {
+			t.Errorf("%s: stderr %q", what, got.stderr)
+		}
+	}
+	if created, executed := tasksCreated(parent); created != tasks || executed != tasks {
+		t.Errorf("%s: the parent created %d and executed %d tasks, want %d", what, created, executed, tasks)
+	}
+	if got := visits(parent, "critical", "body"); got != tc.parentCrit {
+		t.Errorf("%s: the parent entered critical %d times, want %d", what, got, tc.parentCrit)
+	}
+	if parent.Exit != "exit" || parent.ForkedFrom != 0 || parent.UnmatchedEvents != 0 {
+		t.Errorf("%s: the parent's profile: exit %q, forked from %d, %d unmatched events", what, parent.Exit, parent.ForkedFrom, parent.UnmatchedEvents)
+	}
+	checkInvariants(t, parent)
 }
 
 // TestExitFromAllThreads has every thread call exit(3) at once, 20 times
@@ -331,54 +344,75 @@ func runSignalled(t *testing.T, exe string, env []string, closePipe bool, args .
 // TestCrashSignals ends programs by SIGPIPE (every thread writes to a pipe
 // whose reader has gone), and by SIGSEGV, SIGBUS, SIGFPE and SIGABRT on
 // one thread of a team, at 1, 2 and 4 threads (SIGPIPE and SIGSEGV 20
-// times each): the profile of the work so far is written, with the
-// signal's name as its exit, and the program still dies by the signal,
-// as the uninstrumented one does.
+// times each, and 10 times each with the second compiler, clang and
+// libomp): the profile of the work so far is written, with the signal's
+// name as its exit, and the program still dies by the signal, as the
+// uninstrumented one does.
 func TestCrashSignals(t *testing.T) {
 	needTools(t)
 	noCoreDumps(t)
-	t.Parallel()
+	for i, c := range compilers {
+		i, c := i, c
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			p := build(t, c, "crash.c")
+			for _, tc := range []struct {
+				how  string
+				sig  syscall.Signal
+				name string
+				reps int // runs of the instrumented program: 20 where threads race (10 with another compiler)
+			}{
+				{"pipe", syscall.SIGPIPE, "SIGPIPE", 20}, {"segv", syscall.SIGSEGV, "SIGSEGV", 20},
+				{"bus", syscall.SIGBUS, "SIGBUS", 1}, {"fpe", syscall.SIGFPE, "SIGFPE", 1}, {"abort", syscall.SIGABRT, "SIGABRT", 1},
+			} {
+				if i > 0 && tc.reps == 1 {
+					continue // the races are the compilers' (their OpenMP runtimes'); the rest is the first's
+				}
+				reps := tc.reps
+				if i > 0 {
+					reps /= 2
+				}
+				for _, threads := range []int{1, 2, 4} {
+					checkCrash(t, p, tc.how, tc.sig, tc.name, threads, reps)
+				}
+			}
+		})
+	}
+}
+
+// checkCrash runs crash.c in way how at threads threads, uninstrumented
+// and reps times instrumented: each dies by sig, and writes a whole profile
+// that names it.
+func checkCrash(t *testing.T, p program, how string, sig syscall.Signal, name string, threads, reps int) {
+	t.Helper()
 	const rounds = 10 // as in crash.c
-	p := build(t, compilers[0], "crash.c")
-	for _, tc := range []struct {
-		how  string
-		sig  syscall.Signal
-		name string
-		reps int // runs of the instrumented program: 20 where threads race
-	}{
-		{"pipe", syscall.SIGPIPE, "SIGPIPE", 20}, {"segv", syscall.SIGSEGV, "SIGSEGV", 20},
-		{"bus", syscall.SIGBUS, "SIGBUS", 1}, {"fpe", syscall.SIGFPE, "SIGFPE", 1}, {"abort", syscall.SIGABRT, "SIGABRT", 1},
-	} {
-		for _, threads := range []int{1, 2, 4} {
-			env := []string{"OMP_NUM_THREADS=" + strconv.Itoa(threads)}
-			what := fmt.Sprintf("%s at %d threads", tc.how, threads)
-			ws, _, out := runSignalled(t, p.orig, env, tc.how == "pipe", tc.how)
-			if !ws.Signaled() || ws.Signal() != tc.sig {
-				t.Fatalf("%s: the original ended with %v, want %v\n%s", what, ws, tc.sig, out)
-			}
-			for rep := 0; rep < tc.reps; rep++ {
-				what := fmt.Sprintf("%s, run %d", what, rep+1)
-				ws, exp, out := runSignalled(t, p.inst, env, tc.how == "pipe", tc.how)
-				if !ws.Signaled() || ws.Signal() != tc.sig {
-					t.Errorf("%s: the instrumented program ended with %v, want death by %v\n%s", what, ws, tc.sig, out)
-				}
-				prof, err := profile.Read(filepath.Join(exp, "profile.json"))
-				if err != nil {
-					t.Errorf("%s: %v\n%s", what, err, out)
-					continue
-				}
-				if prof.Exit != tc.name {
-					t.Errorf("%s: the profile says exit %q, want %q", what, prof.Exit, tc.name)
-				}
-				if got := visits(prof, "for", "construct"); got != uint64(rounds*threads) {
-					t.Errorf("%s: for visited %d times, want %d", what, got, rounds*threads)
-				}
-				if got := visits(prof, "parallel", "construct"); got != rounds {
-					t.Errorf("%s: %d parallel regions joined, want %d", what, got, rounds)
-				}
-				checkOnlyProfile(t, exp)
-			}
+	env := []string{"OMP_NUM_THREADS=" + strconv.Itoa(threads)}
+	what := fmt.Sprintf("%s at %d threads", how, threads)
+	ws, _, out := runSignalled(t, p.orig, env, how == "pipe", how)
+	if !ws.Signaled() || ws.Signal() != sig {
+		t.Fatalf("%s: the original ended with %v, want %v\n%s", what, ws, sig, out)
+	}
+	for rep := 0; rep < reps; rep++ {
+		what := fmt.Sprintf("%s, run %d", what, rep+1)
+		ws, exp, out := runSignalled(t, p.inst, env, how == "pipe", how)
+		if !ws.Signaled() || ws.Signal() != sig {
+			t.Errorf("%s: the instrumented program ended with %v, want death by %v\n%s", what, ws, sig, out)
 		}
+		prof, err := profile.Read(filepath.Join(exp, "profile.json"))
+		if err != nil {
+			t.Errorf("%s: %v\n%s", what, err, out)
+			continue
+		}
+		if prof.Exit != name {
+			t.Errorf("%s: the profile says exit %q, want %q", what, prof.Exit, name)
+		}
+		if got := visits(prof, "for", "construct"); got != uint64(rounds*threads) {
+			t.Errorf("%s: for visited %d times, want %d", what, got, rounds*threads)
+		}
+		if got := visits(prof, "parallel", "construct"); got != rounds {
+			t.Errorf("%s: %d parallel regions joined, want %d", what, got, rounds)
+		}
+		checkOnlyProfile(t, exp)
 	}
 }
 
