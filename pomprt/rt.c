@@ -119,6 +119,8 @@ static void configure(void)
 {
 	const char *s = getenv("GOPARI_SAMPLING");
 	pomp_g.sampling = !(s && !strcmp(s, "off"));
+	const char *o = getenv("GOPARI_ORDERED");
+	pomp_g.ordered_count = o && !strcmp(o, "count");
 	pomp_ev_configure(); /* a stream times every event it records: the profile samples as ever */
 	/* Until the clock is calibrated (at the first fork after 10 ms), a
 	 * tick is taken to be 1/4 ns: a generous bound for "long". */
@@ -149,13 +151,13 @@ static void grow_stats(pomp_loc *l, uint32_t need);
 
 /* region_flags derives the runtime's flags of a region from its table
  * entry. */
-static uint8_t region_flags(const POMP_Region *r)
+static uint16_t region_flags(const POMP_Region *r)
 {
-	uint8_t f = 0;
+	uint16_t f = 0;
 	switch (r->kind) {
 	case POMP_ORDERED:
 		if ((r->flags & POMP_FLAG_DEPEND) && r->begin_line == r->end_line)
-			f |= RF_STANDALONE;
+			f |= RF_STANDALONE | (pomp_g.ordered_count ? RF_COUNT : 0);
 		break;
 	case POMP_TASKLOOP:
 		f |= RF_SCHED | RF_EXITHOOK;
@@ -197,12 +199,12 @@ void POMP_Register_unit(POMP_Unit *u)
 		POMP_Region **regions = realloc(pomp_g.regions, cap * sizeof *regions);
 		/* The flags and spans are read without the lock: the old arrays
 		 * stay. */
-		uint8_t *rflags = calloc(cap, 1);
+		uint16_t *rflags = calloc(cap, sizeof *rflags);
 		uint64_t *rspan = calloc(cap, sizeof *rspan);
 		if (!regions || !rflags || !rspan)
 			abort();
 		if (pomp_g.rflags) {
-			memcpy(rflags, pomp_g.rflags, pomp_g.capregions);
+			memcpy(rflags, pomp_g.rflags, pomp_g.capregions * sizeof *rflags);
 			memcpy(rspan, pomp_g.rspan, pomp_g.capregions * sizeof *rspan);
 		}
 		pomp_g.regions = regions;
@@ -743,10 +745,10 @@ static __attribute__((noinline)) void span_seen(pomp_stat *s, uint32_t region, u
 		s->span_long++;
 	else
 		s->span_sum += span;
-	uint8_t f = pomp_g.rflags[region];
+	uint16_t f = pomp_g.rflags[region];
 	int shorter = s->span_n >= SAMPLE_EXACT && s->span_long * 100 <= s->span_n;
 	if (shorter != ((f & RF_SHORT) != 0))
-		pomp_g.rflags[region] = (uint8_t)(shorter ? f | RF_SHORT : f & ~RF_SHORT);
+		pomp_g.rflags[region] = (uint16_t)(shorter ? f | RF_SHORT : f & ~RF_SHORT);
 	if (s->span_n > s->span_long)
 		pomp_g.rspan[region] = s->span_sum / (s->span_n - s->span_long);
 }
@@ -756,10 +758,10 @@ static __attribute__((noinline)) void span_seen(pomp_stat *s, uint32_t region, u
  * little. */
 static __attribute__((noinline)) void long_seen(pomp_stat *s, uint32_t region)
 {
-	uint8_t f = pomp_g.rflags[region];
+	uint16_t f = pomp_g.rflags[region];
 	int lng = s->exec_sum >= s->exec_timed * pomp_g.long_ticks;
 	if (lng != ((f & RF_LONG) != 0))
-		pomp_g.rflags[region] = (uint8_t)(lng ? f | RF_LONG : f & ~RF_LONG);
+		pomp_g.rflags[region] = (uint16_t)(lng ? f | RF_LONG : f & ~RF_LONG);
 }
 
 /* end_task_stats accounts the end of task frame f (statistics s) at ts.
@@ -1220,9 +1222,10 @@ static __attribute__((noinline)) void enter_full(POMP_Region *r, int ev)
 	int measured = t->measured, pick = 0;
 	if (__builtin_expect(pomp_g.rflags[id] & (RF_STANDALONE | RF_SCHED), 0)) {
 		if (pomp_g.rflags[id] & RF_STANDALONE) {
-			/* Standalone ordered (doacross): sampled like short tasks. */
+			/* Standalone ordered (doacross): sampled like short tasks,
+			 * or only counted (GOPARI_ORDERED=count). */
 			uint64_t n = s->ph[PH_CONSTRUCT].visits + 1;
-			if (!sampled(t, n, id) || !measured) {
+			if (!sampled(t, n, id) || !measured || (pomp_g.rflags[id] & RF_COUNT)) {
 				s->ph[PH_CONSTRUCT].visits++;
 				t->skip_region = id;
 				return;
@@ -1407,6 +1410,14 @@ static __attribute__((noinline)) POMP_Task_info create_begin_full(POMP_Region *r
 	return info;
 }
 
+/* create_full is create_begin_full for pomp_rt_task_create_begin. */
+static __attribute__((noinline)) POMP_Task_handle create_full(POMP_Region *r, POMP_Task_ctx *ctx)
+{
+	POMP_Task_info info = create_begin_full(r);
+	*ctx = info.ctx;
+	return info.id;
+}
+
 void pomp_rt_task_create_end(POMP_Region *r)
 {
 	pomp_thr *t = self_tls;
@@ -1528,24 +1539,29 @@ static __attribute__((noinline)) void task_end_full(POMP_Region *r)
  * traced: the entry point runs it untraced, lean; a thread that keeps a
  * stream runs it traced, from a function of its own. */
 
+/* enter_standalone enters a standalone ordered (doacross) event, sampled
+ * like short tasks or only counted (GOPARI_ORDERED=count): a visit is
+ * counted, and its exit skipped. */
+static __attribute__((noinline)) void enter_standalone(pomp_thr *t, POMP_Region *r)
+{
+	uint32_t id = r->id;
+	pomp_stat *s = &t->stat[id];
+	uint64_t n = s->ph[PH_CONSTRUCT].visits + 1;
+	if (!(pomp_g.rflags[id] & RF_COUNT) && sampled(t, n, id) && t->measured)
+		return enter_full(r, POMP_EV_CONSTRUCT);
+	s->ph[PH_CONSTRUCT].visits = n;
+	t->skip_region = id;
+	t->creating = 0;
+	if (t->ev.mask)
+		ev_enter(t, r, PH_CONSTRUCT, 0);
+}
+
 static inline __attribute__((always_inline)) void enter_body(pomp_thr *t, POMP_Region *r, int ev, const int traced)
 {
 	uint32_t id = r->id;
-	uint8_t rf = pomp_g.rflags[id];
+	uint16_t rf = pomp_g.rflags[id];
 	pomp_stat *s = &t->stat[id];
 	int ph = phase_of(ev);
-	if (rf & RF_STANDALONE) {
-		/* A standalone ordered (doacross), sampled: one visit counted. */
-		uint64_t n = s->ph[PH_CONSTRUCT].visits + 1;
-		if (sampled(t, n, id) && t->measured)
-			return enter_full(r, ev);
-		s->ph[PH_CONSTRUCT].visits = n;
-		t->skip_region = id;
-		t->creating = 0;
-		if (traced)
-			ev_enter(t, r, PH_CONSTRUCT, 0);
-		return;
-	}
 	if (__builtin_expect(t->measured || t->nfr == t->capfr || s->active[ph] == 0, 0))
 		return enter_full(r, ev); /* timed, or the outermost, which reads the clock */
 	pomp_frame *c = &t->fr[t->task];
@@ -1575,14 +1591,20 @@ static inline __attribute__((always_inline)) void enter_body(pomp_thr *t, POMP_R
 
 static __attribute__((noinline)) void enter_traced(pomp_thr *t, POMP_Region *r, int ev) { enter_body(t, r, ev, 1); }
 
+static __attribute__((noinline)) void enter_lean(pomp_thr *t, POMP_Region *r, int ev) { enter_body(t, r, ev, 0); }
+
+/* The entry point only dispatches, with no register to save; the bodies
+ * do the rest. */
 void pomp_rt_enter(POMP_Region *r, int ev)
 {
 	pomp_thr *t = self_tls;
 	if (__builtin_expect(!fast(t) || r->id >= t->nstat, 0))
 		return enter_full(r, ev);
+	if (pomp_g.rflags[r->id] & RF_STANDALONE)
+		return enter_standalone(t, r);
 	if (__builtin_expect(t->ev.mask != 0, 0))
 		return enter_traced(t, r, ev);
-	enter_body(t, r, ev, 0);
+	return enter_lean(t, r, ev);
 }
 
 static inline __attribute__((always_inline)) void exit_body(pomp_thr *t, POMP_Region *r, int ev, const int traced)
@@ -1629,7 +1651,7 @@ void pomp_rt_exit(POMP_Region *r, int ev)
 	exit_body(t, r, ev, 0);
 }
 
-static inline __attribute__((always_inline)) POMP_Task_info create_body(pomp_thr *t, POMP_Region *r, const int traced)
+static inline __attribute__((always_inline)) POMP_Task_handle create_body(pomp_thr *t, POMP_Region *r, POMP_Task_ctx *ctx, const int traced)
 {
 	uint32_t id = r->id;
 	pomp_frame *task = &t->fr[t->task];
@@ -1639,7 +1661,7 @@ static inline __attribute__((always_inline)) POMP_Task_info create_body(pomp_thr
 	if (__builtin_expect(sampled(t, n, id) || (task->flags & FL_UNTIED) || t->ecache[h].gen != t->egen ||
 	                             t->ecache[h].parent != task->region || t->ecache[h].child != id,
 	                     0))
-		return create_begin_full(r);
+		return create_full(r, ctx);
 	POMP_Task_info info;
 	info.id = pomp_thread.next++;
 	uint32_t depth = task->depth < CTX_DEPTH_MAX ? task->depth + 1 : CTX_DEPTH_MAX;
@@ -1657,23 +1679,23 @@ static inline __attribute__((always_inline)) POMP_Task_info create_body(pomp_thr
 		info.ctx |= CTX_LOW;
 		ev_fast(t, EV_CREATE_BEGIN, id, 1, info.id, 0);
 	}
-	return info;
+	*ctx = info.ctx;
+	return info.id;
 }
 
-static __attribute__((noinline)) POMP_Task_info create_traced(pomp_thr *t, POMP_Region *r) { return create_body(t, r, 1); }
+static __attribute__((noinline)) POMP_Task_handle create_traced(pomp_thr *t, POMP_Region *r, POMP_Task_ctx *ctx)
+{
+	return create_body(t, r, ctx, 1);
+}
 
 POMP_Task_handle pomp_rt_task_create_begin(POMP_Region *r, POMP_Task_ctx *ctx)
 {
 	pomp_thr *t = self_tls;
-	POMP_Task_info info;
 	if (__builtin_expect(!fast(t) || r->id >= t->nstat || (uint32_t)pomp_thread.next == 0, 0))
-		info = create_begin_full(r);
-	else if (__builtin_expect(t->ev.mask != 0, 0))
-		info = create_traced(t, r);
-	else
-		info = create_body(t, r, 0);
-	*ctx = info.ctx;
-	return info.id;
+		return create_full(r, ctx);
+	if (__builtin_expect(t->ev.mask != 0, 0))
+		return create_traced(t, r, ctx);
+	return create_body(t, r, ctx, 0);
 }
 
 /* task_push pushes the frame of an untimed task, at ts if it read the
@@ -1712,20 +1734,15 @@ static inline __attribute__((always_inline)) void task_push(pomp_thr *t, POMP_Re
 		ev_at(t, EV_TASK_BEGIN, rid, ts, 2, id, ctx & POMP_CTX_PARENT);
 }
 
-/* task_begin_timed begins an untimed task on a timed frame: a short
- * region's task subtracts its mean from the frame at its end; another
- * one, or any under a stream, reads the clock, so that the frame's time
- * stays its own. */
+/* task_begin_timed begins an untimed task on a timed frame that it must
+ * not count as that frame's: it reads the clock (a short region's task
+ * subtracts its mean from the frame instead, in the fast path, unless a
+ * stream reads the clock anyway). */
 static __attribute__((noinline)) void task_begin_timed(pomp_thr *t, POMP_Region *r, POMP_Task_handle id, POMP_Task_ctx ctx)
 {
 	pomp_frame *below = &t->fr[t->nfr - 1];
-	uint64_t ts = 0;
-	if ((pomp_g.rflags[r->id] & RF_SHORT) && !t->tracing) {
-		below->est += pomp_g.rspan[r->id];
-	} else {
-		ts = now();
-		below->excl += ts - below->last;
-	}
+	uint64_t ts = now();
+	below->excl += ts - below->last;
 	if (t->ev.mask)
 		task_push(t, r, id, ctx, ts, 1);
 	else
@@ -1748,8 +1765,12 @@ void pomp_rt_task_begin(POMP_Region *r, POMP_Task_handle id, POMP_Task_ctx ctx)
 	pomp_frame *c = &t->fr[t->task];
 	if (__builtin_expect(below->kind >= FR_TASKLOOP || (c->flags & (FL_CLOSING | FL_UNTIED)), 0))
 		return task_begin_full(r, id, ctx); /* parked untied tasks are FL_UNTIED placeholders */
-	if (below->flags & FL_MEASURED)
-		return task_begin_timed(t, r, id, ctx);
+	if (below->flags & FL_MEASURED) {
+		uint32_t rid = r->id;
+		if (!(pomp_g.rflags[rid] & RF_SHORT) || t->tracing)
+			return task_begin_timed(t, r, id, ctx);
+		below->est += pomp_g.rspan[rid];
+	}
 	if (__builtin_expect(t->ev.mask != 0, 0))
 		return task_begin_traced(t, r, id, ctx);
 	task_push(t, r, id, ctx, 0, 0);

@@ -258,7 +258,7 @@ typedef struct pomp_rt {
 	POMP_Unit *units;
 	uint32_t nregions; /* region ids run from 1 to nregions */
 	POMP_Region **regions;
-	uint8_t *rflags; /* per region: RF_* */
+	uint16_t *rflags; /* per region: RF_* */
 	uint64_t *rspan; /* per region: mean ticks from begin to end of its measured instances */
 	uint32_t capregions;
 	pomp_loc **locs;
@@ -272,6 +272,7 @@ typedef struct pomp_rt {
 	int finalized;
 	int mode;     /* the run's mode, from GOPARI_MODE; pomp_mode may differ after POMP_Off or a signal */
 	int sampling; /* 0: measure every instance */
+	int ordered_count; /* GOPARI_ORDERED=count: standalone ordered events are counted, not timed */
 	uint64_t ev_mask;        /* the records a thread's stream holds; 0: no stream (events.h) */
 	int ev_complete, ev_done; /* set by pomp_ev_finish */
 	int ev_all;              /* trace mode: every record of every region */
@@ -299,7 +300,8 @@ enum {
 	RF_EXITHOOK = 1 << 4,   /* its exit needs more than closing its frame */
 	RF_SHORT = 1 << 5,      /* its measured instances ran shorter than SHORT_NS, but for 1% */
 	RF_GRAINEV = 1 << 6,    /* grains mode records its phases: a task waits for its children there, a loop's chunks run there */
-	RF_POINT = 1 << 7       /* a scheduling point without a body of its task's code (taskwait, taskyield, barrier) */
+	RF_POINT = 1 << 7,      /* a scheduling point without a body of its task's code (taskwait, taskyield, barrier) */
+	RF_COUNT = 1 << 8       /* a standalone ordered counted, never timed (GOPARI_ORDERED=count) */
 };
 
 #define SAMPLE_EXACT 1000
