@@ -106,6 +106,9 @@ func main() {
 	if part("doacross") {
 		b.doacross(w)
 	}
+	if part("trace") {
+		b.trace(w)
+	}
 	if part("mpi") {
 		b.mpi(w)
 	}

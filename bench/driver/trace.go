@@ -1,0 +1,96 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+)
+
+// trace measures trace mode (issue 13) on the tiny-task program: what a
+// task costs each thread above profile mode at 1 and 2 threads, in
+// alternating rounds with the stream written in full, how many bytes of
+// stream a task takes, and the peak memory at 10^6 and 10^8 tasks (the
+// 10^8 stream cut by GOPARI_TRACE_MAX_BYTES, which spares 7 GB of disk:
+// the buffers and the code that fills them are the same).
+func (b *bench) trace(w io.Writer) {
+	n := "2000000"
+	if *quick {
+		n = "200000"
+	}
+	fmt.Fprintf(w, "## Trace mode: tiny tasks, %s tasks per thread, the stream written\n\n", n)
+	fmt.Fprintf(w, "| threads | uninstrumented ns/task | profile | trace | trace above profile, per task and thread | stream bytes per task |\n|---:|---:|---:|---:|---:|---:|\n")
+	for _, threads := range []int{1, 2} {
+		per := b.perUnit("tiny", []string{"orig", "profile", "trace"}, threads, *pairs, "ns/task", n)
+		over := added(per, "trace", "profile") * float64(threads)
+		bytes := b.streamBytes(threads, n)
+		fmt.Fprintf(w, "| %d | %.2f | %.2f | %.2f | %+.2f | %.1f |\n", threads, median(per["orig"]), median(per["profile"]),
+			median(per["trace"]), over, bytes)
+		b.check(fmt.Sprintf("trace mode, tiny tasks, %d thread(s)", threads), "<= 15 ns/task/thread above profile",
+			fmt.Sprintf("%+.2f ns", over), over <= 15, "")
+	}
+	fmt.Fprintln(w)
+	small, large := "1000000", "100000000"
+	if *quick {
+		small, large = "100000", "1000000"
+	}
+	fmt.Fprintf(w, "| tasks, 1 thread | peak RSS, trace mode (stream cut at 64 MiB) |\n|---:|---:|\n")
+	var peaks []int64
+	for _, tasks := range []string{small, large} {
+		_, stderr := b.traceRun(1, tasks, "GOPARI_TRACE_MAX_BYTES=64M")
+		peaks = append(peaks, peakKiB(stderr))
+		fmt.Fprintf(w, "| %s | %.1f MiB |\n", tasks, float64(peaks[len(peaks)-1])/1024)
+	}
+	fmt.Fprintln(w)
+	grew := float64(peaks[1]-peaks[0]) / 1024
+	b.check("trace mode, peak memory, "+large+" vs "+small+" tasks", "within 20 MiB", fmt.Sprintf("%+.1f MiB", grew), grew <= 20, "")
+}
+
+// streamBytes runs the tiny program traced once and returns the stream's
+// bytes per task, from profile.json.
+func (b *bench) streamBytes(threads int, n string) float64 {
+	prof, _ := b.traceRun(threads, n)
+	var p struct {
+		Events struct{ Bytes int64 } `json:"events"`
+		Tasks  []struct{ Created int64 }
+	}
+	if err := json.Unmarshal(prof, &p); err != nil {
+		fatalf("tiny's profile: %v", err)
+	}
+	var tasks int64
+	for _, t := range p.Tasks {
+		tasks += t.Created
+	}
+	if tasks == 0 {
+		fatalf("tiny's profile counts no task")
+	}
+	return float64(p.Events.Bytes) / float64(tasks)
+}
+
+// traceRun runs the tiny program in trace mode and returns its
+// profile.json and its stderr.
+func (b *bench) traceRun(threads int, n string, env ...string) ([]byte, string) {
+	dir, err := os.MkdirTemp(b.work, "trace-")
+	if err != nil {
+		fatalf("%v", err)
+	}
+	defer os.RemoveAll(dir)
+	cmd := exec.Command(b.exe["tiny.inst"], n)
+	exp := filepath.Join(dir, "exp")
+	cmd.Env = append(append(os.Environ(), "OMP_NUM_THREADS="+strconv.Itoa(threads), "GOPARI_MODE=trace",
+		"GOPARI_EXPERIMENT_DIRECTORY="+exp), env...)
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	if err := cmd.Run(); err != nil {
+		fatalf("tiny in trace mode: %v\n%s", err, stderr.String())
+	}
+	prof, err := os.ReadFile(filepath.Join(exp, "profile.json"))
+	if err != nil {
+		fatalf("%v", err)
+	}
+	return prof, stderr.String()
+}
