@@ -179,8 +179,9 @@ func TestJob(t *testing.T) {
 	}
 }
 
-// TestCheckRejects: Check refuses an E that closes another slice, and a
-// task creation without its flow.
+// TestCheckRejects: Check refuses an E that closes another slice, a task
+// creation without its flow and a flow that never ends in a task that
+// ran; it accepts an open flow of a task that never ran.
 func TestCheckRejects(t *testing.T) {
 	for _, c := range []struct{ name, doc, want string }{
 		{"E of another slice", `{"traceEvents":[
@@ -191,10 +192,25 @@ func TestCheckRejects(t *testing.T) {
 		{"creation without a flow", `{"traceEvents":[
 			{"ph":"B","pid":1,"tid":0,"ts":1,"name":"create task t.c:1","cat":"create","args":{"task":"0x5"}},
 			{"ph":"E","pid":1,"tid":0,"ts":2,"name":"create task t.c:1"}]}`, "the creation of task \"0x5\" has no flow"},
+		{"flow of a task that ran, never ended", `{"traceEvents":[
+			{"ph":"B","pid":1,"tid":0,"ts":1,"name":"create task t.c:1","cat":"create","args":{"task":"0x5"}},
+			{"ph":"s","pid":1,"tid":0,"ts":1,"name":"task","id":"0x5"},
+			{"ph":"E","pid":1,"tid":0,"ts":2,"name":"create task t.c:1"},
+			{"ph":"B","pid":1,"tid":1,"ts":3,"name":"task t.c:1","cat":"task","args":{"id":"0x5"}},
+			{"ph":"E","pid":1,"tid":1,"ts":4,"name":"task t.c:1"}]}`, "flow \"0x5\" never ends"},
 	} {
 		if _, err := Check(strings.NewReader(c.doc)); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: %v, want %q", c.name, err, c.want)
 		}
+	}
+	// A task the program never ran (it exited or was killed first) keeps
+	// its flow open.
+	unrun := `{"traceEvents":[
+			{"ph":"B","pid":1,"tid":0,"ts":1,"name":"create task t.c:1","cat":"create","args":{"task":"0x5"}},
+			{"ph":"s","pid":1,"tid":0,"ts":1,"name":"task","id":"0x5"},
+			{"ph":"E","pid":1,"tid":0,"ts":2,"name":"create task t.c:1"}]}`
+	if _, err := Check(strings.NewReader(unrun)); err != nil {
+		t.Errorf("a task that never ran: %v", err)
 	}
 }
 
