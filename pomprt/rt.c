@@ -1036,6 +1036,18 @@ static inline int tl_pending(const pomp_frame *f)
 	return f->kind == FR_TASKLOOP && (f->flags & (FL_ENDED | FL_COUNTING));
 }
 
+/* end_counted ends the C taskloop tasks on top of t whose iterations are
+ * only counted: the thread leaves a construct below them, so they ended
+ * (run in a barrier the compiler added, say). It reports whether it ended
+ * one. */
+static int end_counted(pomp_thr *t)
+{
+	int n = 0;
+	for (; t->task == t->nfr - 1 && tl_pending(&t->fr[t->task]); n++)
+		end_taskloop(t, now(), 0);
+	return n;
+}
+
 /* ---------------------------------------------------------------------
  * Resynchronization: the thread's current handle is not the task the
  * runtime expects.
@@ -1294,6 +1306,8 @@ static __attribute__((noinline)) void exit_slow(pomp_thr *t, POMP_Region *r, int
 		return;
 	}
 	int i = find(t, id, FR_PHASE, ph);
+	if (i < 0 && end_counted(t))
+		i = find(t, id, FR_PHASE, ph);
 	if (i < 0) {
 		t->unmatched++;
 		return;
@@ -2092,6 +2106,7 @@ void pomp_rt_taskloop_iteration(POMP_Taskloop_info *tl, long long v0, long long 
 	if (mode < POMP_MODE_PROFILE || mode == POMP_MODE_RECORD)
 		return;
 	pomp_thr *t = self();
+	pomp_thread.current = tl->id; /* pomp_rt_taskloop_last gave it back */
 	pomp_frame *f = own_taskloop(t, tl);
 	if (f) {
 		f->flags = (uint16_t)((f->flags & ~FL_ENDED) | FL_COUNTING);
@@ -2119,11 +2134,16 @@ void pomp_rt_taskloop_last(POMP_Taskloop_info *tl)
 		tl->count = 1;
 		return;
 	}
-	uint64_t ts = f->flags & FL_TS ? now() : 0;
+	uint64_t ts = (f->flags & FL_TS) || EV_ON(t, EV_TASKLOOP_END) ? now() : 0;
 	f->tl_end = ts;
 	f->flags |= FL_ENDED;
 	if (f->team_seq && ts)
 		pomp_g.locs[t->loc]->close_pend_end = ts;
+	/* The thread goes back to the task below, which the next event
+	 * resyncs to, ending this one, even where no instrumented code sets
+	 * the handle: a barrier the compiler adds (a loop's firstprivate and
+	 * lastprivate variable) runs the task and returns to the loop. */
+	pomp_thread.current = t->fr[f->prev_task].id;
 }
 
 /* end_taskloop ends the taskloop task on top of t: at ts in C++ (exact),
@@ -2137,14 +2157,15 @@ static void end_taskloop(pomp_thr *t, uint64_t ts, uint64_t iters)
 		ts = f->flags & FL_ENDED ? f->tl_end : tl_bound(f, ts);
 		iters = f->aux;
 	}
+	uint64_t evts = ts; /* the end in the stream, read for it if untimed */
 	if (!(f->flags & FL_TS))
 		ts = 0;
 	else if (ts < f->last)
-		ts = f->last;
+		ts = evts = f->last;
 	pomp_stat *s = stat_at(t, f->region);
 	s->iterations += iters;
 	int64_t last = f->tl_first == POMP_ITERATION_UNKNOWN || !iters ? POMP_ITERATION_UNKNOWN : f->tl_first + (int64_t)iters - 1;
-	EV(t, EV_TASKLOOP_END, f->region, ts ? ts : now(), 2, f->id, (uint64_t)last, 0);
+	EV(t, EV_TASKLOOP_END, f->region, evts ? evts : now(), 2, f->id, (uint64_t)last, 0);
 	end_task_stats(t, f, s, ts);
 	pop_task(t, f, ts);
 }
@@ -2246,6 +2267,8 @@ void POMP_Parallel_end(POMP_Region *r)
 	CHECK(t);
 	int i = t->task;
 	pomp_frame *f = &t->fr[i];
+	if (f->kind != FR_IMPLICIT && end_counted(t))
+		f = &t->fr[i = t->task];
 	if (f->kind != FR_IMPLICIT || f->region != r->id || (f->flags & FL_CLOSING)) {
 		t->unmatched++;
 		return;

@@ -4,9 +4,9 @@
  * for a while (it waits in a barrier, or the encountering thread spins
  * past a nogroup taskloop), so a task end seen late would show. Prints,
  * per task, "task LOOP FIRST ITERATIONS SECONDS" with the logical number
- * of its first iteration, and per loop "loop LOOP ITERATIONS". Loop 5's
- * variable is declared outside its header: gopari only counts its
- * iterations. */
+ * of its first iteration, and per loop "loop LOOP ITERATIONS". The
+ * variables of loops 5 and 7 are declared outside their headers: gopari
+ * only counts their iterations. */
 #include <stdio.h>
 #include <omp.h>
 
@@ -89,12 +89,41 @@ int main(void)
       work(tag, k);
     }
   }
-  long total[6] = {0};
+  /* Loops 6 and 7: nogroup tasks that the barrier gcc adds before a loop
+   * with a firstprivate and lastprivate variable runs, no instrumented
+   * code between their end and the loop's. Loop 7's variable is declared
+   * outside its header. */
+  long x = 0;
+  #pragma omp parallel
+  {
+    int tag = -1, m;
+    #pragma omp master taskloop num_tasks(3) nogroup firstprivate(tag)
+    for (int i = 0; i < 6; i++) {
+      note(&tag, 6, i);
+      work(tag, i);
+    }
+    #pragma omp for firstprivate(x) lastprivate(x)
+    for (int j = 0; j < 4; j++) {
+      spin(0.02);
+      x += j;
+    }
+    #pragma omp master taskloop num_tasks(2) nogroup firstprivate(tag)
+    for (m = 0; m < 4; m++) {
+      note(&tag, 7, m);
+      work(tag, m);
+    }
+    #pragma omp for firstprivate(x) lastprivate(x)
+    for (int j = 0; j < 4; j++) {
+      spin(0.02);
+      x += j;
+    }
+  }
+  long total[8] = {0};
   for (int k = 0; k < nrec; k++) {
     printf("task %d %ld %ld %.6f\n", rec[k].loop, rec[k].first, rec[k].n, rec[k].t1 - rec[k].t0);
     total[rec[k].loop] += rec[k].n;
   }
-  for (int l = 0; l < 6; l++)
+  for (int l = 0; l < 8; l++)
     printf("loop %d %ld\n", l, total[l]);
   return 0;
 }
