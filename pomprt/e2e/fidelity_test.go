@@ -366,12 +366,26 @@ func TestUntiedMoves(t *testing.T) {
 		}
 	}
 	// libgomp ties untied tasks: the creations of their children end at
-	// once and are timed.
+	// once and are timed. A creation that counted what ran before the
+	// untied task came back took 20-46 µs on average in every run; one
+	// preempted for a time slice moves a mean of 300 by some 10 µs on a
+	// loaded machine, so one run in five must be near a microsecond.
 	g := buildOpts(t, compilers[0], "untied.c", rewrite.Options{Untied: rewrite.UntiedKeep})
-	gp := readProfile(t, run(t, g.inst, []string{"OMP_NUM_THREADS=2"}))
-	if ch := taskStats(gp, regionsByLine(gp, "task")[1].ID); ch.Create.Timed != 300 || ch.Create.MeanNs() > 10e3 {
-		t.Errorf("%s: children of untied tasks: %d creations timed, mean %.1f µs; want 300 of about a microsecond",
-			compilers[0].name, ch.Create.Timed, ch.Create.MeanNs()/1e3)
+	var means []string
+	for rep := 0; rep < 5; rep++ {
+		gp := readProfile(t, run(t, g.inst, []string{"OMP_NUM_THREADS=2"}))
+		ch := taskStats(gp, regionsByLine(gp, "task")[1].ID)
+		if ch.Create.Timed != 300 {
+			t.Fatalf("%s: children of untied tasks: %d creations timed, want 300", compilers[0].name, ch.Create.Timed)
+		}
+		means = append(means, fmt.Sprintf("%.1f", ch.Create.MeanNs()/1e3))
+		if ch.Create.MeanNs() <= 10e3 {
+			break
+		}
+		if rep == 4 {
+			t.Errorf("%s: children of untied tasks: creations took %v µs on average in 5 runs; want about a microsecond",
+				compilers[0].name, means)
+		}
 	}
 	if clang == nil {
 		t.Skip("clang with libomp not installed")
