@@ -10,17 +10,16 @@ import (
 // directory, and --json writes it. Its size grows with regions times
 // ranks; the ranks' own profiles stay in their directories.
 type Merged struct {
-	Format   string             `json:"format"`
-	Version  int                `json:"version"`
-	Job      string             `json:"job"`
-	Launcher string             `json:"launcher"`
-	Size     int                `json:"size"`
-	Program  string             `json:"program"`
-	Ranks    []RankSummary      `json:"ranks"`
-	Missing  []int              `json:"missing,omitempty"`
-	Damaged  []Damage           `json:"damaged,omitempty"`
-	Regions  []MergedRegion     `json:"regions"`
-	Profiles []*profile.Profile `json:"profiles"` // the ranks' own profiles, in the order of Ranks
+	Format   string         `json:"format"`
+	Version  int            `json:"version"`
+	Job      string         `json:"job"`
+	Launcher string         `json:"launcher"`
+	Size     int            `json:"size"`
+	Program  string         `json:"program"`
+	Ranks    []RankSummary  `json:"ranks"`
+	Missing  []int          `json:"missing,omitempty"`
+	Damaged  []Damage       `json:"damaged,omitempty"`
+	Regions  []MergedRegion `json:"regions"`
 }
 
 // A RankSummary is one rank at a glance. MPINs is the inclusive time of

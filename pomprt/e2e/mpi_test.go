@@ -359,6 +359,17 @@ func mergedJSON(t *testing.T, jd string) job.Merged {
 	if err := json.Unmarshal(b, &m); err != nil {
 		t.Fatal(err)
 	}
+	// Every field the merged report writes carries data: a field that is
+	// always null tells a script nothing.
+	var top map[string]json.RawMessage
+	if err := json.Unmarshal(b, &top); err != nil {
+		t.Fatal(err)
+	}
+	for k, v := range top {
+		if string(v) == "null" {
+			t.Errorf("gopari report --json %s: %q is null", jd, k)
+		}
+	}
 	return m
 }
 
