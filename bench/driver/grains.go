@@ -144,7 +144,8 @@ func (b *bench) buildSchedule() {
 	}
 	for _, v := range []struct{ key, wrap string }{{"schedule.orig", ""}, {"schedule.inst", "cc"}, {"schedchunks.inst", "cc --chunks"}} {
 		exe := filepath.Join(b.work, v.key)
-		args := []string{"gcc", "-O3", "-fopenmp", "bench/schedule.c", "-o", exe} // -O3: the vector rows vectorize
+		args := append([]string{"gcc", "-O3", "-fopenmp"}, layout...) // -O3: the vector rows vectorize
+		args = append(args, "bench/schedule.c", "-o", exe)
 		if v.wrap != "" {
 			args = append(append([]string{b.gopari}, strings.Fields(v.wrap)...), args...)
 		}

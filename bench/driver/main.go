@@ -169,7 +169,8 @@ func (b *bench) build() {
 	for _, p := range progs {
 		for _, kind := range []string{"orig", "inst"} {
 			exe := filepath.Join(b.work, p.name+"."+kind)
-			args := []string{"gcc", "-O2", "-fopenmp", p.src, "-o", exe}
+			args := append([]string{"gcc", "-O2", "-fopenmp"}, layout...)
+			args = append(args, p.src, "-o", exe)
 			if p.libs != "" {
 				args = append(args, p.libs)
 			}

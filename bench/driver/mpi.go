@@ -32,7 +32,8 @@ func (b *bench) mpi(w io.Writer) {
 	exe := map[string]string{}
 	for _, kind := range []string{"orig", "inst"} {
 		exe[kind] = filepath.Join(b.work, "pingpong."+kind)
-		args := []string{"mpicc", "-O2", "-fopenmp", "bench/pingpong.c", "-o", exe[kind]}
+		args := append([]string{"mpicc", "-O2", "-fopenmp"}, layout...)
+		args = append(args, "bench/pingpong.c", "-o", exe[kind])
 		if kind == "inst" {
 			args = append([]string{b.gopari, "cc"}, args...)
 		}
