@@ -57,60 +57,53 @@ func main() {
 	if *pairs < 1 {
 		fatalf("-pairs must be at least 1")
 	}
+	b := &bench{}
+	perThreads := []struct {
+		name string
+		run  func(io.Writer, int)
+	}{{"tiny", b.tiny}, {"constructs", b.constructs}, {"realistic", b.realistic}, {"grains", b.grains}}
+	once := []struct {
+		name string
+		run  func(io.Writer)
+	}{
+		{"memory", b.memory}, {"instrumenter", b.instrumenter}, {"exports", b.exports},
+		{"scaling", b.scaling}, {"report", b.reportPage}, {"barrier", b.closingBarrier},
+		{"fib", b.fib}, {"doacross", b.doacross}, {"trace", b.trace}, {"mpi", b.mpi},
+	}
+	known := map[string]bool{}
+	for _, p := range perThreads {
+		known[p.name] = true
+	}
+	for _, p := range once {
+		known[p.name] = true
+	}
+	for _, p := range strings.Split(*only, ",") {
+		if p = strings.TrimSpace(p); p != "" && !known[p] {
+			fatalf("-only: no part %q", p)
+		}
+	}
 	work, err := os.MkdirTemp("", "gopari-bench-")
 	if err != nil {
 		fatalf("%v", err)
 	}
 	defer os.RemoveAll(work)
-	b := &bench{work: work}
+	b.work = work
 	defer b.clean()
 	b.build()
 	var out bytes.Buffer
 	w := io.MultiWriter(os.Stdout, &out)
 	fmt.Fprintf(w, "gopari benchmarks, %s, %d cores (%s), %d rounds per comparison\n\n", time.Now().Format("2006-01-02"), runtime.NumCPU(), cpuName(), *pairs)
 	for _, t := range threadCounts() {
-		if part("tiny") {
-			b.tiny(w, t)
-		}
-		if part("constructs") {
-			b.constructs(w, t)
-		}
-		if part("realistic") {
-			b.realistic(w, t)
-		}
-		if part("grains") {
-			b.grains(w, t) // grains.go
+		for _, p := range perThreads {
+			if part(p.name) {
+				p.run(w, t)
+			}
 		}
 	}
-	if part("memory") {
-		b.memory(w)
-	}
-	if part("instrumenter") {
-		b.instrumenter(w)
-	}
-	if part("exports") {
-		b.exports(w)
-	}
-	if part("scaling") {
-		b.scaling(w)
-	}
-	if part("report") {
-		b.reportPage(w)
-	}
-	if part("barrier") {
-		b.closingBarrier(w)
-	}
-	if part("fib") {
-		b.fib(w)
-	}
-	if part("doacross") {
-		b.doacross(w)
-	}
-	if part("trace") {
-		b.trace(w)
-	}
-	if part("mpi") {
-		b.mpi(w)
+	for _, p := range once {
+		if part(p.name) {
+			p.run(w)
+		}
 	}
 	b.verdicts(w)
 	if *outFile != "" {

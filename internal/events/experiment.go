@@ -34,39 +34,11 @@ func (c Clock) Ns(t uint64) float64 {
 func (c Clock) Dur(d uint64) float64 { return float64(d) * c.NsPerTick }
 
 // FileInfo describes one stream file, as profile.json's events.files.
-type FileInfo struct {
-	Name     string `json:"name"`
-	OSThread int    `json:"os_thread"`
-	Bytes    int64  `json:"bytes"`
-	Records  int64  `json:"records"`
-	Dropped  int64  `json:"dropped"`
-}
+type FileInfo = profile.EventFile
 
-// Meta is profile.json's "events" object.
-type Meta struct {
-	Version  int        `json:"version"`
-	Dir      string     `json:"dir"`
-	Kinds    []string   `json:"kinds"`
-	Files    []FileInfo `json:"files"`
-	Bytes    int64      `json:"bytes"`
-	Records  int64      `json:"records"`
-	Dropped  int64      `json:"dropped"`
-	Complete bool       `json:"complete"`
-	// Stopped says why and when the runtime stopped the stream early
-	// (a write failed); "" if it did not.
-	Stopped string `json:"stopped,omitempty"`
-}
-
-// Has reports whether the stream was recorded for kind ("trace",
-// "grains").
-func (m *Meta) Has(kind string) bool {
-	for _, k := range m.Kinds {
-		if k == kind {
-			return true
-		}
-	}
-	return false
-}
+// Meta is profile.json's "events" object: profile.Events, where its
+// fields are documented.
+type Meta = profile.Events
 
 // An Experiment is a run directory with an event stream: what the
 // readers need of its profile, and its stream files.

@@ -18,6 +18,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"slices"
 )
 
 // Format and Version identify the file. Readers refuse other formats and
@@ -115,6 +116,12 @@ type Events struct {
 	Dropped  int64       `json:"dropped"`
 	Complete bool        `json:"complete"`
 	Stopped  string      `json:"stopped,omitempty"`
+}
+
+// Has reports whether the stream was recorded for kind ("trace",
+// "grains").
+func (e *Events) Has(kind string) bool {
+	return slices.Contains(e.Kinds, kind)
 }
 
 // An EventFile is one OS thread's stream file.
