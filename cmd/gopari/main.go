@@ -70,6 +70,11 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			unknown = true
 		},
 	}
+	for _, c := range app.Commands {
+		// An argument "h" or "help" is a file or directory of that name,
+		// not a request for help: --help asks for help.
+		c.HideHelpCommand = true
+	}
 	defer verify.Cleanup()
 	err := app.Run(permute(args, app.Commands))
 	if unknown {

@@ -10,9 +10,8 @@ func modelCommand() *cli.Command {
 	return &cli.Command{
 		Name: "model",
 		// An argument named h or help is a directory, not a request for help.
-		HideHelpCommand: true,
-		Usage:           "fit scaling models to profiles of runs at several thread counts",
-		ArgsUsage:       "EXPERIMENT...",
+		Usage:     "fit scaling models to profiles of runs at several thread counts",
+		ArgsUsage: "EXPERIMENT...",
 		Description: `Reads the profiles of runs of one program at different thread counts (an
 experiment directory, its profile.json, or a directory holding experiment
 directories, as gopari scale makes) and fits each region's metrics to the

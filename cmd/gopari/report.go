@@ -22,9 +22,8 @@ func reportCommand() *cli.Command {
 	return &cli.Command{
 		Name: "report",
 		// An argument named h or help is a directory, not a request for help.
-		HideHelpCommand: true,
-		Usage:           "print what a profile says",
-		ArgsUsage:       "[DIR | profile.json]",
+		Usage:     "print what a profile says",
+		ArgsUsage: "[DIR | profile.json]",
 		Description: `Reads the profile that an instrumented program wrote into its experiment
 directory (default: the newest gopari-* directory here) and prints the
 regions by time, the load imbalance of parallel regions, task statistics

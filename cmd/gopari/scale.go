@@ -27,9 +27,8 @@ func scaleCommand() *cli.Command {
 	return &cli.Command{
 		Name: "scale",
 		// An argument named h or help is a directory, not a request for help.
-		HideHelpCommand: true,
-		Usage:           "run a program at several thread counts and fit scaling models",
-		ArgsUsage:       "-- PROGRAM [ARG...]",
+		Usage:     "run a program at several thread counts and fit scaling models",
+		ArgsUsage: "-- PROGRAM [ARG...]",
 		Description: `Runs an instrumented program at each thread count (setting OMP_NUM_THREADS),
 --repeat times, in rounds (every count once, then again) so that a change
 in the machine's load spreads over all counts. Each run's experiment

@@ -22,9 +22,8 @@ func traceCommand() *cli.Command {
 	return &cli.Command{
 		Name: "trace",
 		// An argument named h or help is a directory, not a request for help.
-		HideHelpCommand: true,
-		Usage:           "export a traced run to OTF2 (Vampir) or Chrome JSON (Perfetto)",
-		ArgsUsage:       "EXPERIMENT",
+		Usage:     "export a traced run to OTF2 (Vampir) or Chrome JSON (Perfetto)",
+		ArgsUsage: "EXPERIMENT",
 		Description: `Converts the event trace of a run recorded with GOPARI_MODE=trace.
 --otf2 DIR writes an OTF2 archive (open DIR/traces.otf2 in Vampir, or read
 it with otf2-print); --chrome FILE writes Chrome trace-event JSON (open it

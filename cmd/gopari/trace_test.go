@@ -183,6 +183,10 @@ func TestTraceHelpNames(t *testing.T) {
 		if code != 0 || !strings.Contains(stdout, "gopari profile of ./synthetic") {
 			t.Errorf("report %s: exit %d %q", name, code, stdout)
 		}
+		code, stdout, stderr = gopari(t, "grains", name)
+		if code != 0 || strings.Contains(stdout, "USAGE:") {
+			t.Errorf("grains %s: exit %d %q %q", name, code, stdout, stderr)
+		}
 	}
 }
 
