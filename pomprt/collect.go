@@ -70,6 +70,7 @@ func collect(g *C.pomp_rt, ck clock, wallNs uint64) *profile.Profile {
 	defer C.pthread_mutex_unlock(&g.mu)
 
 	p.Regions = collectRegions(g)
+	C.pomp_settle_closes(g.locs, g.nlocs)
 	locs := unsafe.Slice(g.locs, int(g.nlocs))
 	p.Threads = collectThreads(locs)
 	edges := collectStats(p, locs, ck)

@@ -448,19 +448,6 @@ void pomp_frames_restart(pomp_thr *t, uint64_t tick)
 	t->egen++;
 }
 
-/* loc_stat returns the statistics of region at location l, which another
- * thread may own: the caller knows that no thread acts as l meanwhile. */
-static pomp_stat *loc_stat(pomp_loc *l, uint32_t region)
-{
-	if (region >= l->nstat) {
-		pthread_mutex_lock(&pomp_g.mu);
-		if (region >= l->nstat)
-			grow_stats(l, region + 1);
-		pthread_mutex_unlock(&pomp_g.mu);
-	}
-	return &l->stat[region];
-}
-
 /* ---------------------------------------------------------------------
  * Statistics helpers.
  */
@@ -2190,6 +2177,8 @@ void pomp_rt_taskloop_end(POMP_Taskloop_info *tl)
 /* ---------------------------------------------------------------------
  * Parallel regions.
  */
+static void settle_close(pomp_loc *l);
+
 POMP_Task_info POMP_Parallel_fork(POMP_Region *r, POMP_Task_handle encountering)
 {
 	POMP_Task_info team = {0, 0};
@@ -2248,6 +2237,7 @@ void POMP_Parallel_begin(POMP_Region *r, POMP_Task_handle encountering, POMP_Tas
 	uint32_t saved = t->has_loc ? t->loc : parent;
 	set_loc(t, child_loc(t, parent, (uint32_t)thread_num()));
 	pomp_loc *l = pomp_g.locs[t->loc];
+	settle_close(l);
 	l->implicit_tasks++;
 	l->close_seq = team.ctx;
 	l->close_end = 0;
@@ -2317,13 +2307,34 @@ static void join_barrier(uint32_t region, uint32_t parent, uint64_t seq, uint64_
 			uint64_t end = l->close_pend_end ? l->close_pend_end : tl_bound(&pf, ts);
 			tasks += end - l->close_pend_start;
 		}
-		uint64_t wait = busy > tasks ? busy - tasks : 0;
-		pomp_phase *b = &loc_stat(l, region)->ph[PH_BARRIER];
-		b->visits++;
-		b->timed++;
-		b->incl += wait;
-		b->excl += wait;
+		l->close_wait = busy > tasks ? busy - tasks : 0;
+		l->close_region = region;
+		l->close_settle = 1;
 	}
+}
+
+/* settle_close adds the closing-barrier wait that location l holds, if
+ * any, to its statistics: the region's stats exist at l, since its
+ * Parallel_end counted the body there. */
+static void settle_close(pomp_loc *l)
+{
+	if (!l->close_settle)
+		return;
+	l->close_settle = 0;
+	if (l->close_region >= l->nstat)
+		return; /* cannot be: Parallel_end counted the region here */
+	pomp_phase *b = &l->stat[l->close_region].ph[PH_BARRIER];
+	b->visits++;
+	b->timed++;
+	b->incl += l->close_wait;
+	b->excl += l->close_wait;
+}
+
+void pomp_settle_closes(pomp_loc **locs, uint32_t n)
+{
+	for (uint32_t i = 0; i < n; i++)
+		if (locs[i])
+			settle_close(locs[i]);
 }
 
 void POMP_Parallel_join(POMP_Region *r, POMP_Task_handle encountering)

@@ -130,6 +130,14 @@ typedef struct pomp_loc {
 	uint64_t close_pend_end;            /* its end, when its last iteration ended */
 	const struct pomp_tlinst *close_pend_tl;
 	uint64_t close_pend_seq;
+	/* The member's wait in that barrier, as the master computed it at
+	 * join: written there, and added to this location's statistics of
+	 * close_region by settle_close (the member's next Parallel_begin
+	 * here, or the profile's collection), so that the master never
+	 * writes a member's statistics (a cache line the member owns). */
+	uint64_t close_wait;
+	uint32_t close_region; /* the team's parallel region */
+	uint32_t close_settle; /* 1 while close_wait waits to be added */
 	uint64_t forks;    /* teams forked here so far */
 	uint64_t join_seq; /* the last team forked here that joined, and when */
 	uint64_t join_ts;
@@ -339,6 +347,9 @@ pomp_stat *pomp_stat_at(pomp_thr *t, uint32_t region);
 /* pomp_frames_restart makes the open frames of t count from tick, in a
  * forked child whose statistics start empty. */
 void pomp_frames_restart(pomp_thr *t, uint64_t tick);
+/* pomp_settle_closes adds the closing-barrier waits that the n locations
+ * still hold to their statistics (before the profile is collected). */
+void pomp_settle_closes(pomp_loc **locs, uint32_t n);
 
 /* lifecycle.c: start-up, exit, signals and fork. A forked child resets
  * the state above in reset_after_fork (lifecycle.c), and hands it to the

@@ -418,9 +418,20 @@ func TestGrainMetrics(t *testing.T) {
 				{"uniform", fmt.Sprintf(`loop at grainmetrics.c:%d: (\d+) of its 20 executions have load balance below 0.8`, lines["loop"]), false},
 			}
 			for _, tc := range tests {
-				base := at(tc.mode, "1")
-				sum := summary(t, at(tc.mode, "2").dir, base.dir, nil)
-				m := regexp.MustCompile(`(?m)^` + tc.want).FindStringSubmatch(sum)
+				var sum string
+				var m []string
+				// A thread preempted on a shared machine makes a balanced
+				// case look imbalanced or inflated: a case that must not be
+				// flagged gets three runs, and fails only if all are.
+				for try := 0; try < 3; try++ {
+					base := at(tc.mode, "1")
+					sum = summary(t, at(tc.mode, "2").dir, base.dir, nil)
+					m = regexp.MustCompile(`(?m)^` + tc.want).FindStringSubmatch(sum)
+					if tc.flagged || m == nil {
+						break
+					}
+					t.Logf("%s: flagged in run %d, run again:\n%s", tc.mode, try+1, sum)
+				}
 				found := m != nil
 				if n, _ := strconv.Atoi(m1(m)); found && tc.mode != "skewed" && tc.mode != "uniform" && n < 50 {
 					t.Errorf("%s: %d%% flagged, want most\n%s", tc.mode, n, sum)

@@ -54,19 +54,23 @@
  *                  charged to its implicit task (they suspend it, and
  *                  their time is summed in the same record). At
  *                  Parallel_join the master reads every member's record
- *                  (the barrier orders their writes before its reads) and
+ *                  (the barrier orders their writes before its reads),
  *                  computes each member's wait: join time - body end -
- *                  task time. It is the region's barrier phase, per
- *                  thread. Cost: one omp_get_num_threads() call in the
- *                  master's Parallel_begin, a clock read in each
- *                  member's Parallel_end, and at join a few loads and
- *                  stores per member. make bench's barrier part times
- *                  empty parallel regions against the build before this
- *                  design (a798e3f): about 32 ns more per region at 1
- *                  thread (two runs: 32.6 and 31.8 ns, on a region of 187
- *                  ns uninstrumented); at 2 threads 89 and 246 ns in two
- *                  runs on a shared 2-core VM, where an empty region takes
- *                  700-760 ns and the runs are noisy.
+ *                  task time, and leaves it in the member's record; the
+ *                  member adds it to its statistics at its next
+ *                  Parallel_begin in that place, or the profile's
+ *                  collection does (the master never writes a member's
+ *                  statistics, a cache line the member owns). It is the
+ *                  region's barrier phase, per thread. Cost: one
+ *                  omp_get_num_threads() call in the master's
+ *                  Parallel_begin, a clock read in each member's
+ *                  Parallel_end, and at join a few loads and stores per
+ *                  member. make bench's barrier part times empty
+ *                  parallel regions against the build before this design
+ *                  (a798e3f), on a 2-core VM: about 28 ns more per region
+ *                  at 1 thread (a region of 188 ns uninstrumented), 78 ns
+ *                  at 2 threads (725 ns uninstrumented; 236 ns while the
+ *                  master wrote the members' statistics).
  *   for, sections, single, scope without nowait
  *                  X_enter(r); #pragma omp X ... nowait LOOP-or-BLOCK X_exit(r);
  *                  save; Implicit_barrier_enter(r); #pragma omp barrier
