@@ -5,9 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"syscall"
 	"time"
 
 	"gopari/internal/events/evtest"
@@ -54,7 +52,7 @@ func (b *bench) exports(w io.Writer) {
 				os.RemoveAll(out + ".json")
 				os.RemoveAll(out + ".otf2")
 				os.RemoveAll(out + ".csv")
-				x := exec.Command(b.gopari, append(c.args(out), dir)...)
+				x := b.peakCommand(append([]string{b.gopari}, append(c.args(out), dir)...)...)
 				var stderr bytes.Buffer
 				x.Stderr = &stderr
 				t0 := time.Now()
@@ -66,9 +64,7 @@ func (b *bench) exports(w io.Writer) {
 					fatalf("gopari %v: %v\n%s", c.args(out), err, stderr.Bytes())
 				}
 				secs[i] = append(secs[i], time.Since(t0).Seconds())
-				if ru, ok := x.ProcessState.SysUsage().(*syscall.Rusage); ok {
-					kib[i] = append(kib[i], float64(ru.Maxrss))
-				}
+				kib[i] = append(kib[i], peakRSS(stderr.Bytes())*1024)
 			}
 		}
 		if skipped {

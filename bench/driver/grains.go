@@ -39,7 +39,7 @@ func (b *bench) grains(w io.Writer, threads int) {
 	}
 	tiny := map[string][]float64{}
 	alternate(*pairs, []string{"orig", "profile", "grains"}, func(mode string) {
-		_, stderr, _, _ := b.run("tiny", mode, threads, n)
+		_, stderr, _ := b.run("tiny", mode, threads, n)
 		var ns float64
 		if _, err := fmt.Sscanf(stderr, "%f ns/task", &ns); err != nil {
 			fatalf("tiny: cannot read %q", stderr)
@@ -59,7 +59,7 @@ func (b *bench) grains(w io.Writer, threads int) {
 	}
 	nq := map[string][]float64{}
 	alternate(3**pairs, []string{"orig", "profile", "grains"}, func(mode string) {
-		_, _, wall, _ := b.run("nqueens", mode, threads, args...)
+		_, _, wall := b.run("nqueens", mode, threads, args...)
 		nq[mode] = append(nq[mode], wall.Seconds())
 	})
 	fmt.Fprintf(w, "N-Queens %s, tasks to depth %s: uninstrumented %.3f s, profile mode %+.2f%%, grains %+.2f%% (grains over profile %+.2f%%).\n\n",
@@ -83,7 +83,7 @@ func (b *bench) schedules(w io.Writer, threads int) {
 		if mode == "chunks" || mode == "grains" {
 			name, m = "schedchunks", map[string]string{"chunks": "profile", "grains": "grains"}[mode]
 		}
-		stdout, _, _, _ := b.run(name, m, threads, args...)
+		stdout, _, _ := b.run(name, m, threads, args...)
 		first := len(names) == 0
 		for _, line := range strings.Split(strings.TrimSpace(stdout), "\n") {
 			f := strings.Split(line, "\t")

@@ -25,7 +25,6 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
 )
 
@@ -198,9 +197,10 @@ func threadCounts() []int {
 	return out
 }
 
-// run runs a benchmark program in a mode and returns its stdout, stderr,
-// wall time and peak memory (KiB).
-func (b *bench) run(name, mode string, threads int, args ...string) (string, string, time.Duration, int64) {
+// run runs a benchmark program in a mode and returns its stdout, stderr
+// and wall time. (Its peak memory is the program's own report, peakKiB:
+// a child's rusage counts the memory of the process that forked it.)
+func (b *bench) run(name, mode string, threads int, args ...string) (string, string, time.Duration) {
 	exe := b.exe[name+".inst"]
 	if e, ok := b.exe[name+"."+mode]; ok {
 		// A build of its own: uninstrumented, or through another gopari
@@ -222,12 +222,7 @@ func (b *bench) run(name, mode string, threads int, args ...string) (string, str
 	if err := cmd.Run(); err != nil {
 		fatalf("%s %v (%s): %v\n%s", exe, args, mode, err, stderr.String())
 	}
-	wall := time.Since(t0)
-	var rss int64
-	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
-		rss = ru.Maxrss
-	}
-	return stdout.String(), stderr.String(), wall, rss
+	return stdout.String(), stderr.String(), time.Since(t0)
 }
 
 // rounds runs f(mode, round) for every mode, in turn, n times.
@@ -265,7 +260,7 @@ func (b *bench) tiny(w io.Writer, threads int) {
 	}
 	per := map[string][]float64{}
 	rounds(*pairs, func(mode string, r int) {
-		_, stderr, _, _ := b.run("tiny", mode, threads, n)
+		_, stderr, _ := b.run("tiny", mode, threads, n)
 		var ns float64
 		if _, err := fmt.Sscanf(stderr, "%f ns/task", &ns); err != nil {
 			fatalf("tiny: cannot read %q", stderr)
@@ -305,7 +300,7 @@ func (b *bench) constructs(w io.Writer, threads int) {
 	var names []string
 	// Each run is short (about a second), so take three times the rounds.
 	rounds(3**pairs, func(mode string, r int) {
-		stdout, _, _, _ := b.run("constructs", mode, threads, target)
+		stdout, _, _ := b.run("constructs", mode, threads, target)
 		for _, line := range strings.Split(strings.TrimSpace(stdout), "\n") {
 			f := strings.Split(line, "\t")
 			if len(f) != 2 {
@@ -365,7 +360,7 @@ func (b *bench) realistic(w io.Writer, threads int) {
 		var want string
 		// Runs of about a second or less: three times the rounds.
 		rounds(3**pairs, func(mode string, r int) {
-			stdout, _, wall, _ := b.run(c.name, mode, threads, c.args...)
+			stdout, _, wall := b.run(c.name, mode, threads, c.args...)
 			if want == "" {
 				want = stdout
 			} else if stdout != want {
@@ -410,7 +405,7 @@ func (b *bench) memory(w io.Writer) {
 	peak := map[string][]float64{}
 	for r := 0; r < 3; r++ {
 		for _, s := range sizes {
-			_, stderr, _, _ := b.run("tiny", "profile", 2, s)
+			_, stderr, _ := b.run("tiny", "profile", 2, s)
 			peak[s] = append(peak[s], float64(peakKiB(stderr)))
 		}
 	}

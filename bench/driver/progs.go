@@ -19,6 +19,31 @@ import (
 // and loops aligned alike in every build, the two run at a ratio of 1.00.
 var layout = []string{"-falign-functions=64", "-falign-loops=32"}
 
+// peakCommand returns the command args run through bench/peak.c, which
+// reports the peak memory of that command alone; peakRSS reads it (MiB)
+// from the command's stderr.
+func (b *bench) peakCommand(args ...string) *exec.Cmd {
+	if b.exe["peak"] == "" {
+		exe := filepath.Join(b.work, "peak")
+		if out, err := exec.Command("gcc", "-O2", "bench/peak.c", "-o", exe).CombinedOutput(); err != nil {
+			fatalf("building %s: %v\n%s", exe, err, out)
+		}
+		b.exe["peak"] = exe
+	}
+	return exec.Command(b.exe["peak"], args...)
+}
+
+func peakRSS(stderr []byte) float64 {
+	for _, line := range strings.Split(string(stderr), "\n") {
+		var kib float64
+		if _, err := fmt.Sscanf(line, "peak-rss %f kB", &kib); err == nil {
+			return kib / 1024
+		}
+	}
+	fatalf("no peak-rss line in:\n%s", stderr)
+	return 0
+}
+
 // compile builds src as b.exe[name+"."+kind]: uninstrumented when gopari
 // is "", else through that gopari's cc wrapper, with gcc -O2 -fopenmp.
 func (b *bench) compile(name, src, kind, gopari string, libs ...string) {
@@ -40,7 +65,7 @@ func (b *bench) compile(name, src, kind, gopari string, libs ...string) {
 func (b *bench) perUnit(name string, list []string, threads, n int, unit string, args ...string) map[string][]float64 {
 	per := map[string][]float64{}
 	roundsOf(list, n, func(mode string, r int) {
-		_, stderr, _, _ := b.run(name, mode, threads, args...)
+		_, stderr, _ := b.run(name, mode, threads, args...)
 		per[mode] = append(per[mode], readFigure(name, stderr, unit))
 	})
 	return per
@@ -111,7 +136,7 @@ type paired struct {
 func (b *bench) pairedRuns(name string, list []string, threads, n int, unit string, args ...string) paired {
 	p := paired{wall: map[string][]float64{}, cpu: map[string][]float64{}, list: list}
 	roundsOf(list, n, func(mode string, r int) {
-		_, stderr, _, _ := b.run(name, mode, threads, args...)
+		_, stderr, _ := b.run(name, mode, threads, args...)
 		p.wall[mode] = append(p.wall[mode], readFigure(name, stderr, "ns/"+unit))
 		p.cpu[mode] = append(p.cpu[mode], readFigure(name, stderr, "cpu-ns/"+unit))
 	})

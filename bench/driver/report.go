@@ -5,9 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"syscall"
 	"time"
 
 	"gopari/internal/events/evtest"
@@ -35,7 +33,7 @@ func (b *bench) reportPage(w io.Writer) {
 		}
 		stream := dirSize(filepath.Join(dir, "events"))
 		page := filepath.Join(b.work, "page.html")
-		x := exec.Command(b.gopari, "report", "--html", page, dir)
+		x := b.peakCommand(b.gopari, "report", "--html", page, dir)
 		var stderr bytes.Buffer
 		x.Stderr = &stderr
 		t0 := time.Now()
@@ -43,10 +41,7 @@ func (b *bench) reportPage(w io.Writer) {
 			fatalf("gopari report --html: %v\n%s", err, stderr.Bytes())
 		}
 		secs := time.Since(t0).Seconds()
-		var rss float64
-		if ru, ok := x.ProcessState.SysUsage().(*syscall.Rusage); ok {
-			rss = float64(ru.Maxrss) / 1024
-		}
+		rss := peakRSS(stderr.Bytes())
 		st, err := os.Stat(page)
 		if err != nil {
 			fatalf("%v", err)
