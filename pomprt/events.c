@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 #include "rt.h"
 
@@ -335,10 +336,28 @@ uint64_t *pomp_ev_block(pomp_evbuf *e, uint64_t ts, uint32_t index)
 
 
 
+/* idle waits up to 250 ms for another thread to finish writing a block
+ * of e (a write(2) of at most 256 KiB): it returns whether it did. The
+ * thread that ends the run on a signal or an exit() would otherwise
+ * leave that thread's records out, and early in a run a thread's first
+ * block holds all it has recorded. */
+static int idle(pomp_evbuf *e)
+{
+	struct timespec ms = {0, 1000000};
+	for (int i = 0; i < 250; i++) {
+		if (!__atomic_load_n(&e->busy, __ATOMIC_ACQUIRE))
+			return 1;
+		nanosleep(&ms, NULL);
+	}
+	return !__atomic_load_n(&e->busy, __ATOMIC_ACQUIRE);
+}
+
 /* pomp_ev_finish writes what every thread has recorded, from the thread
  * that ends the run; other threads may still run (exit() from one of
- * them, a signal). They stop recording first; a thread that was writing
- * a block, or that went on recording, makes the stream incomplete. */
+ * them, a signal). They stop recording first, and one that was writing
+ * a block is given time to finish it (idle). A thread still writing
+ * after that, or one that went on recording, makes the stream
+ * incomplete. */
 void pomp_ev_finish(void)
 {
 	if (!pomp_g.ev_mask)
@@ -349,11 +368,14 @@ void pomp_ev_finish(void)
 	for (pomp_thr *t = all; t; t = t->next)
 		__atomic_store_n(&t->ev.mask, 0, __ATOMIC_SEQ_CST);
 	int complete = 1;
+	pomp_thr *me = pomp_self_if_any();
 	for (pomp_thr *t = all; t; t = t->next) {
 		pomp_evbuf *e = &t->ev;
 		if (!e->buf)
 			continue;
-		if (__atomic_load_n(&e->busy, __ATOMIC_ACQUIRE)) {
+		/* A thread writing a block finishes it (unless it is this one,
+		 * interrupted by the signal that ends the run). */
+		if (__atomic_load_n(&e->busy, __ATOMIC_ACQUIRE) && (t == me || !idle(e))) {
 			complete = 0;
 			continue;
 		}

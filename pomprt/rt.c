@@ -269,6 +269,10 @@ static inline pomp_thr *self(void)
 
 pomp_thr *pomp_self(void) { return self(); }
 
+/* pomp_self_if_any returns the calling thread's state, or NULL for a
+ * thread that never called the runtime: it registers nothing. */
+pomp_thr *pomp_self_if_any(void) { return self_tls; }
+
 POMP_Task_handle pomp_rt_thread_new(void)
 {
 	if (!self_tls) {

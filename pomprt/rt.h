@@ -343,6 +343,7 @@ uint64_t pomp_ns(void);
 void pomp_clock_start(int allow_tsc);
 void pomp_set_mode(int mode);
 pomp_thr *pomp_self(void);
+pomp_thr *pomp_self_if_any(void);
 pomp_stat *pomp_stat_at(pomp_thr *t, uint32_t region);
 /* pomp_frames_restart makes the open frames of t count from tick, in a
  * forked child whose statistics start empty. */
