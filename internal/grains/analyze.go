@@ -158,9 +158,12 @@ func (h *hist) mean(a, b uint64) float64 {
 	return sum / float64(b-a)
 }
 
+// A family is the children of one parent, for scatter: held by value,
+// one per parent task until the CSV is written, so kept small.
 type family struct {
-	children int
-	locs     []uint64 // bit set of executing locations
+	children uint32
+	locs     uint64    // bit set of executing locations 0..63
+	more     *[]uint64 // locations 64 and up, in runs that have them
 }
 
 type loopAgg struct {
@@ -189,7 +192,7 @@ type Analysis struct {
 	executing  map[int]bool // OS thread -> executing a grain
 	nexec      int
 	lastChange uint64
-	families   map[uint64]*family
+	families   map[uint64]family
 	loops      map[LoopKey]*loopAgg
 	cp         map[uint64]*cpEntry
 	critical   map[uint64]bool // task IDs on the critical path; implicit task IDs whose chunks are
@@ -202,7 +205,7 @@ type Analysis struct {
 // loops, the critical path; and reads the baseline, if any.
 func Analyze(exp *events.Experiment, opts Options) (*Analysis, error) {
 	opts.defaults()
-	a := &Analysis{Exp: exp, Opts: opts, executing: map[int]bool{}, families: map[uint64]*family{},
+	a := &Analysis{Exp: exp, Opts: opts, executing: map[int]bool{}, families: map[uint64]family{},
 		loops: map[LoopKey]*loopAgg{}, cp: map[uint64]*cpEntry{}, critical: map[uint64]bool{}}
 	nlocs := len(exp.Threads)
 	r, err := Extract(exp, func(g *Grain, ev *timeline.Event) {
@@ -303,14 +306,18 @@ func maxTeam(exp *events.Experiment) int {
 // family counts grain g in its family, for scatter.
 func (a *Analysis) family(g *Grain, nlocs int) {
 	f := a.families[g.Parent]
-	if f == nil {
-		f = &family{locs: make([]uint64, (nlocs+63)/64)}
-		a.families[g.Parent] = f
-	}
 	f.children++
-	if g.Loc >= 0 && g.Loc < nlocs {
-		f.locs[g.Loc/64] |= 1 << (g.Loc % 64)
+	switch l := g.Loc; {
+	case l >= 0 && l < 64 && l < nlocs:
+		f.locs |= 1 << l
+	case l >= 64 && l < nlocs:
+		if f.more == nil {
+			more := make([]uint64, (nlocs-64+63)/64)
+			f.more = &more
+		}
+		(*f.more)[(l-64)/64] |= 1 << ((l - 64) % 64)
 	}
+	a.families[g.Parent] = f
 }
 
 func (a *Analysis) entry(id uint64) *cpEntry {
@@ -391,7 +398,7 @@ func (a *Analysis) Measure(g *Grain) Metrics {
 		}
 	} else {
 		m.Critical = a.critical[g.ID]
-		if f := a.families[g.Parent]; f != nil && f.children > 1 {
+		if f, ok := a.families[g.Parent]; ok && f.children > 1 {
 			m.Scatter = f.scatter(a.MaxTeam)
 		}
 	}
@@ -424,11 +431,13 @@ func (l *loopAgg) balance() float64 {
 // scatter is how many distinct threads a family's children ran on,
 // from 0 (all on one) to 1 (as many as there could be).
 func (f *family) scatter(team int) float64 {
-	n := 0
-	for _, w := range f.locs {
-		n += bits.OnesCount64(w)
+	n := bits.OnesCount64(f.locs)
+	if f.more != nil {
+		for _, w := range *f.more {
+			n += bits.OnesCount64(w)
+		}
 	}
-	most := f.children
+	most := int(f.children)
 	if team < most {
 		most = team
 	}

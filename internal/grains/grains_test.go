@@ -342,3 +342,25 @@ func TestScatter(t *testing.T) {
 		}
 	}
 }
+
+// TestScatterLocations counts a family's distinct locations below and
+// above 64, where the bit set spills into a second word.
+func TestScatterLocations(t *testing.T) {
+	a := &Analysis{families: map[uint64]family{}}
+	const nlocs = 200
+	for _, loc := range []int{0, 5, 5, 63, 64, 64, 130, 199, 200, -1} {
+		a.family(&Grain{Parent: 7, Loc: loc}, nlocs)
+	}
+	f := a.families[7]
+	if f.children != 10 {
+		t.Errorf("children %d, want 10", f.children)
+	}
+	// Distinct valid locations: 0, 5, 63, 64, 130, 199 (200 and -1 are
+	// outside the run): 6 of at most 10 children in a team of 100.
+	if got, want := f.scatter(100), 5.0/9.0; got != want {
+		t.Errorf("scatter %v, want %v", got, want)
+	}
+	if got := f.scatter(1); !math.IsNaN(got) {
+		t.Errorf("scatter in a team of 1: %v, want NaN", got)
+	}
+}
