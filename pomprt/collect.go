@@ -177,7 +177,10 @@ func collectStats(p *profile.Profile, locs []*C.pomp_loc, ck clock) map[[2]int]u
 				e.LockWaitNs = ck.ns(s.lock_wait)
 			}
 			e.Messages, e.Bytes = uint64(s.mpi_messages), uint64(s.mpi_bytes)
-			if s.created > 0 || s.executed > 0 {
+			// A location may only end tasks that began elsewhere: an
+			// untied task that moved at a scheduling point ends where it
+			// finished, with its execution timed there.
+			if s.created > 0 || s.executed > 0 || s.exec_timed > 0 || s.create_timed > 0 {
 				e.TasksCreated, e.TasksExecuted, e.Suspensions = uint64(s.created), uint64(s.executed), uint64(s.suspensions)
 				t := tasks[id]
 				if t == nil {
