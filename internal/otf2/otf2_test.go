@@ -177,14 +177,7 @@ func TestStopped(t *testing.T) {
 	if _, err := evtest.Stopped(dir); err != nil {
 		t.Fatal(err)
 	}
-	exp, err := events.OpenExperiment(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	out := filepath.Join(t.TempDir(), "otf2")
-	if _, err := Write(out, exp); err != nil {
-		t.Fatal(err)
-	}
+	out := writeArchive(t, dir)
 	got := printCounts(t, out)
 	for _, p := range [][2]string{{"ENTER", "LEAVE"}, {"THREAD_TEAM_BEGIN", "THREAD_TEAM_END"}, {"THREAD_FORK", "THREAD_JOIN"}} {
 		if got[p[0]] == 0 || got[p[0]] != got[p[1]] {
@@ -225,14 +218,7 @@ func TestDroppedMarked(t *testing.T) {
 	if _, err := evtest.Mixed(dir); err != nil {
 		t.Fatal(err)
 	}
-	exp, err := events.OpenExperiment(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	out := filepath.Join(t.TempDir(), "otf2")
-	if _, err := Write(out, exp); err != nil {
-		t.Fatal(err)
-	}
+	out := writeArchive(t, dir)
 	printCounts(t, out)
 	b, err := exec.Command("otf2-print", filepath.Join(out, "traces.otf2")).Output()
 	if err != nil {
