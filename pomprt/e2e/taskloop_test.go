@@ -5,9 +5,7 @@ package e2e
 // ranges their stream records give against the ranges they ran.
 
 import (
-	"errors"
 	"fmt"
-	"io"
 	"math"
 	"sort"
 	"testing"
@@ -119,38 +117,20 @@ func checkTaskloopTimes(t *testing.T, what string, ts profile.TaskStats, want []
 // task of a traced run, by region.
 func taskloopRanges(t *testing.T, dir string) map[int][][2]int64 {
 	t.Helper()
-	exp, err := events.OpenExperiment(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	rs, err := exp.Open()
-	if err != nil {
-		t.Fatal(err)
-	}
 	first := map[uint64]int64{}
 	out := map[int][][2]int64{}
-	for _, r := range rs {
-		for {
-			rec, err := r.Next()
-			if errors.Is(err, io.EOF) {
-				break
+	eachRecord(t, dir, func(rec events.Record) {
+		switch rec.Type {
+		case events.TaskloopBegin:
+			first[rec.Args[0]] = int64(rec.Args[2])
+		case events.TaskloopEnd:
+			f, ok := first[rec.Args[0]]
+			if !ok {
+				t.Fatalf("TASKLOOP_END of task %#x without its begin", rec.Args[0])
 			}
-			if err != nil {
-				t.Fatal(err)
-			}
-			switch rec.Type {
-			case events.TaskloopBegin:
-				first[rec.Args[0]] = int64(rec.Args[2])
-			case events.TaskloopEnd:
-				f, ok := first[rec.Args[0]]
-				if !ok {
-					t.Fatalf("TASKLOOP_END of task %#x without its begin", rec.Args[0])
-				}
-				out[int(rec.Region)] = append(out[int(rec.Region)], [2]int64{f, int64(rec.Args[1])})
-			}
+			out[int(rec.Region)] = append(out[int(rec.Region)], [2]int64{f, int64(rec.Args[1])})
 		}
-		r.Close()
-	}
+	})
 	return out
 }
 

@@ -20,9 +20,8 @@ import (
 	"gopari/internal/profile"
 )
 
-// streamTotals reads every record of a run's stream: how many, by type,
-// and the sum of its DROPPED records.
-func streamTotals(t *testing.T, dir string) (records int64, byType map[events.Type]int64, dropped int64) {
+// eachRecord calls f with every record of a run's stream, file by file.
+func eachRecord(t *testing.T, dir string, f func(rec events.Record)) {
 	t.Helper()
 	exp, err := events.OpenExperiment(dir)
 	if err != nil {
@@ -32,7 +31,6 @@ func streamTotals(t *testing.T, dir string) (records int64, byType map[events.Ty
 	if err != nil {
 		t.Fatal(err)
 	}
-	byType = map[events.Type]int64{}
 	for _, r := range rs {
 		for {
 			rec, err := r.Next()
@@ -42,14 +40,24 @@ func streamTotals(t *testing.T, dir string) (records int64, byType map[events.Ty
 			if err != nil {
 				t.Fatal(err)
 			}
-			records++
-			byType[rec.Type]++
-			if rec.Type == events.Dropped {
-				dropped += int64(rec.Args[0])
-			}
+			f(rec)
 		}
 		r.Close()
 	}
+}
+
+// streamTotals reads every record of a run's stream: how many, by type,
+// and the sum of its DROPPED records.
+func streamTotals(t *testing.T, dir string) (records int64, byType map[events.Type]int64, dropped int64) {
+	t.Helper()
+	byType = map[events.Type]int64{}
+	eachRecord(t, dir, func(rec events.Record) {
+		records++
+		byType[rec.Type]++
+		if rec.Type == events.Dropped {
+			dropped += int64(rec.Args[0])
+		}
+	})
 	return records, byType, dropped
 }
 
