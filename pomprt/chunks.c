@@ -16,8 +16,11 @@
  *   CHUNK_END   [last, last value, iterations]
  *
  * An end with 0 iterations closes an empty chunk: the thread got none.
- * A strip-mined loop's chunk ends where its iterations end, which the
- * third word of its beginning says:
+ * A strip-mined loop reads the clock once per chunk, as the hooks do:
+ * a chunk's CHUNK_END shares its time with the thread's next
+ * CHUNK_BEGIN. Under schedule(static, k), where the next chunk is
+ * computed inline, a chunk's time is its iterations', which the third
+ * word of its beginning says:
  *
  *   CHUNK_BEGIN [first, first value, 1]
  */
@@ -113,20 +116,23 @@ void pomp_rt_chunk_iteration(POMP_Chunk *c, long long x, long long v)
 		c->bound = x == c->bound ? x + c->size : (x / c->size + 1) * c->size;
 }
 
-/* pomp_rt_chunk_begin and pomp_rt_chunk_end bracket a chunk of a
- * strip-mined loop: c's offsets are logical iterations. */
+/* pomp_rt_chunk_begin begins a chunk of a strip-mined loop, whose
+ * offsets are logical iterations, and ends the thread's previous one:
+ * POMP_Chunk_end noted its last iteration in next. */
 void pomp_rt_chunk_begin(POMP_Chunk *c, long long first)
 {
 	pomp_thr *t = c->thread;
-	if (on(t))
-		put(t, EV_CHUNK_BEGIN, c, pomp_now(), 3, first, value(c->lbv, first, c->vstep), 1);
-}
-
-void pomp_rt_chunk_end(POMP_Chunk *c, long long last)
-{
-	pomp_thr *t = c->thread;
-	if (on(t))
-		put(t, EV_CHUNK_END, c, pomp_now(), 2, last, value(c->lbv, last, c->vstep), 0);
+	if (!on(t))
+		return;
+	uint64_t ts = pomp_now();
+	if (c->first >= 0)
+		end_open(t, c, ts);
+	c->first = first;
+	c->firstv = value(c->lbv, first, c->vstep);
+	if (c->strip == 1)
+		put(t, EV_CHUNK_BEGIN, c, ts, 3, first, c->firstv, 1);
+	else
+		put(t, EV_CHUNK_BEGIN, c, ts, 2, first, c->firstv, 0);
 }
 
 /* pomp_rt_chunk_close ends the last chunk: of a loop with hooks, or the

@@ -18,6 +18,7 @@ import (
 //	  POMP_Chunk_begin(&pomp_ck, pomp_i);
 //	  for (int i = pomp_lb0 + (int)(pomp_i * STEP); pomp_i < pomp_e; i++, pomp_i++) BODY
 //	  POMP_Chunk_end(&pomp_ck, pomp_e - 1); }
+//	POMP_Chunk_close(&pomp_ck);
 //
 // The loop body is left alone, so a loop the compiler vectorized stays
 // vectorized, and a chunk's end is seen where it ends. Chunk m goes to the
@@ -73,7 +74,12 @@ func (b *leafBuilder) strip(p *chunkPlan, sched []string, at int) bool {
 		"long long pomp_n = POMP_Chunk_trip(!(pomp_lb0 "+l.Rel+" ("+ub+")), "+rng+", "+step+", "+incl+");",
 		"long long pomp_k = (long long)("+strings.TrimSpace(sched[2])+"); if (pomp_k < 1) pomp_k = 1;",
 		"long long pomp_nc = (pomp_n + pomp_k - 1) / pomp_k;")
-	p.init = "POMP_Chunk_init(&pomp_ck, pomp_r(" + strconv.Itoa(b.r) + "), 1, 0, (long long)(pomp_lb0), " + signed + ");"
+	kind := "1" // static: POMP_Chunk_init_strip in pomp.h
+	if sched[1] == "dynamic" {
+		kind = "2"
+	}
+	p.init = "POMP_Chunk_init_strip(&pomp_ck, pomp_r(" + strconv.Itoa(b.r) + "), (long long)(pomp_lb0), " + signed + ", " + kind + ");"
+	p.close = "POMP_Chunk_close(&pomp_ck);"
 	p.strip = true
 	// The chunks are handed out one by one, with the user's schedule
 	// kind and modifiers.

@@ -673,3 +673,53 @@ func TestChunksTrace(t *testing.T) {
 		t.Errorf("Chrome export: %d chunk slices, %d chunk grains", sum.Slices["chunk"], chunks)
 	}
 }
+
+// TestChunkTimes checks chunk times against the truth: every iteration of
+// chunktimes.c's loops spins for 2 ms of wall time, so a chunk of k
+// iterations runs at least 2k ms, and a thread's chunks do not overlap
+// (a chunk that held its neighbour's time would), whether the loop is
+// strip-mined (static, k: whose chunks follow each other on a thread
+// without a dispatch; dynamic, k: whose estimated dispatch is
+// subtracted) or hooked. No upper bound: a thread that the machine's
+// load deschedules takes longer, and its chunk with it.
+func TestChunkTimes(t *testing.T) {
+	needTools(t)
+	for _, c := range compilers {
+		c := c
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			marks := loopMarks(t, "chunktimes.c")
+			p := buildOpts(t, c, "chunktimes.c", rewrite.Options{Chunks: true})
+			got := run(t, p.inst, []string{"OMP_NUM_THREADS=2", "GOPARI_GRAINS=1"})
+			if got.stdout != "last 12\n" {
+				t.Fatalf("printed %q\n%s", got.stdout, got.stderr)
+			}
+			byLine, exp := runGrains(t, got.dir)
+			sizes := map[string]int{"static3": 3, "dynamic2": 2, "hooked2": 2}
+			for name, m := range marks {
+				k, gs := sizes[name], byLine[m[0]]
+				if len(gs) != (m[1]+k-1)/k {
+					t.Errorf("loop %s: %d chunks, want %d", name, len(gs), (m[1]+k-1)/k)
+				}
+				want := float64(k) * 2e6
+				last := map[int]grains.Grain{} // by location
+				sort.Slice(gs, func(i, j int) bool { return gs[i].Begin < gs[j].Begin })
+				for _, g := range gs {
+					if exec := exp.Clock.Dur(g.Exec); exec < want*0.99 || g.Exec > g.End-g.Begin {
+						t.Errorf("loop %s: chunk %d..%d ran %.3f ms in %.3f ms, want at least %.0f ms", name, g.First, g.Last,
+							exec/1e6, exp.Clock.Dur(g.End-g.Begin)/1e6, want/1e6)
+					}
+					prev, ok := last[g.Loc]
+					if ok && g.Begin < prev.End {
+						t.Errorf("loop %s: chunk %d..%d begins before the thread's previous chunk %d..%d ends", name, g.First, g.Last, prev.First, prev.Last)
+					}
+					if ok && name == "static3" && (g.Begin != prev.End || g.Sched != 0) {
+						t.Errorf("loop %s: chunk %d..%d begins %d ticks after the thread's previous chunk, dispatch %d ticks; want 0 and 0",
+							name, g.First, g.Last, int64(g.Begin-prev.End), g.Sched)
+					}
+					last[g.Loc] = g
+				}
+			}
+		})
+	}
+}

@@ -592,12 +592,21 @@ POMP_INLINE void POMP_Taskloop_iteration_end(POMP_Taskloop_task **tl)
  *   schedule and a chunk size of 1, and runs each one's iterations in the
  *   user's loop, whose body is left as it was:
  *
+ *     POMP_Chunk_init_strip(&ck, r, lbv, vstep, kind);
  *     #pragma omp for schedule(dynamic, 1) ...
  *     for (long long c = 0; c < nchunks; c++) { ...; POMP_Chunk_begin(&ck, first);
  *       for (int i = lb + (int)(first * step); j < end; i++, j++) BODY
  *       POMP_Chunk_end(&ck, end - 1); }
+ *     POMP_Chunk_close(&ck);
  *
- *   (logical iterations; the chunk's time is exactly its iterations').
+ *   (logical iterations). The clock is read once per chunk: at
+ *   Chunk_begin, which also ends the thread's previous chunk, and at
+ *   Chunk_close after its last; Chunk_end only notes the last
+ *   iteration. Under schedule(static, k) (kind 1) the next chunk is
+ *   computed inline, so a chunk's time is its iterations' and its
+ *   record says so; under schedule(dynamic, k) (kind 2) each chunk's
+ *   time includes the runtime's dispatch of the next one, as with the
+ *   hook below.
  *
  *   any other schedule: the body starts with a compare and a branch,
  *
@@ -631,6 +640,7 @@ typedef struct POMP_Chunk {
 	void *thread; /* the runtime's */
 	int on;       /* chunks are recorded */
 	int counting; /* Chunk_count_iteration counts: the loop's schedule gives each thread one chunk */
+	int strip;    /* strip-mined: 1 schedule(static, k), 2 schedule(dynamic, k); else 0 */
 } POMP_Chunk;
 
 typedef struct POMP_Chunk_count {
@@ -639,7 +649,6 @@ typedef struct POMP_Chunk_count {
 
 void pomp_rt_chunk_init(POMP_Chunk *c);
 void pomp_rt_chunk_begin(POMP_Chunk *c, long long first);
-void pomp_rt_chunk_end(POMP_Chunk *c, long long last);
 void pomp_rt_chunk_iteration(POMP_Chunk *c, long long x, long long v);
 void pomp_rt_chunk_close(POMP_Chunk *c, long long n, long long last, long long sum);
 
@@ -656,6 +665,7 @@ POMP_INLINE void POMP_Chunk_init_(POMP_Chunk *c, POMP_Region *r, long long step,
 	c->region = r;
 	c->on = 0;
 	c->counting = counting;
+	c->strip = 0;
 	if (pomp_mode >= POMP_MODE_PROFILE)
 		pomp_rt_chunk_init(c); /* sets on when the chunks are recorded */
 }
@@ -668,6 +678,12 @@ POMP_INLINE void POMP_Chunk_init(POMP_Chunk *c, POMP_Region *r, long long step, 
 POMP_INLINE void POMP_Chunk_init_count(POMP_Chunk *c, POMP_Region *r, long long step, long long lbv, long long vstep)
 {
 	POMP_Chunk_init_(c, r, step, 0, lbv, vstep, 1);
+}
+
+POMP_INLINE void POMP_Chunk_init_strip(POMP_Chunk *c, POMP_Region *r, long long lbv, long long vstep, int kind)
+{
+	POMP_Chunk_init_(c, r, 1, 0, lbv, vstep, 0);
+	c->strip = kind;
 }
 
 POMP_INLINE void POMP_Chunk_iteration(POMP_Chunk *c, long long x, long long v)
@@ -691,8 +707,7 @@ POMP_INLINE void POMP_Chunk_begin(POMP_Chunk *c, long long first)
 
 POMP_INLINE void POMP_Chunk_end(POMP_Chunk *c, long long last)
 {
-	if (c->on)
-		pomp_rt_chunk_end(c, last);
+	c->next = last + 1; /* the chunk ends at the next Chunk_begin or at Chunk_close */
 }
 
 POMP_INLINE void POMP_Chunk_count_iteration(POMP_Chunk_count *s, long long x)

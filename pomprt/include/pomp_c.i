@@ -214,13 +214,13 @@ typedef struct POMP_Chunk {
  void *thread;
  int on;
  int counting;
+ int strip;
 } POMP_Chunk;
 typedef struct POMP_Chunk_count {
  long long n, last, sum;
 } POMP_Chunk_count;
 void pomp_rt_chunk_init(POMP_Chunk *c);
 void pomp_rt_chunk_begin(POMP_Chunk *c, long long first);
-void pomp_rt_chunk_end(POMP_Chunk *c, long long last);
 void pomp_rt_chunk_iteration(POMP_Chunk *c, long long x, long long v);
 void pomp_rt_chunk_close(POMP_Chunk *c, long long n, long long last, long long sum);
 static __inline__ __attribute__((__always_inline__, __unused__)) void POMP_Chunk_init_(POMP_Chunk *c, POMP_Region *r, long long step, long long size, long long lbv, long long vstep, int counting)
@@ -236,6 +236,7 @@ static __inline__ __attribute__((__always_inline__, __unused__)) void POMP_Chunk
  c->region = r;
  c->on = 0;
  c->counting = counting;
+ c->strip = 0;
  if (pomp_mode >= POMP_MODE_PROFILE)
   pomp_rt_chunk_init(c);
 }
@@ -246,6 +247,11 @@ static __inline__ __attribute__((__always_inline__, __unused__)) void POMP_Chunk
 static __inline__ __attribute__((__always_inline__, __unused__)) void POMP_Chunk_init_count(POMP_Chunk *c, POMP_Region *r, long long step, long long lbv, long long vstep)
 {
  POMP_Chunk_init_(c, r, step, 0, lbv, vstep, 1);
+}
+static __inline__ __attribute__((__always_inline__, __unused__)) void POMP_Chunk_init_strip(POMP_Chunk *c, POMP_Region *r, long long lbv, long long vstep, int kind)
+{
+ POMP_Chunk_init_(c, r, 1, 0, lbv, vstep, 0);
+ c->strip = kind;
 }
 static __inline__ __attribute__((__always_inline__, __unused__)) void POMP_Chunk_iteration(POMP_Chunk *c, long long x, long long v)
 {
@@ -265,8 +271,7 @@ static __inline__ __attribute__((__always_inline__, __unused__)) void POMP_Chunk
 }
 static __inline__ __attribute__((__always_inline__, __unused__)) void POMP_Chunk_end(POMP_Chunk *c, long long last)
 {
- if (c->on)
-  pomp_rt_chunk_end(c, last);
+ c->next = last + 1;
 }
 static __inline__ __attribute__((__always_inline__, __unused__)) void POMP_Chunk_count_iteration(POMP_Chunk_count *s, long long x)
 {
