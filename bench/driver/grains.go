@@ -75,6 +75,16 @@ func (b *bench) schedules(w io.Writer, threads int) {
 	if *quick {
 		args[1] = "0.01"
 	}
+	// One calibration of the delay for every run, so that all builds'
+	// loops do the same work.
+	_, stderr, _ := b.run("schedule", "orig", threads, args...)
+	var length int
+	if i := strings.LastIndex(stderr, "delay "); i < 0 {
+		fatalf("schedule: no delay length in %q", stderr)
+	} else if _, err := fmt.Sscanf(stderr[i:], "delay %d", &length); err != nil || length <= 0 {
+		fatalf("schedule: no delay length in %q", stderr)
+	}
+	args = append(args, strconv.Itoa(length))
 	type key struct{ mode, name string }
 	vals := map[key][]float64{}
 	var names []string
