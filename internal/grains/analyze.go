@@ -158,12 +158,70 @@ func (h *hist) mean(a, b uint64) float64 {
 	return sum / float64(b-a)
 }
 
-// A family is the children of one parent, for scatter: held by value,
-// one per parent task until the CSV is written, so kept small.
+// A family is the children of one parent, for scatter: one per parent
+// task until the CSV is written, so kept small. Locations 64 and up, in
+// runs that have them, are in familyTable.more.
 type family struct {
 	children uint32
-	locs     uint64    // bit set of executing locations 0..63
-	more     *[]uint64 // locations 64 and up, in runs that have them
+	locs     uint64 // bit set of executing locations 0..63
+}
+
+// A familyTable holds the families by parent ID. Task IDs are a
+// thread's index in the high 32 bits and a count of the IDs it handed
+// out in the low 32 (pomprt/rt.c), so the families of each index fill
+// pages of consecutive IDs: 16 bytes per ID, where a map entry took 100
+// or more, and no copy as the table grows. IDs far beyond the pages
+// held (not from gopari's runtime) go to a map.
+type familyTable struct {
+	pages [][]*familyPage // by thread index, then by ID / pageIDs
+	other map[uint64]*family
+	more  map[uint64][]uint64
+}
+
+const pageIDs = 4096
+
+type familyPage [pageIDs]family
+
+// at returns the family of parent id, created empty if need be.
+func (ft *familyTable) at(id uint64) *family {
+	idx, n := id>>32, int(uint32(id))
+	if idx < 1<<16 {
+		for uint64(len(ft.pages)) <= idx {
+			ft.pages = append(ft.pages, nil)
+		}
+		pt, pn := ft.pages[idx], n/pageIDs
+		if pn >= len(pt) && pn <= 2*len(pt)+16 {
+			pt = append(pt, make([]*familyPage, pn+1-len(pt))...)
+			ft.pages[idx] = pt
+		}
+		if pn < len(pt) {
+			if pt[pn] == nil {
+				pt[pn] = new(familyPage)
+			}
+			return &pt[pn][n%pageIDs]
+		}
+	}
+	if ft.other == nil {
+		ft.other = map[uint64]*family{}
+	}
+	f := ft.other[id]
+	if f == nil {
+		f = &family{}
+		ft.other[id] = f
+	}
+	return f
+}
+
+// lookup returns the family of parent id, or nil if it has no children.
+func (ft *familyTable) lookup(id uint64) *family {
+	idx, n := id>>32, int(uint32(id))
+	if idx < uint64(len(ft.pages)) && n/pageIDs < len(ft.pages[idx]) {
+		if pg := ft.pages[idx][n/pageIDs]; pg != nil && pg[n%pageIDs].children > 0 {
+			return &pg[n%pageIDs]
+		}
+		return nil
+	}
+	return ft.other[id]
 }
 
 type loopAgg struct {
@@ -192,7 +250,7 @@ type Analysis struct {
 	executing  map[int]bool // OS thread -> executing a grain
 	nexec      int
 	lastChange uint64
-	families   map[uint64]family
+	families   familyTable
 	loops      map[LoopKey]*loopAgg
 	cp         map[uint64]*cpEntry
 	critical   map[uint64]bool // task IDs on the critical path; implicit task IDs whose chunks are
@@ -205,7 +263,7 @@ type Analysis struct {
 // loops, the critical path; and reads the baseline, if any.
 func Analyze(exp *events.Experiment, opts Options) (*Analysis, error) {
 	opts.defaults()
-	a := &Analysis{Exp: exp, Opts: opts, executing: map[int]bool{}, families: map[uint64]family{},
+	a := &Analysis{Exp: exp, Opts: opts, executing: map[int]bool{},
 		loops: map[LoopKey]*loopAgg{}, cp: map[uint64]*cpEntry{}, critical: map[uint64]bool{}}
 	nlocs := len(exp.Threads)
 	r, err := Extract(exp, func(g *Grain, ev *timeline.Event) {
@@ -305,19 +363,23 @@ func maxTeam(exp *events.Experiment) int {
 
 // family counts grain g in its family, for scatter.
 func (a *Analysis) family(g *Grain, nlocs int) {
-	f := a.families[g.Parent]
+	f := a.families.at(g.Parent)
 	f.children++
 	switch l := g.Loc; {
 	case l >= 0 && l < 64 && l < nlocs:
 		f.locs |= 1 << l
 	case l >= 64 && l < nlocs:
-		if f.more == nil {
-			more := make([]uint64, (nlocs-64+63)/64)
-			f.more = &more
+		ft := &a.families
+		if ft.more == nil {
+			ft.more = map[uint64][]uint64{}
 		}
-		(*f.more)[(l-64)/64] |= 1 << ((l - 64) % 64)
+		more := ft.more[g.Parent]
+		if more == nil {
+			more = make([]uint64, (nlocs-64+63)/64)
+			ft.more[g.Parent] = more
+		}
+		more[(l-64)/64] |= 1 << ((l - 64) % 64)
 	}
-	a.families[g.Parent] = f
 }
 
 func (a *Analysis) entry(id uint64) *cpEntry {
@@ -398,8 +460,8 @@ func (a *Analysis) Measure(g *Grain) Metrics {
 		}
 	} else {
 		m.Critical = a.critical[g.ID]
-		if f, ok := a.families[g.Parent]; ok && f.children > 1 {
-			m.Scatter = f.scatter(a.MaxTeam)
+		if f := a.families.lookup(g.Parent); f != nil && f.children > 1 {
+			m.Scatter = f.scatter(a.MaxTeam, a.families.more[g.Parent])
 		}
 	}
 	if m.Critical && m.Parallelism < a.Opts.Parallelism {
@@ -430,12 +492,10 @@ func (l *loopAgg) balance() float64 {
 
 // scatter is how many distinct threads a family's children ran on,
 // from 0 (all on one) to 1 (as many as there could be).
-func (f *family) scatter(team int) float64 {
+func (f *family) scatter(team int, more []uint64) float64 {
 	n := bits.OnesCount64(f.locs)
-	if f.more != nil {
-		for _, w := range *f.more {
-			n += bits.OnesCount64(w)
-		}
+	for _, w := range more {
+		n += bits.OnesCount64(w)
 	}
 	most := int(f.children)
 	if team < most {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/csv"
 	"math"
+	"math/rand/v2"
 	"path/filepath"
 	"sort"
 	"strconv"
@@ -346,21 +347,57 @@ func TestScatter(t *testing.T) {
 // TestScatterLocations counts a family's distinct locations below and
 // above 64, where the bit set spills into a second word.
 func TestScatterLocations(t *testing.T) {
-	a := &Analysis{families: map[uint64]family{}}
+	a := &Analysis{}
 	const nlocs = 200
 	for _, loc := range []int{0, 5, 5, 63, 64, 64, 130, 199, 200, -1} {
 		a.family(&Grain{Parent: 7, Loc: loc}, nlocs)
 	}
-	f := a.families[7]
+	f, more := a.families.lookup(7), a.families.more[7]
 	if f.children != 10 {
 		t.Errorf("children %d, want 10", f.children)
 	}
 	// Distinct valid locations: 0, 5, 63, 64, 130, 199 (200 and -1 are
 	// outside the run): 6 of at most 10 children in a team of 100.
-	if got, want := f.scatter(100), 5.0/9.0; got != want {
+	if got, want := f.scatter(100, more), 5.0/9.0; got != want {
 		t.Errorf("scatter %v, want %v", got, want)
 	}
-	if got := f.scatter(1); !math.IsNaN(got) {
+	if got := f.scatter(1, more); !math.IsNaN(got) {
 		t.Errorf("scatter in a team of 1: %v, want NaN", got)
+	}
+}
+
+// TestFamilyTable checks the families by parent ID against a map, for
+// IDs of gopari's runtime (thread index, dense count) and for IDs no
+// page holds: large counts, large indexes.
+func TestFamilyTable(t *testing.T) {
+	var ft familyTable
+	want := map[uint64]uint32{}
+	rng := rand.New(rand.NewPCG(1, 2))
+	for i := 0; i < 200_000; i++ {
+		var id uint64
+		switch rng.IntN(10) {
+		case 0:
+			id = rng.Uint64() // anything: a hostile stream
+		case 1:
+			id = uint64(rng.IntN(4))<<32 | uint64(rng.Uint32())
+		default:
+			id = uint64(rng.IntN(4))<<32 | uint64(rng.IntN(50_000))
+		}
+		ft.at(id).children++
+		want[id]++
+	}
+	for id, n := range want {
+		if f := ft.lookup(id); f == nil || f.children != n {
+			t.Fatalf("family %#x: got %v, want %d children", id, f, n)
+		}
+	}
+	for i := 0; i < 10_000; i++ {
+		id := rng.Uint64() >> rng.IntN(64)
+		if f := ft.lookup(id); (f != nil) != (want[id] > 0) {
+			t.Fatalf("family %#x: got %v, want %d children", id, f, want[id])
+		}
+	}
+	if len(ft.other) > 40_000 {
+		t.Errorf("%d of %d families in the map: the pages should hold the dense ones", len(ft.other), len(want))
 	}
 }
