@@ -182,46 +182,60 @@ const pageIDs = 4096
 
 type familyPage [pageIDs]family
 
-// at returns the family of parent id, created empty if need be.
+// at returns the family of parent id, created empty if need be. An ID
+// that went to the map stays there when pages come to cover it.
 func (ft *familyTable) at(id uint64) *family {
-	idx, n := id>>32, int(uint32(id))
-	if idx < 1<<16 {
-		for uint64(len(ft.pages)) <= idx {
-			ft.pages = append(ft.pages, nil)
-		}
-		pt, pn := ft.pages[idx], n/pageIDs
-		if pn >= len(pt) && pn <= 2*len(pt)+16 {
-			pt = append(pt, make([]*familyPage, pn+1-len(pt))...)
-			ft.pages[idx] = pt
-		}
-		if pn < len(pt) {
-			if pt[pn] == nil {
-				pt[pn] = new(familyPage)
-			}
-			return &pt[pn][n%pageIDs]
-		}
+	if f := ft.other[id]; f != nil {
+		return f
+	}
+	if f := ft.slot(id, true); f != nil {
+		return f
 	}
 	if ft.other == nil {
 		ft.other = map[uint64]*family{}
 	}
-	f := ft.other[id]
-	if f == nil {
-		f = &family{}
-		ft.other[id] = f
-	}
+	f := &family{}
+	ft.other[id] = f
 	return f
 }
 
 // lookup returns the family of parent id, or nil if it has no children.
 func (ft *familyTable) lookup(id uint64) *family {
+	if f := ft.other[id]; f != nil {
+		return f
+	}
+	if f := ft.slot(id, false); f != nil && f.children > 0 {
+		return f
+	}
+	return nil
+}
+
+// slot returns id's entry in the pages, or nil where none holds it; grow
+// adds the pages of IDs not far beyond the ones held.
+func (ft *familyTable) slot(id uint64, grow bool) *family {
 	idx, n := id>>32, int(uint32(id))
-	if idx < uint64(len(ft.pages)) && n/pageIDs < len(ft.pages[idx]) {
-		if pg := ft.pages[idx][n/pageIDs]; pg != nil && pg[n%pageIDs].children > 0 {
-			return &pg[n%pageIDs]
-		}
+	pn := n / pageIDs
+	if idx >= 1<<16 || !grow && (idx >= uint64(len(ft.pages)) || pn >= len(ft.pages[idx])) {
 		return nil
 	}
-	return ft.other[id]
+	for uint64(len(ft.pages)) <= idx {
+		ft.pages = append(ft.pages, nil)
+	}
+	pt := ft.pages[idx]
+	if pn >= len(pt) && pn <= 2*len(pt)+16 {
+		pt = append(pt, make([]*familyPage, pn+1-len(pt))...)
+		ft.pages[idx] = pt
+	}
+	if pn >= len(pt) {
+		return nil
+	}
+	if pt[pn] == nil {
+		if !grow {
+			return nil
+		}
+		pt[pn] = new(familyPage)
+	}
+	return &pt[pn][n%pageIDs]
 }
 
 type loopAgg struct {

@@ -380,6 +380,8 @@ func TestFamilyTable(t *testing.T) {
 			id = rng.Uint64() // anything: a hostile stream
 		case 1:
 			id = uint64(rng.IntN(4))<<32 | uint64(rng.Uint32())
+		case 2: // beyond the pages at first, within them later
+			id = uint64(rng.IntN(4))<<32 | uint64(rng.IntN(300_000))
 		default:
 			id = uint64(rng.IntN(4))<<32 | uint64(rng.IntN(50_000))
 		}
