@@ -98,6 +98,18 @@ static inline __attribute__((always_inline)) void end_open(pomp_thr *t, POMP_Chu
 	put(t, EV_CHUNK_END, c, ts, 2, last, value(c->firstv, last - first, c->vstep), 0);
 }
 
+/* next_chunk ends the open chunk of c, if any, and begins one at offset
+ * x (value v) at ts, with n payload words: the third is flag. */
+static inline __attribute__((always_inline)) void next_chunk(pomp_thr *t, POMP_Chunk *c, uint64_t ts, long long x, long long v,
+                                                            int n, int64_t flag)
+{
+	if (c->first >= 0)
+		end_open(t, c, ts);
+	c->first = x;
+	c->firstv = v;
+	put(t, EV_CHUNK_BEGIN, c, ts, n, logical(c, x), v, flag);
+}
+
 /* pomp_rt_chunk_iteration begins a chunk at offset x (value v), and ends
  * the one open before it: x does not follow the last iteration seen, or
  * lies on a multiple of the chunk size. */
@@ -106,33 +118,22 @@ void pomp_rt_chunk_iteration(POMP_Chunk *c, long long x, long long v)
 	pomp_thr *t = c->thread;
 	if (!on(t))
 		return;
-	uint64_t ts = pomp_now();
-	if (c->first >= 0)
-		end_open(t, c, ts);
-	c->first = x;
-	c->firstv = v;
-	put(t, EV_CHUNK_BEGIN, c, ts, 2, logical(c, x), v, 0);
+	next_chunk(t, c, pomp_now(), x, v, 2, 0);
 	if (c->size) /* the next multiple of the chunk size */
 		c->bound = x == c->bound ? x + c->size : (x / c->size + 1) * c->size;
 }
 
 /* pomp_rt_chunk_begin begins a chunk of a strip-mined loop, whose
  * offsets are logical iterations, and ends the thread's previous one:
- * POMP_Chunk_end noted its last iteration in next. */
+ * POMP_Chunk_end noted its last iteration in next. Under schedule(static,
+ * k) its third word says that its time is its iterations'. */
 void pomp_rt_chunk_begin(POMP_Chunk *c, long long first)
 {
 	pomp_thr *t = c->thread;
 	if (!on(t))
 		return;
-	uint64_t ts = pomp_now();
-	if (c->first >= 0)
-		end_open(t, c, ts);
-	c->first = first;
-	c->firstv = value(c->lbv, first, c->vstep);
-	if (c->strip == 1)
-		put(t, EV_CHUNK_BEGIN, c, ts, 3, first, c->firstv, 1);
-	else
-		put(t, EV_CHUNK_BEGIN, c, ts, 2, first, c->firstv, 0);
+	int exact = c->strip == 1;
+	next_chunk(t, c, pomp_now(), first, value(c->lbv, first, c->vstep), 2 + exact, exact);
 }
 
 /* pomp_rt_chunk_close ends the last chunk: of a loop with hooks, or the
