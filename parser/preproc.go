@@ -49,6 +49,9 @@ func (s *scanner) directive(hash, name int) int {
 		tokEnd-- // the CR of a CRLF line ending is not part of the directive
 	}
 	s.emit(Preproc, uint8(kind), hash, tokEnd)
+	if len(s.conds) == 0 && (kind == PPElif || kind == PPElse || kind == PPEndif) {
+		s.touchedBase = true // see scanSplit
+	}
 	switch kind {
 	case PPIf, PPIfdef, PPIfndef:
 		s.conds = append(s.conds, false)
@@ -270,6 +273,10 @@ func (s *scanner) lineDirective(num, rest string, end int) {
 		}
 	}
 	nl := end
+	if s.deferred {
+		s.markers = append(s.markers, marker{Off: nl, Line: line, Name: name, System: system})
+		return
+	}
 	s.f.addMarker(nl, line, name, system)
 }
 

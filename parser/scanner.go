@@ -2,6 +2,7 @@ package parser
 
 import (
 	"bytes"
+	"fmt"
 
 	"gopari/internal/mem"
 )
@@ -62,6 +63,22 @@ type scanner struct {
 	// Indices of the tokens later passes look at: every Preproc token,
 	// and identifiers that may be _Pragma or an OpenMP lock routine.
 	pp, ids []int32
+
+	// A scanner of a file's second part (scanSplit) runs beside the one
+	// of its first part: it keeps its errors and line markers until the
+	// two are joined, when the positions of the first part's markers are
+	// known, and notes whether it met an #elif, #else or #endif of a
+	// group opened before its start, whose state only the first knows.
+	deferred    bool
+	errs        []deferredErr
+	markers     []marker
+	touchedBase bool
+	joined      bool // the two parts' tokens were joined
+}
+
+type deferredErr struct {
+	off int
+	msg string
 }
 
 const (
@@ -103,6 +120,16 @@ func Scan(f *File, opts Options, diag *DiagnosticList) []Token {
 }
 
 func scan(f *File, opts Options, diag *DiagnosticList) *scanner {
+	split := -1
+	if len(f.Src) >= splitScan {
+		split = splitPoint(f.Src)
+	}
+	return scanAt(f, opts, diag, split)
+}
+
+// scanAt is scan, in two parts from split (see scanSplit) unless split
+// is negative.
+func scanAt(f *File, opts Options, diag *DiagnosticList, split int) *scanner {
 	s := &scanner{f: f, src: f.Src, diag: diag, opts: opts}
 	if i := bytes.IndexByte(s.src, 0); i >= 0 {
 		s.errorf(i, "file contains a NUL byte; refusing a binary file")
@@ -113,12 +140,89 @@ func scan(f *File, opts Options, diag *DiagnosticList) *scanner {
 	// until written); growing the slice costs a copy of it all.
 	s.toks = make([]Token, 0, len(s.src)/2+16)
 	mem.HugePages(s.toks)
+	i := 0
+	if len(s.src) >= 3 && s.src[0] == 0xEF && s.src[1] == 0xBB && s.src[2] == 0xBF {
+		i = 3 // UTF-8 byte order mark
+	}
+	s.lastNL = i - 1
+	if split >= 0 {
+		s.scanSplit(i, split)
+		return s
+	}
 	mem.Prefault(s.toks, len(s.src)/3) // the tokens of most code, faulted in on another core
-	s.run()
+	s.run(i, len(s.src))
 	return s
 }
 
+// splitScan is the size from which a file is scanned in two parts at
+// once.
+const splitScan = 1 << 20
+
+// splitPoint returns where scanSplit starts the second part of src: the
+// start of a line near the middle.
+func splitPoint(src []byte) int {
+	nl := bytes.IndexByte(src[len(src)/2:], '\n')
+	if nl < 0 {
+		return len(src)
+	}
+	return len(src)/2 + nl + 1
+}
+
+// scanSplit scans src[start:] in two parts at once, the second from
+// split, the start of a line, on another thread. Where the first part's
+// scan arrives at split at the start of a line, in the state the second
+// started from (no comment, literal or skipped branch goes on across
+// it, and no open #if group is ended or continued after it), the second
+// part's tokens are exactly those a single scan finds, and are appended;
+// otherwise they are dropped and the first scan goes on to the end.
+func (s *scanner) scanSplit(start, split int) {
+	if split >= len(s.src) || split <= start {
+		s.run(start, len(s.src))
+		return
+	}
+	rest := &scanner{f: s.f, src: s.src, opts: s.opts, deferred: true, lastNL: split - 1}
+	rest.toks = make([]Token, 0, (len(s.src)-split)/2+16)
+	mem.HugePages(rest.toks)
+	done := make(chan struct{})
+	go func() {
+		rest.run(split, len(s.src))
+		close(done)
+	}()
+	i := s.run(start, split)
+	<-done
+	if s.fatal {
+		return
+	}
+	if i != split || s.lastNL != split-1 || len(s.conds) > 0 && rest.touchedBase {
+		s.run(i, len(s.src))
+		return
+	}
+	base := int32(len(s.toks))
+	s.toks = append(s.toks, rest.toks...)
+	for _, k := range rest.pp {
+		s.pp = append(s.pp, k+base)
+	}
+	for _, k := range rest.ids {
+		s.ids = append(s.ids, k+base)
+	}
+	for _, m := range rest.markers {
+		s.f.addMarker(m.Off, m.Line, m.Name, m.System)
+	}
+	for _, e := range rest.errs {
+		s.diag.Report(s.f, e.off, Error, "%s", e.msg)
+	}
+	s.conds = append(s.conds, rest.conds...)
+	s.lastNL, s.fatal = rest.lastNL, rest.fatal
+	s.joined = true
+	s.nums.steps += rest.nums.steps
+	s.txt.nums.steps += rest.txt.nums.steps
+}
+
 func (s *scanner) errorf(off int, format string, args ...any) {
+	if s.deferred {
+		s.errs = append(s.errs, deferredErr{off, fmt.Sprintf(format, args...)})
+		return
+	}
 	s.diag.Report(s.f, off, Error, format, args...)
 }
 
@@ -196,19 +300,16 @@ func init() {
 	// Literal prefixes start like identifiers; ident handles them.
 }
 
-func (s *scanner) run() {
+// run scans from offset i until a token or a newline ends at limit or
+// beyond, and returns the offset where it stopped.
+func (s *scanner) run(i, limit int) int {
 	src := s.src
 	n := len(src)
-	i := 0
-	if n >= 3 && src[0] == 0xEF && src[1] == 0xBB && src[2] == 0xBF {
-		i = 3 // UTF-8 byte order mark
-	}
-	s.lastNL = i - 1
 	// The common tokens are appended to a local slice; it is handed back
 	// to s.toks around the slower paths, which append themselves.
 	toks := s.toks
 	lastNL := s.lastNL
-	for i < n {
+	for i < limit {
 		c := src[i]
 		switch action[c] {
 		case aBlank:
@@ -279,11 +380,12 @@ func (s *scanner) run() {
 			i = s.punct(i, c)
 			toks, lastNL = s.toks, s.lastNL
 			if s.fatal {
-				return
+				return i
 			}
 		}
 	}
 	s.toks, s.lastNL = toks, lastNL
+	return i
 }
 
 // atLineStart reports whether only blanks and comments precede offset i
