@@ -180,9 +180,14 @@ func (s *scanner) scanSplit(start, split int) {
 		s.run(start, len(s.src))
 		return
 	}
+	// The two parts fill one buffer, the first from its start (growing
+	// into a buffer of its own only past its share), the second after
+	// the first's share; the join moves the second's tokens down.
+	buf := s.toks[:0:cap(s.toks)]
+	share := min(cap(buf), (split-start)/2+16)
+	s.toks = buf[:0:share]
 	rest := &scanner{f: s.f, src: s.src, opts: s.opts, deferred: true, lastNL: split - 1}
-	rest.toks = make([]Token, 0, (len(s.src)-split)/2+16)
-	mem.HugePages(rest.toks)
+	rest.toks = buf[share:share]
 	done := make(chan struct{})
 	go func() {
 		rest.run(split, len(s.src))
@@ -190,6 +195,9 @@ func (s *scanner) scanSplit(start, split int) {
 	}()
 	i := s.run(start, split)
 	<-done
+	if cap(s.toks) == share {
+		s.toks = buf[:len(s.toks)] // still in buf: give it all back
+	}
 	if s.fatal {
 		return
 	}
@@ -198,7 +206,7 @@ func (s *scanner) scanSplit(start, split int) {
 		return
 	}
 	base := int32(len(s.toks))
-	s.toks = append(s.toks, rest.toks...)
+	s.toks = append(s.toks, rest.toks...) // copy handles the overlap
 	for _, k := range rest.pp {
 		s.pp = append(s.pp, k+base)
 	}
