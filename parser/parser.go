@@ -6,6 +6,7 @@ package parser
 import (
 	"bytes"
 	"sort"
+	"sync"
 
 	"gopari/internal/mem"
 )
@@ -154,23 +155,45 @@ func Parse(f *File, cfg Config) *Result {
 	return r
 }
 
+// ParseAsync is Parse, except that its last pass, the check that the
+// file's brackets balance, which can only warn, may still run on another
+// thread when it returns: wait waits for it and adds its warning to
+// r.Diags. Until then the caller may read r and add to r.Diags.
+func ParseAsync(f *File, cfg Config) (r *Result, wait func()) {
+	r, _, wait = start(f, cfg, true)
+	return r, wait
+}
+
 // parse is Parse, returning the parser too: its work counter tells the
 // tests how many steps the passes took.
 func parse(f *File, cfg Config) (*Result, *parser) {
-	r := &Result{File: f, Config: cfg}
-	p := &parser{f: f, src: f.Src, cfg: cfg, diags: &r.Diags}
+	r, p, wait := start(f, cfg, false)
+	wait()
+	return r, p
+}
+
+// start parses f; with async, the bracket check runs on another thread
+// until wait.
+func start(f *File, cfg Config, async bool) (r *Result, p *parser, wait func()) {
+	r = &Result{File: f, Config: cfg}
+	p = &parser{f: f, src: f.Src, cfg: cfg, diags: &r.Diags}
 	p.w.p = p
 	sc := scan(f, Options{CPlusPlus: cfg.CPlusPlus}, p.diags)
 	p.toks, p.pp, p.ids = sc.toks, sc.pp, sc.ids
 	p.w.toks = p.toks
 	r.Toks = p.toks
-	defer func() {
+	finish := func(warn func()) {
+		if warn != nil {
+			warn()
+		}
+		r.Diags.Sort()
 		p.work += sc.nums.steps + sc.txt.nums.steps + p.txt.nums.steps + f.Steps()
 		r.Work = p.work
-	}()
+	}
+	done := func() {}
 	if r.Diags.HasErrors() {
-		r.Diags.Sort()
-		return r, p
+		finish(nil)
+		return r, p, done
 	}
 	p.buildGroups()
 	r.MacroPragmas = p.findDirectives()
@@ -179,11 +202,19 @@ func parse(f *File, cfg Config) (*Result, *parser) {
 	p.noCalls = noCallSpans(r.Constructs)
 	r.UserRegions = p.userRegions()
 	r.Locks = p.lockCalls()
-	if !r.Diags.HasErrors() {
-		p.balance() // errors about blocks are more precise
+	switch {
+	case r.Diags.HasErrors():
+		finish(nil) // no bracket warning: the errors about blocks are more precise
+	case async && !p.ambiguous:
+		// The tight pass of balance reads only the tokens; its warning,
+		// which reads the File for positions, waits for wait.
+		warn := make(chan func(), 1)
+		go func() { warn <- p.balance() }()
+		return r, p, sync.OnceFunc(func() { finish(<-warn) })
+	default:
+		finish(p.balance())
 	}
-	r.Diags.Sort()
-	return r, p
+	return r, p, done
 }
 
 func (p *parser) errorf(off int, format string, args ...any) {
@@ -421,13 +452,14 @@ func (p *parser) search(j int) int {
 	return k
 }
 
-// balance warns when the file's brackets do not pair up in the
-// configuration the walker follows. It is only a warning: a macro may
+// balance finds where the file's brackets do not pair up in the
+// configuration the walker follows, and returns the report of a warning
+// about the first place, or nil. It is only a warning: a macro may
 // open or close a block (#define NS_BEGIN namespace x {), which only
 // preprocessing reveals. Where no conditional group has two branches
 // that can be compiled, that configuration is every token the scanner did
 // not skip, and one tight pass over them does.
-func (p *parser) balance() {
+func (p *parser) balance() (warn func()) {
 	var stack []int32
 	toks := p.toks
 	if p.ambiguous {
@@ -435,8 +467,10 @@ func (p *parser) balance() {
 		w.reset()
 		for k := w.skip(0); k < len(toks); k = w.nextInline(k, toks) {
 			p.work++
-			if toks[k].Kind == Punct && !p.pair(&stack, k) {
-				return
+			if toks[k].Kind == Punct {
+				if warn := p.pair(&stack, k); warn != nil {
+					return warn
+				}
 			}
 		}
 	} else {
@@ -453,22 +487,24 @@ func (p *parser) balance() {
 				if n := len(stack); n > 0 && closer(toks[stack[n-1]].Sub) == t.Sub {
 					stack = stack[:n-1]
 				} else {
-					p.pair(&stack, k) // warns
-					return
+					return p.pair(&stack, k)
 				}
 			}
 		}
 	}
 	if len(stack) > 0 {
-		open := stack[len(stack)-1]
-		p.warnf(int(toks[open].Pos), "unbalanced '%c' in the file: no matching '%c' before end of file (a macro may close it; otherwise the compiler will stop here)", toks[open].Sub, closer(toks[open].Sub))
+		open := toks[stack[len(stack)-1]]
+		return func() {
+			p.warnf(int(open.Pos), "unbalanced '%c' in the file: no matching '%c' before end of file (a macro may close it; otherwise the compiler will stop here)", open.Sub, closer(open.Sub))
+		}
 	}
+	return nil
 }
 
 // pair handles the punctuator at k for balance: it pushes an opening
-// bracket, or pops the one a closing bracket closes. It reports false
-// after a warning.
-func (p *parser) pair(stack *[]int32, k int) bool {
+// bracket, or pops the one a closing bracket closes. It returns the
+// report of a warning when the bracket does not fit, or nil.
+func (p *parser) pair(stack *[]int32, k int) (warn func()) {
 	t := p.toks[k]
 	switch t.Sub {
 	case '(', '[', '{':
@@ -476,15 +512,17 @@ func (p *parser) pair(stack *[]int32, k int) bool {
 	case ')', ']', '}':
 		s := *stack
 		if len(s) == 0 {
-			p.warnf(int(t.Pos), "unbalanced '%c' in the file: no '%c' opens it (a macro may; otherwise the compiler will stop here)", t.Sub, opener(t.Sub))
-			return false
+			return func() {
+				p.warnf(int(t.Pos), "unbalanced '%c' in the file: no '%c' opens it (a macro may; otherwise the compiler will stop here)", t.Sub, opener(t.Sub))
+			}
 		}
-		open := s[len(s)-1]
-		if want := closer(p.toks[open].Sub); want != t.Sub {
-			p.warnf(int(p.toks[open].Pos), "unbalanced '%c' in the file: closed by '%c' at %s", p.toks[open].Sub, t.Sub, p.posString(k))
-			return false
+		open := p.toks[s[len(s)-1]]
+		if want := closer(open.Sub); want != t.Sub {
+			return func() {
+				p.warnf(int(open.Pos), "unbalanced '%c' in the file: closed by '%c' at %s", open.Sub, t.Sub, p.posString(k))
+			}
 		}
 		*stack = s[:len(s)-1]
 	}
-	return true
+	return nil
 }

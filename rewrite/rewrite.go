@@ -111,8 +111,9 @@ func Instrument(pr *parser.Result, opts Options) *Result {
 // diagnostics hold an error.
 func Source(name string, src []byte, cfg parser.Config, opts Options) (*Result, parser.DiagnosticList) {
 	f := parser.NewFile(name, src)
-	pr := parser.Parse(f, cfg)
+	pr, wait := parser.ParseAsync(f, cfg)
 	res := Instrument(pr, opts)
+	wait()
 	if res == nil || pr.Diags.HasErrors() {
 		return nil, pr.Diags
 	}
