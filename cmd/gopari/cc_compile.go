@@ -140,6 +140,7 @@ func (p *ccPlan) instrument(in, name, out string, cfg parser.Config) error {
 	if err != nil {
 		return &instrumentError{err: fmt.Errorf("cannot read %s: %v", name, cause(err, ""))}
 	}
+	defer pauseGC(int64(len(src)))()
 	cfg.IgnoresMetadirective = p.ignoresMetadirective(src, cfg.CPlusPlus)
 	opts := p.o.opts
 	opts.Name = filepath.ToSlash(filepath.Clean(name))

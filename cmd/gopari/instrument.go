@@ -43,41 +43,55 @@ func runInstrument(c *cli.Context) error {
 			return &exitError{code: 2, msg: err.Error()}
 		}
 	}
-	stderr := c.App.ErrWriter
 	bad := false
 	for _, file := range files {
-		res := s.instrument(file, c.App.Reader, stderr)
-		if res == nil || !s.verified(file, res, stderr) {
-			bad = true
-			continue
-		}
-		write := func(w io.Writer) error { _, err := res.WriteTo(w); return err }
-		var err error
-		switch {
-		case inPlace:
-			err = writeAtomic(file, write)
-		case dir != "":
-			err = writeBelow(dir, file, write)
-		case out != "" && out != "-":
-			if same(out, file) {
-				err = fmt.Errorf("%s: -o names the input file; use --in-place to overwrite a source", file)
-			} else {
-				err = writeAtomic(out, write)
-			}
-		default:
-			if err := writeTo("standard output", c.App.Writer, write); err != nil {
-				return failure(err)
-			}
-		}
+		ok, err := s.instrumentOne(c, file, out, dir, inPlace)
 		if err != nil {
-			fmt.Fprintf(stderr, "gopari: %v\n", err)
-			bad = true
+			return err
 		}
+		bad = bad || !ok
 	}
 	if bad {
 		return failed
 	}
 	return nil
+}
+
+// instrumentOne instruments file and writes the result where the flags
+// say. It reports false after errors about the file, and returns the
+// error that ends the command (standard output failed).
+func (s *settings) instrumentOne(c *cli.Context, file, out, dir string, inPlace bool) (bool, error) {
+	if !s.verify { // --verify's parser makes garbage
+		defer pauseGC(sourceSize(file))()
+	}
+	stderr := c.App.ErrWriter
+	res := s.instrument(file, c.App.Reader, stderr)
+	if res == nil || !s.verified(file, res, stderr) {
+		return false, nil
+	}
+	write := func(w io.Writer) error { _, err := res.WriteTo(w); return err }
+	var err error
+	switch {
+	case inPlace:
+		err = writeAtomic(file, write)
+	case dir != "":
+		err = writeBelow(dir, file, write)
+	case out != "" && out != "-":
+		if same(out, file) {
+			err = fmt.Errorf("%s: -o names the input file; use --in-place to overwrite a source", file)
+		} else {
+			err = writeAtomic(out, write)
+		}
+	default:
+		if err := writeTo("standard output", c.App.Writer, write); err != nil {
+			return false, failure(err)
+		}
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "gopari: %v\n", err)
+		return false, nil
+	}
+	return true, nil
 }
 
 // checkOutputs checks that the output flags fit the files.
