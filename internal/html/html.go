@@ -26,6 +26,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"gopari/internal/events"
@@ -133,25 +134,29 @@ func Write(w io.Writer, in Input) error {
 	}
 	pg.CSS, pg.Script = template.CSS(css), template.JS(js)
 	var buf bytes.Buffer
-	if err := tmpl.Execute(&buf, pg); err != nil {
+	if err := pageTemplate().Execute(&buf, pg); err != nil {
 		return err
 	}
 	_, err = w.Write(buf.Bytes())
 	return err
 }
 
-var tmpl = template.Must(template.New("page.html").Funcs(template.FuncMap{
-	"dur":    dur,
-	"pct":    func(v float64) string { return fmt.Sprintf("%.1f%%", 100*v) },
-	"num":    func(v float64) string { return numText(v) },
-	"rating": pop.Rating,
-	"sortv": func(v float64) string { // a table cell's sort key
-		if math.IsNaN(v) {
-			return "-1"
-		}
-		return fmt.Sprintf("%.6g", v)
-	},
-}).ParseFS(assets, "assets/page.html"))
+// pageTemplate is parsed when first used: not at the start of every
+// gopari command (half a millisecond).
+var pageTemplate = sync.OnceValue(func() *template.Template {
+	return template.Must(template.New("page.html").Funcs(template.FuncMap{
+		"dur":    dur,
+		"pct":    func(v float64) string { return fmt.Sprintf("%.1f%%", 100*v) },
+		"num":    func(v float64) string { return numText(v) },
+		"rating": pop.Rating,
+		"sortv": func(v float64) string { // a table cell's sort key
+			if math.IsNaN(v) {
+				return "-1"
+			}
+			return fmt.Sprintf("%.6g", v)
+		},
+	}).ParseFS(assets, "assets/page.html"))
+})
 
 // numText writes an efficiency or ratio, "–" where it is not defined.
 func numText(v float64) string {
