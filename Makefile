@@ -140,7 +140,7 @@ test: build vet fmt-check staticcheck
 # New failures land in testdata/fuzz and
 # are then replayed by make test.
 FUZZTIME ?= 15s
-FUZZ_TARGETS := parser:FuzzScan parser:FuzzDirective parser:FuzzExtents rewrite:FuzzInstrument internal/events:FuzzReader internal/chrome:FuzzReplay internal/otf2:FuzzExport
+FUZZ_TARGETS := parser:FuzzScan parser:FuzzScanSplit parser:FuzzDirective parser:FuzzExtents rewrite:FuzzInstrument internal/events:FuzzReader internal/chrome:FuzzReplay internal/otf2:FuzzExport
 fuzz:
 	@set -e; for t in $(FUZZ_TARGETS); do \
 	  pkg=$${t%%:*}; fn=$${t#*:}; \
