@@ -24,7 +24,7 @@
 #define EV_BLOCK_MAGIC "BLK1"
 
 enum {
-	EV_VERSION = 1,
+	EV_VERSION = 2, /* 2: CHUNK_NEXT records */
 	EV_FILE_HEADER = 32, /* bytes */
 	EV_BLOCK_HEADER = 16
 };
@@ -56,7 +56,11 @@ enum {
 	EV_CHUNK_BEGIN = 28,
 	EV_CHUNK_END = 29,
 	EV_LOCK_ACQUIRED = 30,
-	EV_LOCK_RELEASED = 31
+	EV_LOCK_RELEASED = 31,
+	/* A chunk's end and its thread's next chunk's beginning in one
+	 * record, written under the CHUNK_BEGIN bit of the mask. */
+	EV_CHUNK_NEXT = 32,
+	EV_CHUNK_NEXT_STATIC = 33
 };
 
 /* The records masks: which types a mode records. */

@@ -22,6 +22,16 @@ func stream(t *testing.T, blockSize int) ([]byte, []Record) {
 	var want []Record
 	put := func(typ Type, region uint32, ts uint64, args ...uint64) {
 		w.Put(typ, region, ts, args...)
+		if typ == ChunkNext || typ == ChunkNextStatic {
+			// The reader returns the chunk's end and the next's beginning.
+			want = append(want, Record{Type: ChunkEnd, Region: region, Time: ts, N: 2, Args: [3]uint64{args[0] & 0xffffffff, args[1]}})
+			begin := Record{Type: ChunkBegin, Region: region, Time: ts, N: 2, Args: [3]uint64{args[0] >> 32, args[2]}}
+			if typ == ChunkNextStatic {
+				begin.N, begin.Args[2] = 3, 1
+			}
+			want = append(want, begin)
+			return
+		}
 		r := Record{Type: typ, Region: region, Time: ts, N: len(args)}
 		copy(r.Args[:], args)
 		want = append(want, r)
@@ -45,7 +55,9 @@ func stream(t *testing.T, blockSize int) ([]byte, []Record) {
 	}
 	ts += math.MaxUint32 + 5 // needs a TIME record
 	put(ChunkBegin, 9, ts, uint64(1<<63|5))
-	put(ChunkEnd, 9, ts-3, 7) // backwards: a TIME record too
+	put(ChunkEnd, 9, ts-3, 7)                  // backwards: a TIME record too
+	put(ChunkNext, 9, ts, 7|12<<32, 1<<63, 99) // a value of INT64_MIN
+	put(ChunkNextStatic, 9, ts+1, 0xffffffff|0xfffffffe<<32, 5, 6)
 	put(Loc, 0, ts, 6)
 	if err := w.Close(); err != nil {
 		t.Fatal(err)
@@ -115,7 +127,7 @@ func TestHeader(t *testing.T) {
 		t.Fatal(err)
 	}
 	h := r.Header()
-	if h.Version != 1 || h.HeaderSize != 32 || h.OSThread != 3 || h.PID != 77 || h.Tick0 != 1000 {
+	if h.Version != Version || h.HeaderSize != 32 || h.OSThread != 3 || h.PID != 77 || h.Tick0 != 1000 {
 		t.Errorf("header %+v", h)
 	}
 }
@@ -174,7 +186,7 @@ func TestHostile(t *testing.T) {
 		{"empty", nil, 0, "t.evt: offset 0: empty file, not an event stream"},
 		{"short header", []byte("GOPARIEV\x01"), 0, "t.evt: offset 0: truncated file header (got 9 of 32 bytes)"},
 		{"magic", append([]byte("PK\x03\x04xxxx"), make([]byte, 24)...), 0, `t.evt: offset 0: not a gopari event stream (magic "PK..xxxx", want "GOPARIEV")`},
-		{"newer", header(2), 0, "t.evt: offset 8: format version 2 is newer than this gopari reads (1); update gopari"},
+		{"newer", header(3), 0, "t.evt: offset 8: format version 3 is newer than this gopari reads (2); update gopari"},
 		{"version 0", header(0), 0, "t.evt: offset 8: format version 0"},
 		{"cut in a block", whole[:len(whole)-3], 0, "t.evt: offset 32: truncated block (got 29 of 32 bytes)"},
 		{"cut in the second block", append(whole, good...)[:len(whole)+20], 2, "t.evt: offset 80: truncated block (got 4 of 32 bytes)"},
@@ -186,6 +198,7 @@ func TestHostile(t *testing.T) {
 		{"no LOC", append(header(1), block(word(TaskEnd, 1, 2, 5), u64(7))...), 0, "t.evt: offset 48: block starts with a TASK_END record, not LOC"},
 		{"past the block", append(header(1), block(word(Loc, 1, 0, 0), u64(1), word(TaskBegin, 2, 2, 0), u64(7))...), 1, "t.evt: offset 64: TASK_BEGIN record with 2 payload words runs past the end of its block"},
 		{"short payload", append(header(1), block(word(Loc, 1, 0, 0), u64(1), word(TaskBegin, 1, 2, 0), u64(7))...), 1, "t.evt: offset 64: TASK_BEGIN record with 1 payload words, want 2"},
+		{"short CHUNK_NEXT", append(header(2), block(word(Loc, 1, 0, 0), u64(1), word(ChunkNext, 2, 2, 0), u64(7), u64(8))...), 1, "t.evt: offset 64: CHUNK_NEXT record with 2 payload words, want 3"},
 		{"zeroed", append(header(1), block(word(Loc, 1, 0, 0), u64(1), make([]byte, 16))...), 1, "t.evt: offset 64: record of type 0 (zeroed or damaged block)"},
 	}
 	for _, tt := range tests {

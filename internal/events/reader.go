@@ -25,6 +25,10 @@ type Reader struct {
 	blocks  int
 	err     error // sticky
 	closer  io.Closer
+	// next is the CHUNK_BEGIN of a CHUNK_NEXT record, returned after its
+	// CHUNK_END when more is set.
+	next Record
+	more bool
 }
 
 // Open opens a stream file and reads its header.
@@ -134,6 +138,10 @@ func (r *Reader) Close() error {
 // io.EOF; on damage an *Error, after every record of the complete blocks
 // before it. Records of unknown types are skipped.
 func (r *Reader) Next() (Record, error) {
+	if r.more {
+		r.more = false
+		return r.next, nil
+	}
 	for {
 		if r.err != nil {
 			return Record{}, r.err
@@ -245,5 +253,20 @@ func (r *Reader) record() (rec Record, ok bool, err error) {
 	if s := specs[typ]; n < s.words {
 		return rec, false, r.errf(at, "%v record with %d payload words, want %d", typ, n, s.words)
 	}
+	if typ == ChunkNext || typ == ChunkNextStatic {
+		return r.split(rec), true, nil
+	}
 	return rec, true, nil
+}
+
+// split returns the CHUNK_END that a CHUNK_NEXT record stands for, and
+// keeps its CHUNK_BEGIN for the next call of Next.
+func (r *Reader) split(rec Record) Record {
+	end := Record{Type: ChunkEnd, Region: rec.Region, Time: rec.Time, N: 2, Args: [3]uint64{rec.Args[0] & 0xffffffff, rec.Args[1]}}
+	r.next = Record{Type: ChunkBegin, Region: rec.Region, Time: rec.Time, N: 2, Args: [3]uint64{rec.Args[0] >> 32, rec.Args[2]}}
+	if rec.Type == ChunkNextStatic {
+		r.next.N, r.next.Args[2] = 3, 1
+	}
+	r.more = true
+	return end
 }
