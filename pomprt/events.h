@@ -60,7 +60,8 @@ enum {
 	/* A chunk's end and its thread's next chunk's beginning in one
 	 * record, written under the CHUNK_BEGIN bit of the mask. */
 	EV_CHUNK_NEXT = 32,
-	EV_CHUNK_NEXT_STATIC = 33
+	EV_CHUNK_NEXT_STATIC = 33,
+	EV_CHUNK_NEXT_DYNAMIC = 34
 };
 
 /* The records masks: which types a mode records. */

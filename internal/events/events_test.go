@@ -22,12 +22,15 @@ func stream(t *testing.T, blockSize int) ([]byte, []Record) {
 	var want []Record
 	put := func(typ Type, region uint32, ts uint64, args ...uint64) {
 		w.Put(typ, region, ts, args...)
-		if typ == ChunkNext || typ == ChunkNextStatic {
+		if typ == ChunkNext || typ == ChunkNextStatic || typ == ChunkNextDynamic {
 			// The reader returns the chunk's end and the next's beginning.
 			want = append(want, Record{Type: ChunkEnd, Region: region, Time: ts, N: 2, Args: [3]uint64{args[0] & 0xffffffff, args[1]}})
 			begin := Record{Type: ChunkBegin, Region: region, Time: ts, N: 2, Args: [3]uint64{args[0] >> 32, args[2]}}
-			if typ == ChunkNextStatic {
+			switch typ {
+			case ChunkNextStatic:
 				begin.N, begin.Args[2] = 3, 1
+			case ChunkNextDynamic:
+				begin.N, begin.Args[2] = 3, 2
 			}
 			want = append(want, begin)
 			return
@@ -58,6 +61,7 @@ func stream(t *testing.T, blockSize int) ([]byte, []Record) {
 	put(ChunkEnd, 9, ts-3, 7)                  // backwards: a TIME record too
 	put(ChunkNext, 9, ts, 7|12<<32, 1<<63, 99) // a value of INT64_MIN
 	put(ChunkNextStatic, 9, ts+1, 0xffffffff|0xfffffffe<<32, 5, 6)
+	put(ChunkNextDynamic, 9, ts+2, 3|4<<32, 5, 6)
 	put(Loc, 0, ts, 6)
 	if err := w.Close(); err != nil {
 		t.Fatal(err)

@@ -62,9 +62,11 @@ const (
 	LockReleased   Type = 31 // lock address
 	// Version 2: a chunk's end and its thread's next chunk's beginning,
 	// which the Reader returns as the CHUNK_END and CHUNK_BEGIN they
-	// stand for (CHUNK_NEXT_STATIC: the beginning has a third word, 1).
-	ChunkNext       Type = 32 // last | next first << 32, last value, next first value
-	ChunkNextStatic Type = 33
+	// stand for (CHUNK_NEXT_STATIC, CHUNK_NEXT_DYNAMIC: the beginning has
+	// a third word, 1 or 2).
+	ChunkNext        Type = 32 // last | next first << 32, last value, next first value
+	ChunkNextStatic  Type = 33
+	ChunkNextDynamic Type = 34
 )
 
 // MaxType is the largest type a 6-bit field holds.
@@ -116,34 +118,35 @@ type spec struct {
 }
 
 var specs = [MaxType + 1]spec{
-	Time:            {"TIME", 1, false},
-	Loc:             {"LOC", 1, false},
-	Dropped:         {"DROPPED", 1, false},
-	EnterConstruct:  {"ENTER_CONSTRUCT", 0, true},
-	EnterBody:       {"ENTER_BODY", 0, true},
-	EnterBarrier:    {"ENTER_BARRIER", 0, true},
-	EnterWait:       {"ENTER_WAIT", 0, true},
-	ExitConstruct:   {"EXIT_CONSTRUCT", 0, true},
-	ExitBody:        {"EXIT_BODY", 0, true},
-	ExitBarrier:     {"EXIT_BARRIER", 0, true},
-	ExitWait:        {"EXIT_WAIT", 0, true},
-	Fork:            {"FORK", 1, true},
-	Join:            {"JOIN", 1, true},
-	ImplicitBegin:   {"IMPLICIT_BEGIN", 2, true},
-	ImplicitEnd:     {"IMPLICIT_END", 1, true},
-	CreateBegin:     {"CREATE_BEGIN", 1, true},
-	CreateEnd:       {"CREATE_END", 1, true},
-	TaskBegin:       {"TASK_BEGIN", 2, true},
-	TaskEnd:         {"TASK_END", 1, true},
-	Resume:          {"RESUME", 1, false},
-	TaskloopBegin:   {"TASKLOOP_BEGIN", 3, true},
-	TaskloopEnd:     {"TASKLOOP_END", 2, true},
-	ChunkBegin:      {"CHUNK_BEGIN", 1, true},
-	ChunkEnd:        {"CHUNK_END", 1, true},
-	LockAcquired:    {"LOCK_ACQUIRED", 1, true},
-	LockReleased:    {"LOCK_RELEASED", 1, true},
-	ChunkNext:       {"CHUNK_NEXT", 3, true},
-	ChunkNextStatic: {"CHUNK_NEXT_STATIC", 3, true},
+	Time:             {"TIME", 1, false},
+	Loc:              {"LOC", 1, false},
+	Dropped:          {"DROPPED", 1, false},
+	EnterConstruct:   {"ENTER_CONSTRUCT", 0, true},
+	EnterBody:        {"ENTER_BODY", 0, true},
+	EnterBarrier:     {"ENTER_BARRIER", 0, true},
+	EnterWait:        {"ENTER_WAIT", 0, true},
+	ExitConstruct:    {"EXIT_CONSTRUCT", 0, true},
+	ExitBody:         {"EXIT_BODY", 0, true},
+	ExitBarrier:      {"EXIT_BARRIER", 0, true},
+	ExitWait:         {"EXIT_WAIT", 0, true},
+	Fork:             {"FORK", 1, true},
+	Join:             {"JOIN", 1, true},
+	ImplicitBegin:    {"IMPLICIT_BEGIN", 2, true},
+	ImplicitEnd:      {"IMPLICIT_END", 1, true},
+	CreateBegin:      {"CREATE_BEGIN", 1, true},
+	CreateEnd:        {"CREATE_END", 1, true},
+	TaskBegin:        {"TASK_BEGIN", 2, true},
+	TaskEnd:          {"TASK_END", 1, true},
+	Resume:           {"RESUME", 1, false},
+	TaskloopBegin:    {"TASKLOOP_BEGIN", 3, true},
+	TaskloopEnd:      {"TASKLOOP_END", 2, true},
+	ChunkBegin:       {"CHUNK_BEGIN", 1, true},
+	ChunkEnd:         {"CHUNK_END", 1, true},
+	LockAcquired:     {"LOCK_ACQUIRED", 1, true},
+	LockReleased:     {"LOCK_RELEASED", 1, true},
+	ChunkNext:        {"CHUNK_NEXT", 3, true},
+	ChunkNextStatic:  {"CHUNK_NEXT_STATIC", 3, true},
+	ChunkNextDynamic: {"CHUNK_NEXT_DYNAMIC", 3, true},
 }
 
 // Known reports whether t is a type of format 1.

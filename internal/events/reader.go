@@ -253,7 +253,7 @@ func (r *Reader) record() (rec Record, ok bool, err error) {
 	if s := specs[typ]; n < s.words {
 		return rec, false, r.errf(at, "%v record with %d payload words, want %d", typ, n, s.words)
 	}
-	if typ == ChunkNext || typ == ChunkNextStatic {
+	if typ >= ChunkNext && typ <= ChunkNextDynamic {
 		return r.split(rec), true, nil
 	}
 	return rec, true, nil
@@ -264,8 +264,8 @@ func (r *Reader) record() (rec Record, ok bool, err error) {
 func (r *Reader) split(rec Record) Record {
 	end := Record{Type: ChunkEnd, Region: rec.Region, Time: rec.Time, N: 2, Args: [3]uint64{rec.Args[0] & 0xffffffff, rec.Args[1]}}
 	r.next = Record{Type: ChunkBegin, Region: rec.Region, Time: rec.Time, N: 2, Args: [3]uint64{rec.Args[0] >> 32, rec.Args[2]}}
-	if rec.Type == ChunkNextStatic {
-		r.next.N, r.next.Args[2] = 3, 1
+	if flag := uint64(rec.Type - ChunkNext); flag > 0 {
+		r.next.N, r.next.Args[2] = 3, flag
 	}
 	r.more = true
 	return end

@@ -120,7 +120,7 @@ type chunkState struct {
 	begin    uint64
 	exec0    uint64 // the implicit task's execution ticks at the chunk's begin
 	sched    uint64
-	hook     bool // it ends when the next begins: its time holds one dispatch
+	hook     bool // its time holds one dispatch: it ends when the next begins, or begins where the previous ended
 	loop     LoopKey
 }
 
@@ -365,13 +365,18 @@ func (x *extractor) chunkBegin(ev *timeline.Event) {
 	lr := x.loop(t, ev.Region)
 	first := int64(ev.Args[0])
 	c := &chunkState{region: ev.Region, first: first, firstV: arg(ev, 1), begin: ev.Time, exec0: t.Running(ev.Time)}
-	exact := false
+	exact, dispatchFirst := false, false
 	switch {
 	case first == events.UnknownIteration:
 		// A counting chunk: the runtime says its iterations at its end.
 		c.counting, c.vstep = true, int64(ev.Args[2])
-	case ev.N >= 3 && ev.Args[2]&1 != 0:
-		exact = true // strip-mined: it ends where its iterations end
+	case ev.N >= 3 && ev.Args[2] == 1:
+		exact = true // strip-mined, static: it ends where its iterations end
+	case ev.N >= 3 && ev.Args[2] == 2:
+		// Strip-mined, dynamic: it ends where its iterations end, and
+		// begins with the runtime's dispatch of it, but for the thread's
+		// first.
+		dispatchFirst = true
 	}
 	switch {
 	case lr.entered && exact:
@@ -385,15 +390,26 @@ func (x *extractor) chunkBegin(ev *timeline.Event) {
 	case lr.entered:
 		// The stream marks executions; a chunk ends when its thread
 		// begins the next one, so each holds one dispatch, estimated as
-		// the time the thread took to get its first chunk.
+		// the time the thread took to get its first chunk. A dynamic
+		// strip-mined chunk holds its own at its start instead, but for
+		// the thread's first two, between which the runtime times one.
 		if lr.chunks == 0 && ev.Time >= lr.enter {
 			lr.dispatch = ev.Time - lr.enter
 		}
-		lr.chunks++
-		c.hook = !c.counting
-		if c.hook {
-			c.sched = lr.dispatch
+		switch {
+		case c.counting:
+		case dispatchFirst && lr.chunks > 0 && ev.Time > lr.lastEnd:
+			// The one dispatch the runtime times, between the thread's
+			// first chunk's end and its second's beginning: the estimate
+			// of the others.
+			c.sched = ev.Time - lr.lastEnd
+			lr.dispatch = c.sched
+		case dispatchFirst:
+			c.sched, c.hook = lr.dispatch, lr.chunks > 0
+		default:
+			c.sched, c.hook = lr.dispatch, true
 		}
+		lr.chunks++
 	case !lr.started || first <= lr.lastFirst:
 		// A new execution of the loop when the iterations start over.
 		if lr.started {

@@ -599,14 +599,19 @@ POMP_INLINE void POMP_Taskloop_iteration_end(POMP_Taskloop_task **tl)
  *       POMP_Chunk_end(&ck, end - 1); }
  *     POMP_Chunk_close(&ck);
  *
- *   (logical iterations). The clock is read once per chunk: at
- *   Chunk_begin, which also ends the thread's previous chunk, and at
- *   Chunk_close after its last; Chunk_end only notes the last
- *   iteration. Under schedule(static, k) (kind 1) the next chunk is
- *   computed inline, so a chunk's time is its iterations' and its
- *   record says so; under schedule(dynamic, k) (kind 2) each chunk's
- *   time includes the runtime's dispatch of the next one, as with the
- *   hook below.
+ *   (logical iterations). The clock is read once per chunk, and a
+ *   chunk ends at the time its thread's next one begins. Under
+ *   schedule(static, k) (kind 1), where the next chunk is computed
+ *   inline, it is read at Chunk_begin (and at Chunk_close after the
+ *   last chunk), Chunk_end only noting the last iteration: a chunk's
+ *   time is its iterations', and its record says so. Under
+ *   schedule(dynamic, k) (kind 2) it is read at Chunk_end, before the
+ *   runtime's dispatch of the next chunk, so that a chunk's time ends
+ *   with its last iteration and the next one's begins with its
+ *   dispatch, and the read does not wait for the dispatch's atomic
+ *   operation. A thread's first chunk begins after its dispatch, and so
+ *   does its second, the clock read once more at its Chunk_begin: that
+ *   one dispatch is timed, for the reader's estimate of the others.
  *
  *   any other schedule: the body starts with a compare and a branch,
  *
@@ -641,6 +646,7 @@ typedef struct POMP_Chunk {
 	int on;       /* chunks are recorded */
 	int counting; /* Chunk_count_iteration counts: the loop's schedule gives each thread one chunk */
 	int strip;    /* strip-mined: 1 schedule(static, k), 2 schedule(dynamic, k); else 0 */
+	int timed;    /* schedule(dynamic, k): the thread has timed one dispatch */
 } POMP_Chunk;
 
 typedef struct POMP_Chunk_count {
@@ -649,6 +655,7 @@ typedef struct POMP_Chunk_count {
 
 void pomp_rt_chunk_init(POMP_Chunk *c);
 void pomp_rt_chunk_begin(POMP_Chunk *c, long long first);
+void pomp_rt_chunk_end(POMP_Chunk *c);
 void pomp_rt_chunk_iteration(POMP_Chunk *c, long long x, long long v);
 void pomp_rt_chunk_close(POMP_Chunk *c, long long n, long long last, long long sum);
 
@@ -666,6 +673,7 @@ POMP_INLINE void POMP_Chunk_init_(POMP_Chunk *c, POMP_Region *r, long long step,
 	c->on = 0;
 	c->counting = counting;
 	c->strip = 0;
+	c->timed = 0;
 	if (pomp_mode >= POMP_MODE_PROFILE)
 		pomp_rt_chunk_init(c); /* sets on when the chunks are recorded */
 }
@@ -708,6 +716,8 @@ POMP_INLINE void POMP_Chunk_begin(POMP_Chunk *c, long long first)
 POMP_INLINE void POMP_Chunk_end(POMP_Chunk *c, long long last)
 {
 	c->next = last + 1; /* the chunk ends at the next Chunk_begin or at Chunk_close */
+	if (c->strip == 2 && c->on)
+		pomp_rt_chunk_end(c); /* reads the clock for both */
 }
 
 POMP_INLINE void POMP_Chunk_count_iteration(POMP_Chunk_count *s, long long x)

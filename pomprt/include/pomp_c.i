@@ -215,12 +215,14 @@ typedef struct POMP_Chunk {
  int on;
  int counting;
  int strip;
+ int timed;
 } POMP_Chunk;
 typedef struct POMP_Chunk_count {
  long long n, last, sum;
 } POMP_Chunk_count;
 void pomp_rt_chunk_init(POMP_Chunk *c);
 void pomp_rt_chunk_begin(POMP_Chunk *c, long long first);
+void pomp_rt_chunk_end(POMP_Chunk *c);
 void pomp_rt_chunk_iteration(POMP_Chunk *c, long long x, long long v);
 void pomp_rt_chunk_close(POMP_Chunk *c, long long n, long long last, long long sum);
 static __inline__ __attribute__((__always_inline__, __unused__)) void POMP_Chunk_init_(POMP_Chunk *c, POMP_Region *r, long long step, long long size, long long lbv, long long vstep, int counting)
@@ -237,6 +239,7 @@ static __inline__ __attribute__((__always_inline__, __unused__)) void POMP_Chunk
  c->on = 0;
  c->counting = counting;
  c->strip = 0;
+ c->timed = 0;
  if (pomp_mode >= POMP_MODE_PROFILE)
   pomp_rt_chunk_init(c);
 }
@@ -272,6 +275,8 @@ static __inline__ __attribute__((__always_inline__, __unused__)) void POMP_Chunk
 static __inline__ __attribute__((__always_inline__, __unused__)) void POMP_Chunk_end(POMP_Chunk *c, long long last)
 {
  c->next = last + 1;
+ if (c->strip == 2 && c->on)
+  pomp_rt_chunk_end(c);
 }
 static __inline__ __attribute__((__always_inline__, __unused__)) void POMP_Chunk_count_iteration(POMP_Chunk_count *s, long long x)
 {
