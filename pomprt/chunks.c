@@ -159,18 +159,17 @@ void pomp_rt_chunk_begin(POMP_Chunk *c, long long first)
 	pomp_thr *t = c->thread;
 	if (!on(t))
 		return;
-	uint64_t ts;
-	if (c->strip == 2 && c->first >= 0 && c->timed)
-		ts = c->t0;
-	else if (c->strip == 2 && c->first >= 0) {
+	uint64_t ts = c->t0;
+	if (c->strip != 2 || c->first < 0)
+		ts = pomp_now();
+	else if (!c->timed) {
 		/* Once per thread and loop: the previous chunk ends at t0 and
 		 * this one begins now, the dispatch between them timed. */
 		end_open(t, c, c->t0);
 		c->first = -1;
 		c->timed = 1;
 		ts = pomp_now();
-	} else
-		ts = pomp_now();
+	}
 	next_chunk(t, c, ts, first, value(c->lbv, first, c->vstep), 3, c->strip);
 }
 
