@@ -111,12 +111,12 @@ static inline __attribute__((always_inline)) void end_open(pomp_thr *t, POMP_Chu
 }
 
 /* next_chunk ends the open chunk of c, if any, and begins one at offset
- * x (value v) at ts, with n payload words: the third is flag. An end and
- * a beginning whose iterations fit in 32 bits share one CHUNK_NEXT
- * record (CHUNK_NEXT_STATIC, CHUNK_NEXT_DYNAMIC for a flag of 1, 2): 32
- * bytes instead of 48 or 56, and one record to build. */
+ * x (value v) at ts; a flag (1 or 2: strip-mined) is its third word. An
+ * end and a beginning whose iterations fit in 32 bits share one
+ * CHUNK_NEXT record (CHUNK_NEXT_STATIC, CHUNK_NEXT_DYNAMIC for a flag of
+ * 1, 2): 32 bytes instead of 48 or 56, and one record to build. */
 static inline __attribute__((always_inline)) void next_chunk(pomp_thr *t, POMP_Chunk *c, uint64_t ts, long long x, long long v,
-                                                            int n, int64_t flag)
+                                                            int64_t flag)
 {
 	if (c->first >= 0) {
 		long long first = logical(c, c->first), last = logical(c, c->next - c->step), nf = logical(c, x);
@@ -132,7 +132,7 @@ static inline __attribute__((always_inline)) void next_chunk(pomp_thr *t, POMP_C
 	}
 	c->first = x;
 	c->firstv = v;
-	put(t, EV_CHUNK_BEGIN, c, ts, n, logical(c, x), v, flag);
+	put(t, EV_CHUNK_BEGIN, c, ts, flag ? 3 : 2, logical(c, x), v, flag);
 }
 
 /* pomp_rt_chunk_iteration begins a chunk at offset x (value v), and ends
@@ -143,7 +143,7 @@ void pomp_rt_chunk_iteration(POMP_Chunk *c, long long x, long long v)
 	pomp_thr *t = c->thread;
 	if (!on(t))
 		return;
-	next_chunk(t, c, pomp_now(), x, v, 2, 0);
+	next_chunk(t, c, pomp_now(), x, v, 0);
 	if (c->size) /* the next multiple of the chunk size */
 		c->bound = x == c->bound ? x + c->size : (x / c->size + 1) * c->size;
 }
@@ -170,7 +170,7 @@ void pomp_rt_chunk_begin(POMP_Chunk *c, long long first)
 		c->timed = 1;
 		ts = pomp_now();
 	}
-	next_chunk(t, c, ts, first, value(c->lbv, first, c->vstep), 3, c->strip);
+	next_chunk(t, c, ts, first, value(c->lbv, first, c->vstep), c->strip);
 }
 
 /* pomp_rt_chunk_end reads the clock at the last iteration of a chunk
