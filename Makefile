@@ -3,8 +3,8 @@
 #   make            build bin/gopari, build/lib/libpomp.a and build/include/pomp.h
 #   make test       vet, format check, staticcheck and every test (the fuzz corpus
 #                   replayed), with progress and a list of what was skipped
-#   make fuzz       run each fuzz target for FUZZTIME (default 15s), as CI does
-#   make soak       each fuzz target for SOAKTIME (30m) and 5,000 random programs
+#   make fuzz       run each fuzz target for a fixed number of executions (~10 s each), as CI does
+#   make soak       each fuzz target 180 times as long, and 5,000 random programs
 #   make grains-demo        grain graphs of examples/nqueens and examples/heat, as SVG in build/grains-demo
 #   make bench-instrument   instrumenter throughput in process on dense 200k- and 1M-line files
 #                           (make bench measures it through the command line)
@@ -137,24 +137,37 @@ test: build vet fmt-check staticcheck
 # Fuzzing: the scanner, the directive parser, the statement-extent
 # finder, the whole rewrite, the event-stream reader and the replay
 # behind gopari trace and gopari grains, and the OTF2 export (with libotf2).
-# New failures land in testdata/fuzz and
-# are then replayed by make test.
-FUZZTIME ?= 15s
-FUZZ_TARGETS := parser:FuzzScan parser:FuzzScanSplit parser:FuzzDirective parser:FuzzExtents rewrite:FuzzInstrument internal/events:FuzzReader internal/chrome:FuzzReplay internal/otf2:FuzzExport
+# New failures land in testdata/fuzz and are then replayed by make test.
+#
+# Each target runs for a number of executions, sized to about 10 s here,
+# times FUZZSCALE. A count, not a duration: with -fuzztime as a duration,
+# Go 1.26's fuzz coordinator can fail a target with "context deadline
+# exceeded" when the time runs out while a worker is busy, with no
+# failing input (golang/go#75804, fixed in Go 1.27). A count has no
+# deadline; a hung target still fails after 5 min times FUZZSCALE.
+# FUZZTIME=10m (or 5000000x) overrides the counts for every target.
+FUZZSCALE ?= 1
+FUZZ_TARGETS := parser:FuzzScan:600000 parser:FuzzScanSplit:20000 \
+  parser:FuzzDirective:600000 parser:FuzzExtents:450000 \
+  rewrite:FuzzInstrument:100000 internal/events:FuzzReader:500000 \
+  internal/chrome:FuzzReplay:8000 internal/otf2:FuzzExport:7000
 fuzz:
 	@set -e; for t in $(FUZZ_TARGETS); do \
-	  pkg=$${t%%:*}; fn=$${t#*:}; \
-	  echo "fuzz $$fn ($(FUZZTIME))"; \
-	  $(GO) test $(GOTAGS) -run '^$$' -fuzz "^$$fn\$$" -fuzztime $(FUZZTIME) ./$$pkg; \
+	  pkg=$${t%%:*}; rest=$${t#*:}; fn=$${rest%%:*}; n=$${rest#*:}; \
+	  ft="$(FUZZTIME)"; to=0; \
+	  [ -n "$$ft" ] || { ft="$$((n * $(FUZZSCALE)))x"; to="$$((5 * $(FUZZSCALE)))m"; }; \
+	  echo "fuzz $$fn ($$ft)"; \
+	  $(GO) test $(GOTAGS) -run '^$$' -fuzz "^$$fn\$$" -fuzztime "$$ft" -timeout "$$to" ./$$pkg; \
 	done
 
-# The long run: every fuzz target for SOAKTIME, and RANDPROGS random
-# OpenMP programs built and run instrumented and not.
-SOAKTIME  ?= 30m
+# The long run: every fuzz target for SOAKSCALE times its make fuzz
+# count (180: about 30 min each), and RANDPROGS random OpenMP programs
+# built and run instrumented and not.
+SOAKSCALE ?= 180
 RANDPROGS ?= 5000
 RANDSEED  ?= 100000
 soak: build
-	$(MAKE) fuzz FUZZTIME=$(SOAKTIME)
+	$(MAKE) fuzz FUZZSCALE=$(SOAKSCALE)
 	$(GO) test -count=1 -timeout 6h -run TestRandomPrograms ./pomprt/e2e -args -randprogs $(RANDPROGS) -randseed $(RANDSEED)
 
 # All benchmarks: runtime overhead (tiny tasks, constructs, realistic
