@@ -15,6 +15,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
+
 	"gopari/internal/chrome"
 	"gopari/internal/events"
 	"gopari/internal/grains"
@@ -740,6 +742,48 @@ func TestChunkTimes(t *testing.T) {
 						}
 					}
 					last[g.Loc] = g
+				}
+			}
+		})
+	}
+}
+
+// TestWideChunks checks chunks beyond 32-bit iterations: widechunks.c's
+// loops run 2^32 + 3 iterations from -5 in chunks of 2^31 at 1 thread, so
+// exactly three chunks each. The boundary from 2147483647 to 2147483648
+// fits one CHUNK_NEXT record, the one from 4294967295 to 4294967296 does
+// not and takes CHUNK_END and CHUNK_BEGIN: both must give the same
+// iterations and values, strip-mined (static, dynamic) or hooked.
+func TestWideChunks(t *testing.T) {
+	needTools(t)
+	for _, c := range compilers {
+		c := c
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			marks := loopMarks(t, "widechunks.c")
+			p := buildOpts(t, c, "widechunks.c", rewrite.Options{Chunks: true})
+			got := run(t, p.inst, []string{"OMP_NUM_THREADS=1", "GOPARI_GRAINS=1"})
+			if got.stdout != "6442450950\n" { // 3 loops of 2147483650 odd values
+				t.Fatalf("printed %q\n%s", got.stdout, got.stderr)
+			}
+			byLine, _ := runGrains(t, got.dir)
+			type chunk struct{ First, Last, FirstValue, LastValue int64 }
+			want := []chunk{
+				{0, 1<<31 - 1, -5, 1<<31 - 6},
+				{1 << 31, 1<<32 - 1, 1<<31 - 5, 1<<32 - 6},
+				{1 << 32, 1<<32 + 2, 1<<32 - 5, 1<<32 - 3},
+			}
+			if len(marks) != 3 {
+				t.Fatalf("%d marked loops, want 3", len(marks))
+			}
+			for name, m := range marks {
+				var gs []chunk
+				for _, g := range byLine[m[0]] {
+					gs = append(gs, chunk{g.First, g.Last, g.FirstValue, g.LastValue})
+				}
+				sort.Slice(gs, func(i, j int) bool { return gs[i].First < gs[j].First })
+				if diff := cmp.Diff(want, gs); diff != "" {
+					t.Errorf("loop %s (%d iterations): chunks (-want +got):\n%s", name, m[1], diff)
 				}
 			}
 		})
