@@ -676,6 +676,21 @@ func TestChunksTrace(t *testing.T) {
 	}
 }
 
+// runChunks builds testdata/prog with --chunks for c, runs it with env
+// in grains mode, checks that it printed stdout, and returns its marked
+// loops and its grains by line.
+func runChunks(t *testing.T, c compiler, prog string, env []string, stdout string) (map[string][2]int, map[int][]grains.Grain, *events.Experiment) {
+	t.Helper()
+	marks := loopMarks(t, prog)
+	p := buildOpts(t, c, prog, rewrite.Options{Chunks: true})
+	got := run(t, p.inst, append(env, "GOPARI_GRAINS=1"))
+	if got.stdout != stdout {
+		t.Fatalf("printed %q\n%s", got.stdout, got.stderr)
+	}
+	byLine, exp := runGrains(t, got.dir)
+	return marks, byLine, exp
+}
+
 // TestChunkTimes checks chunk times against the truth: every iteration of
 // chunktimes.c's loops spins for 2 ms of wall time, so a chunk of k
 // iterations runs at least 2k ms, and a thread's chunks do not overlap
@@ -690,13 +705,7 @@ func TestChunkTimes(t *testing.T) {
 		c := c
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
-			marks := loopMarks(t, "chunktimes.c")
-			p := buildOpts(t, c, "chunktimes.c", rewrite.Options{Chunks: true})
-			got := run(t, p.inst, []string{"OMP_NUM_THREADS=2", "GOPARI_GRAINS=1"})
-			if got.stdout != "last 12\n" {
-				t.Fatalf("printed %q\n%s", got.stdout, got.stderr)
-			}
-			byLine, exp := runGrains(t, got.dir)
+			marks, byLine, exp := runChunks(t, c, "chunktimes.c", []string{"OMP_NUM_THREADS=2"}, "last 12\n")
 			sizes := map[string]int{"static3": 3, "dynamic2": 2, "hooked2": 2}
 			for name, m := range marks {
 				k, gs := sizes[name], byLine[m[0]]
@@ -760,13 +769,8 @@ func TestWideChunks(t *testing.T) {
 		c := c
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
-			marks := loopMarks(t, "widechunks.c")
-			p := buildOpts(t, c, "widechunks.c", rewrite.Options{Chunks: true})
-			got := run(t, p.inst, []string{"OMP_NUM_THREADS=1", "GOPARI_GRAINS=1"})
-			if got.stdout != "6442450950\n" { // 3 loops of 2147483650 odd values
-				t.Fatalf("printed %q\n%s", got.stdout, got.stderr)
-			}
-			byLine, _ := runGrains(t, got.dir)
+			// 3 loops of 2147483650 odd values
+			marks, byLine, _ := runChunks(t, c, "widechunks.c", []string{"OMP_NUM_THREADS=1"}, "6442450950\n")
 			type chunk struct{ First, Last, FirstValue, LastValue int64 }
 			want := []chunk{
 				{0, 1<<31 - 1, -5, 1<<31 - 6},
