@@ -387,7 +387,7 @@ func TestGrainMetrics(t *testing.T) {
 	src, _ := os.ReadFile(filepath.Join("testdata", "grainmetrics.c"))
 	for i, l := range strings.Split(string(src), "\n") {
 		switch {
-		case strings.Contains(l, "#pragma omp task") && !strings.Contains(l, "firstprivate"):
+		case strings.TrimSpace(l) == "#pragma omp task":
 			lines["tiny"] = i + 1
 		case strings.Contains(l, "#pragma omp task firstprivate"):
 			lines["spin"] = i + 1

@@ -1,5 +1,10 @@
 /* Grain metrics on programs of known shape, by the first argument:
- *   tiny      tasks that do nothing: they cost more to create than they run;
+ *   tiny      tasks that do nothing: they cost more to create than they run
+ *             (a taskwait every 32 keeps libgomp from running them at once,
+ *             undeferred, as it does once its queue is long: an undeferred
+ *             empty task's creation and execution both last about one clock
+ *             read, at the resolution of some CPUs' TSC, 10 ns steps on an
+ *             AMD EPYC guest, so their ratio says nothing);
  *   inflate   tasks whose work grows with the number of threads, as the
  *             work of tasks that contend for a cache line or a lock grows
  *             (here by construction, whatever the machine's caches and
@@ -36,6 +41,9 @@ int main(int argc, char **argv)
       for (int i = 0; i < 20000; i++) {
         #pragma omp task
         { }
+        if (i % 32 == 31) {
+          #pragma omp taskwait
+        }
       }
     } else if (grow || !strcmp(mode, "balanced")) {
       for (int t = 0; t < TASKS; t++) {
