@@ -34,9 +34,10 @@ type clock struct {
 	name      string
 }
 
-// calibrate measures the tick rate over the whole run. Reading both
-// clocks jitters by some tens of nanoseconds, so 2 ms give the rate to
-// about 2e-5; a shorter run waits for the rest.
+// calibrate measures the tick rate over the whole run, between the pairs
+// of readings of both clocks at its start and now (pomp_clock_pair, each
+// within some tens of nanoseconds even on a loaded machine), so 2 ms give
+// the rate to about 2e-5; a shorter run waits for the rest.
 func calibrate() clock {
 	if C.pomp_g.use_tsc == 0 {
 		return clock{1, "monotonic"}
@@ -45,7 +46,9 @@ func calibrate() clock {
 	if d := time.Duration(uint64(C.pomp_ns()) - n0); d < 2*time.Millisecond {
 		time.Sleep(2*time.Millisecond - d)
 	}
-	t1, n1 := uint64(C.pomp_now()), uint64(C.pomp_ns())
+	var tick, ns C.uint64_t
+	C.pomp_clock_pair(&tick, &ns)
+	t1, n1 := uint64(tick), uint64(ns)
 	if t1 <= t0 || n1 <= n0 {
 		return clock{1, "tsc"}
 	}
@@ -72,7 +75,7 @@ func collect(g *C.pomp_rt, ck clock, wallNs uint64) *profile.Profile {
 	p.Regions = collectRegions(g)
 	C.pomp_settle_closes(g.locs, g.nlocs)
 	locs := unsafe.Slice(g.locs, int(g.nlocs))
-	p.Threads = collectThreads(locs)
+	p.Threads = collectThreads(locs, ck)
 	edges := collectStats(p, locs, ck)
 	for k, c := range edges {
 		p.Tree.Edges = append(p.Tree.Edges, profile.Edge{Parent: k[0], Child: k[1], Count: c})
@@ -126,7 +129,7 @@ func collectRegions(g *C.pomp_rt) []profile.Region {
 }
 
 // collectThreads reads the locations of the team tree, with their paths.
-func collectThreads(locs []*C.pomp_loc) []profile.Thread {
+func collectThreads(locs []*C.pomp_loc, ck clock) []profile.Thread {
 	paths := make([]string, len(locs))
 	var pathOf func(i int) string
 	pathOf = func(i int) string {
@@ -149,6 +152,7 @@ func collectThreads(locs []*C.pomp_loc) []profile.Thread {
 			Level:         int(l.level),
 			OSThread:      int(l.os_thread),
 			ImplicitTasks: uint64(l.implicit_tasks),
+			InitialNs:     ck.ns(l.initial_own),
 		})
 	}
 	return out

@@ -33,8 +33,14 @@ func finalize(exit string) {
 	if mode == "off" || g.nregions == 0 {
 		return // not instrumented: leave no trace
 	}
+	// The run's wall time ends where the program did, before the
+	// stream is written out and the clock calibrated.
+	end := uint64(g.end_ns)
+	if end == 0 {
+		end = uint64(C.pomp_ns())
+	}
 	ck := calibrate()
-	p := collect(g, ck, uint64(C.pomp_ns())-uint64(g.ns0))
+	p := collect(g, ck, end-uint64(g.ns0))
 	p.Mode = mode
 	p.Exit = exit
 	p.PID = os.Getpid()

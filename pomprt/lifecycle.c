@@ -167,6 +167,7 @@ static void child_finish(int sig);
  * the signal that ends the run. */
 static void finish(const char *exit, int sig)
 {
+	pomp_rt_close(!forked()); /* what the run leaves open, for the stream and the profile */
 	if (forked()) {
 		child_finish(sig);
 	} else {
@@ -487,8 +488,7 @@ static void reset_after_fork(void)
 	t->next = NULL;
 	pomp_g.threads = t;
 	pomp_g.nthreads = 1;
-	pomp_g.ns0 = pomp_ns();
-	pomp_g.tick0 = tick;
+	pomp_clock_pair(&pomp_g.tick0, &pomp_g.ns0);
 }
 
 static void fork_child(void)

@@ -73,6 +73,11 @@ static void acquired(POMP_Region *r, void *l, uint64_t t0, uint64_t t1)
 	pomp_thr *t = pomp_self();
 	if (t->ev.mask && pomp_g.ev_all) /* not in grains mode */
 		trace(t, r, t0, EV_LOCK_ACQUIRED, l, t1);
+	/* The wait is the lock call's exclusive time, not that of the frame
+	 * it is made in. */
+	pomp_frame *f = &t->fr[t->nfr - 1];
+	if (wait && (f->flags & FL_MEASURED) && f->kind != FR_PARKED)
+		f->est += wait;
 	pomp_stat *s = pomp_stat_at(t, r->id);
 	s->ph[PH_CONSTRUCT].visits++;
 	s->ph[PH_CONSTRUCT].timed++;

@@ -42,6 +42,14 @@ static int thread_num(void) { return omp_get_thread_num ? omp_get_thread_num() :
 			ev_record(&(t)->ev, (t)->index, (type), (region), (ts), (n), (a), (b), (c)); \
 	} while (0)
 
+/* cpu_relax is the body of a short spin-wait loop. */
+static inline void cpu_relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	__builtin_ia32_pause();
+#endif
+}
+
 /* ---------------------------------------------------------------------
  * Time.
  */
@@ -91,6 +99,28 @@ static int invariant_tsc(void)
  */
 static void configure(void);
 
+/* pomp_clock_pair reads the timer and CLOCK_MONOTONIC as of one moment:
+ * of a few readings, the one whose two timer reads bracket the monotonic
+ * read most tightly. A thread preempted between two reads would skew a
+ * single pair by the time it waited (milliseconds on a loaded machine),
+ * and with it the tick rate measured between two pairs. */
+void pomp_clock_pair(uint64_t *tick, uint64_t *ns)
+{
+	uint64_t best = UINT64_MAX;
+	for (int i = 0; i < 8; i++) {
+		uint64_t a = now(), n = pomp_ns(), b = now();
+		if (b >= a && b - a < best) {
+			best = b - a;
+			*tick = a + (b - a) / 2;
+			*ns = n;
+		}
+	}
+	if (best == UINT64_MAX) { /* a timer going backwards: take the last */
+		*tick = now();
+		*ns = pomp_ns();
+	}
+}
+
 /* pomp_clock_start picks the timer — the TSC if it is invariant and
  * allow_tsc is set, else CLOCK_MONOTONIC — and takes the run's start
  * time. */
@@ -100,8 +130,7 @@ void pomp_clock_start(int allow_tsc)
 	pomp_g.use_tsc = use_tsc;
 	struct timespec rt;
 	clock_gettime(CLOCK_REALTIME, &rt);
-	pomp_g.ns0 = pomp_ns();
-	pomp_g.tick0 = now();
+	pomp_clock_pair(&pomp_g.tick0, &pomp_g.ns0);
 	pomp_g.realtime0 = (uint64_t)rt.tv_sec * 1000000000u + (uint64_t)rt.tv_nsec;
 	configure();
 }
@@ -2235,8 +2264,16 @@ void POMP_Parallel_begin(POMP_Region *r, POMP_Task_handle encountering, POMP_Tas
 		return;
 	pomp_frame *tp = top(t);
 	int master = tp->kind == FR_FORK && tp->region == r->id;
-	if (!master)
+	if (!master) {
+		/* Recruited as a worker: it ends what it left of earlier teams,
+		 * after the end of the run, if that is ending them now
+		 * (pomp_rt_close). Once per implicit task: a fence. */
+		__atomic_store_n(&t->recruiting, 1, __ATOMIC_SEQ_CST);
+		while (__atomic_load_n(&t->closing, __ATOMIC_SEQ_CST))
+			cpu_relax();
 		clear_stale(t, now());
+		__atomic_store_n(&t->recruiting, 0, __ATOMIC_RELEASE);
+	}
 	uint32_t parent = team.id ? (uint32_t)(team.id - 1) : (cur_loc(t), t->loc);
 	uint32_t saved = t->has_loc ? t->loc : parent;
 	set_loc(t, child_loc(t, parent, (uint32_t)thread_num()));
@@ -2304,6 +2341,7 @@ static void join_barrier(uint32_t region, uint32_t parent, uint64_t seq, uint64_
 			continue;
 		uint64_t busy = ts - l->close_end;
 		uint64_t tasks = l->close_tasks;
+		l->close_busy = busy;
 		if (l->close_pend_start && l->close_pend_start >= l->close_end) {
 			/* A taskloop task (C) that the member has not popped: it
 			 * ended with its last iteration, or else by the join. */
@@ -2327,10 +2365,13 @@ static void settle_close(pomp_loc *l)
 	l->close_settle = 0;
 	if (l->close_region >= l->nstat)
 		return; /* cannot be: Parallel_end counted the region here */
+	/* Its inclusive time holds the tasks the member ran there, as a
+	 * worksharing construct's implicit barrier does; its exclusive time
+	 * is the wait. */
 	pomp_phase *b = &l->stat[l->close_region].ph[PH_BARRIER];
 	b->visits++;
 	b->timed++;
-	b->incl += l->close_wait;
+	b->incl += l->close_busy > l->close_wait ? l->close_busy : l->close_wait;
 	b->excl += l->close_wait;
 }
 
@@ -2339,6 +2380,74 @@ void pomp_settle_closes(pomp_loc **locs, uint32_t n)
 	for (uint32_t i = 0; i < n; i++)
 		if (locs[i])
 			settle_close(locs[i]);
+}
+
+/* end_left ends the C taskloop tasks on top of thread t whose end was
+ * not seen, from the thread that ends the run: all of its own, and of
+ * another thread those it ran in the closing barrier of a team that has
+ * joined since, which a worker only ends when a later team recruits it.
+ * end_taskloop writes the current handle of the calling thread: it is
+ * kept. */
+static void end_left(pomp_thr *t, int own, uint64_t ts)
+{
+	POMP_Task_handle cur = pomp_thread.current;
+	while (t->nfr > 1 && t->task == t->nfr - 1 && tl_pending(&t->fr[t->task])) {
+		pomp_frame *f = &t->fr[t->task];
+		if (!own) {
+			if (!f->team_seq)
+				break;
+			pomp_loc *p = pomp_g.locs[pomp_g.locs[f->saved_loc]->parent];
+			if (__atomic_load_n(&p->join_seq, __ATOMIC_ACQUIRE) != f->team_seq)
+				break; /* its team is still on: the thread may go on */
+		}
+		end_taskloop(t, ts, 0);
+	}
+	pomp_thread.current = cur;
+}
+
+/* initial_own returns the own time of t's initial task until ts. */
+static uint64_t initial_own(const pomp_thr *t, uint64_t ts)
+{
+	const pomp_frame *f = &t->fr[0];
+	if (t->nfr == 1 && ts >= f->last)
+		return own_time(f, ts);
+	return f->excl > f->est ? f->excl - f->est : 0;
+}
+
+void pomp_rt_close(int others)
+{
+	pomp_g.end_ns = pomp_ns();
+	if (pomp_g.mode != POMP_MODE_PROFILE)
+		return;
+	/* The list only grows at its head, and may be read without the lock
+	 * (a forked child ends here in a signal handler). */
+	pomp_thr *all = __atomic_load_n(&pomp_g.threads, __ATOMIC_ACQUIRE);
+	pomp_thr *me = self_tls;
+	uint64_t ts = now();
+	for (pomp_thr *t = all; t; t = t->next) {
+		if (t == me) {
+			end_left(t, 1, ts);
+			continue;
+		}
+		if (!others)
+			continue;
+		__atomic_store_n(&t->closing, 1, __ATOMIC_SEQ_CST);
+		if (!__atomic_load_n(&t->recruiting, __ATOMIC_SEQ_CST))
+			end_left(t, 0, ts);
+		__atomic_store_n(&t->closing, 0, __ATOMIC_RELEASE);
+	}
+	uint32_t nlocs = __atomic_load_n(&pomp_g.nlocs, __ATOMIC_ACQUIRE);
+	for (pomp_thr *t = all; t; t = t->next) {
+		if ((t != me && !others) || t->nfr < 1 || t->fr[0].kind != FR_ROOT)
+			continue;
+		for (uint32_t i = 0; i < nlocs; i++) {
+			pomp_loc *l = pomp_g.locs[i];
+			if (l->level == 0 && l->num == t->index) {
+				l->initial_own = initial_own(t, ts);
+				break;
+			}
+		}
+	}
 }
 
 void POMP_Parallel_join(POMP_Region *r, POMP_Task_handle encountering)

@@ -130,14 +130,21 @@ typedef struct pomp_loc {
 	uint64_t close_pend_end;            /* its end, when its last iteration ended */
 	const struct pomp_tlinst *close_pend_tl;
 	uint64_t close_pend_seq;
-	/* The member's wait in that barrier, as the master computed it at
-	 * join: written there, and added to this location's statistics of
-	 * close_region by settle_close (the member's next Parallel_begin
-	 * here, or the profile's collection), so that the master never
-	 * writes a member's statistics (a cache line the member owns). */
+	/* The member's time in that barrier (from the end of its body to
+	 * the join) and its wait there (that time less the tasks it ran), as
+	 * the master computed them at join: written there, and added to this
+	 * location's statistics of close_region by settle_close (the
+	 * member's next Parallel_begin here, or the profile's collection),
+	 * so that the master never writes a member's statistics (a cache
+	 * line the member owns). */
+	uint64_t close_busy;
 	uint64_t close_wait;
 	uint32_t close_region; /* the team's parallel region */
 	uint32_t close_settle; /* 1 while close_wait waits to be added */
+	/* A root location (an initial thread): its initial task's own time,
+	 * outside every region, as it stood when the run ended
+	 * (pomp_rt_close). */
+	uint64_t initial_own;
 	uint64_t forks;    /* teams forked here so far */
 	uint64_t join_seq; /* the last team forked here that joined, and when */
 	uint64_t join_ts;
@@ -257,6 +264,13 @@ typedef struct pomp_thr {
 	} ecache[64];
 	uint64_t egen;
 	uint64_t tlseq;
+	/* The end of the run ends the C taskloop tasks that this thread ran
+	 * in a closing barrier and whose end it has not seen yet (no event
+	 * of its own followed): pomp_rt_close, from the thread that ends the
+	 * run, while this thread is idle. recruiting is set while the thread
+	 * joins a team as a worker (which ends them itself), closing while
+	 * pomp_rt_close works on this thread: each waits for the other. */
+	int recruiting, closing;
 	struct pomp_thr *next;
 } pomp_thr;
 
@@ -275,6 +289,7 @@ typedef struct pomp_rt {
 	uint32_t nthreads;
 	uint32_t next_index; /* next OS thread index for task IDs */
 	uint64_t tick0, ns0; /* timer at initialization */
+	uint64_t end_ns;     /* CLOCK_MONOTONIC when the run ended (pomp_rt_close), or 0 */
 	uint64_t realtime0;  /* CLOCK_REALTIME then, in ns */
 	int use_tsc;
 	int finalized;
@@ -340,6 +355,7 @@ extern pomp_rt pomp_g;
 /* rt.c */
 uint64_t pomp_now(void);
 uint64_t pomp_ns(void);
+void pomp_clock_pair(uint64_t *tick, uint64_t *ns);
 void pomp_clock_start(int allow_tsc);
 void pomp_set_mode(int mode);
 pomp_thr *pomp_self(void);
@@ -351,6 +367,13 @@ void pomp_frames_restart(pomp_thr *t, uint64_t tick);
 /* pomp_settle_closes adds the closing-barrier waits that the n locations
  * still hold to their statistics (before the profile is collected). */
 void pomp_settle_closes(pomp_loc **locs, uint32_t n);
+/* pomp_rt_close ends what the run leaves open when it ends, before its
+ * stream and profile are written: the C taskloop tasks that threads ran
+ * in a closing barrier without a later event to end them, and the
+ * initial tasks' own time (pomp_loc.initial_own); and notes the run's end
+ * (pomp_rt.end_ns), which the wall time counts to. Of the threads other
+ * than the caller's only with others set: a forked child has no others. */
+void pomp_rt_close(int others);
 
 /* lifecycle.c: start-up, exit, signals and fork. A forked child resets
  * the state above in reset_after_fork (lifecycle.c), and hands it to the

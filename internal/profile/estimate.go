@@ -73,6 +73,19 @@ func (p *Phase) ExclEstimateNs() float64 {
 	return float64(p.ExclNs) + extra
 }
 
+// taskExecNs returns the execution time of all instances of a task
+// region's phase at its location, estimated and bounded as
+// TaskStats.ExecTotalNs counts it.
+func (p *Phase) taskExecNs() float64 {
+	if p == nil {
+		return 0
+	}
+	if p.fit.known {
+		return p.fit.most
+	}
+	return p.taskInclNs()
+}
+
 // taskInclNs returns the execution time of all instances of a task
 // region's phase, estimated as in ExclEstimateNs.
 func (p *Phase) taskInclNs() float64 {
@@ -168,6 +181,9 @@ func (p *Profile) fitSamples() {
 				extra[s.Thread] += ph.exclExtra()
 			}
 		}
+	}
+	for _, t := range p.Threads {
+		measured[t.Index] += float64(t.InitialNs)
 	}
 	exec := map[int]float64{}
 	for i := range p.Stats {

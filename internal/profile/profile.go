@@ -23,9 +23,15 @@ import (
 
 // Format and Version identify the file. Readers refuse other formats and
 // newer versions.
+//
+// Version 3 counts in a parallel region's closing barrier (its Barrier
+// phase) the tasks a thread ran there in its inclusive time, and gives
+// initial threads their initial task's own time (Thread.InitialNs);
+// version 2's closing barrier held the wait alone, which a reader of
+// both takes as a barrier in which no task ran.
 const (
 	Format  = "gopari-profile"
-	Version = 2
+	Version = 3
 )
 
 // A Profile is everything one run recorded.
@@ -147,12 +153,17 @@ type Region struct {
 }
 
 // A Thread is a location in the team tree.
+//
+// InitialNs is, for an initial thread (Level 0), the time its initial
+// task ran its own code: outside every region, the program's serial code
+// (and what it does before the first and after the last region).
 type Thread struct {
 	Index         int    `json:"index"`
 	Path          string `json:"path"`
 	Level         int    `json:"level"`
 	OSThread      int    `json:"os_thread"`
 	ImplicitTasks uint64 `json:"implicit_tasks"`
+	InitialNs     uint64 `json:"initial_ns,omitempty"`
 }
 
 // A Phase is the time spent in one part of a region at one location.
@@ -200,10 +211,12 @@ func (p *Phase) Sampled() bool { return p != nil && p.Timed < p.Visits }
 //     for a taskloop, the tasks it generates (its Construct is the
 //     taskloop on the encountering thread).
 //   - Barrier: the implicit barrier of a worksharing construct; for a
-//     parallel region, the closing barrier: how long this thread waited
-//     for the others after its body, the tasks it ran meanwhile excluded
-//     (they are charged to its implicit task, whose Suspensions count
-//     them).
+//     parallel region, the closing barrier, from the end of this
+//     thread's body until the team joined. As any barrier's, its
+//     inclusive time holds the tasks the thread ran there and its
+//     exclusive time is the wait alone. The tasks are the implicit
+//     task's work (OpenMP's implicit barrier is part of the implicit
+//     task): ImplicitTask gives it, its Suspensions count them.
 //   - Wait: the end of a taskgroup.
 type Stat struct {
 	Region    int    `json:"region"`
