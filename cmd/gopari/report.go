@@ -95,13 +95,10 @@ func runReport(c *cli.Context) error {
 	})
 }
 
-// regionTime is what the report sorts regions by.
-type regionTime struct {
-	r          *profile.Region
-	visits     uint64
-	incl, excl uint64
-	sampled    bool   // some times are estimates from the timed visits
-	bodies     uint64 // implicit tasks, for a parallel region without fork counts
+// regionRow is a row of the regions table.
+type regionRow struct {
+	r    *profile.Region // nil: the initial tasks
+	time profile.Time
 }
 
 func writeReport(w io.Writer, p *profile.Profile, top int) {
@@ -113,67 +110,48 @@ func writeReport(w io.Writer, p *profile.Profile, top int) {
 	}
 	efficiency(w, pop.Compute(p))
 
-	// Regions by inclusive time, summed over threads. A task's time is its
-	// execution; a parallel region's is the team's work (its implicit
-	// tasks).
-	times := map[int]*regionTime{}
-	for i := range p.Regions {
-		times[p.Regions[i].ID] = &regionTime{r: &p.Regions[i]}
-	}
-	for _, s := range p.Stats {
-		if rt := times[s.Region]; rt != nil {
-			rt.add(s)
+	// Regions by exclusive time, summed over threads (profile.Times),
+	// with the initial tasks' own time: together they are the threads'.
+	var list []regionRow
+	for id, t := range p.Times() {
+		if t.Visits > 0 {
+			list = append(list, regionRow{r: p.Region(id), time: t})
 		}
 	}
-	for _, t := range p.Tasks {
-		if rt := times[t.Region]; rt != nil {
-			rt.visits = t.Executed
-			if rt.r.Kind != "taskloop" { // a taskloop's comes from its phases (add)
-				rt.incl = uint64(t.ExecTotalNs() + 0.5)
-			}
-			rt.sampled = rt.sampled || t.Exec.Timed < t.Executed
-		}
+	if in := p.Initial(); in.Visits > 0 {
+		list = append(list, regionRow{time: in})
 	}
-	var list []*regionTime
-	limit := p.WallNs * uint64(len(p.Threads)) // estimates stay within the run
-	for _, rt := range times {
-		if rt.visits == 0 {
-			rt.visits = rt.bodies
-		}
-		if limit > 0 {
-			rt.incl = min(rt.incl, limit)
-		}
-		rt.excl = min(rt.excl, rt.incl)
-		if rt.visits > 0 {
-			list = append(list, rt)
-		}
-	}
-	// Sorted by exclusive time, which adds up to the run's time.
 	sort.Slice(list, func(i, j int) bool {
-		if list[i].excl != list[j].excl {
-			return list[i].excl > list[j].excl
+		a, b := list[i], list[j]
+		if a.time.ExclNs != b.time.ExclNs {
+			return a.time.ExclNs > b.time.ExclNs
 		}
-		return list[i].r.ID < list[j].r.ID
+		return a.id() < b.id()
 	})
 	fmt.Fprintf(w, "\nRegions by exclusive time (summed over threads; a region nested in itself counts once in its inclusive time)\n")
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintf(tw, "excl ms\tincl ms\tvisits\t  region\n")
-	for i, rt := range list {
+	sampled := false
+	for i, row := range list {
 		if i == top {
 			fmt.Fprintf(tw, "\t\t\t  (%d more; --top %d shows them)\n", len(list)-top, len(list))
 			break
 		}
 		mark := ""
-		if rt.sampled {
-			mark = "~"
+		if row.time.Sampled {
+			mark, sampled = "~", true
 		}
-		fmt.Fprintf(tw, "%s%s\t%s\t%d\t  %s  %s\n", mark, ms(rt.excl), ms(rt.incl), rt.visits, where(rt.r), label(rt.r))
+		name := "initial task  serial code, outside every region"
+		if row.r != nil {
+			name = where(row.r) + "  " + label(row.r)
+		}
+		fmt.Fprintf(tw, "%s%s\t%s\t%d\t  %s\n", mark, ms(uint64(row.time.ExclNs+0.5)), ms(uint64(row.time.InclNs+0.5)), row.time.Visits, name)
 	}
 	tw.Flush()
-	if sampledAny(list) {
+	if sampled {
 		fmt.Fprintf(w, "~ estimated from the timed visits: short task instances, and what runs in them, are timed one in 32 (GOPARI_SAMPLING=off times all)\n")
 	}
-	fmt.Fprintf(w, "a parallel region's time is its team's: implicit tasks, closing-barrier waits and the master's fork and join\n")
+	fmt.Fprintf(w, "a parallel region's time is its team's: implicit tasks, the tasks they ran in its closing barrier, their wait there, and the master's fork and join\n")
 
 	imbalance(w, p)
 	tasks(w, p)
@@ -182,70 +160,32 @@ func writeReport(w io.Writer, p *profile.Profile, top int) {
 }
 
 // imbalance shows, for every parallel region, how evenly its threads
-// shared the work: the time of each implicit task, and the time threads
-// waited in the barriers of its worksharing constructs.
+// shared the work (pop.Balances): the time of each implicit task, the
+// tasks it ran in the closing barrier included, and each thread's wait
+// in that barrier.
 func imbalance(w io.Writer, p *profile.Profile) {
-	type per struct {
-		work map[int]uint64
-		wait map[int]uint64
-	}
-	regions := map[int]*per{}
-	for _, s := range p.Stats {
-		r := p.Region(s.Region)
-		if r == nil || r.Kind != "parallel" || s.Body == nil {
-			continue
-		}
-		if regions[s.Region] == nil {
-			regions[s.Region] = &per{work: map[int]uint64{}, wait: map[int]uint64{}}
-		}
-		regions[s.Region].work[s.Thread] += s.Body.InclNs
-		if s.Barrier != nil {
-			regions[s.Region].wait[s.Thread] += s.Barrier.InclNs
-		}
-	}
-	if len(regions) == 0 {
+	balances := pop.Balances(p)
+	if len(balances) == 0 {
 		return
 	}
-	var ids []int
-	for id := range regions {
-		ids = append(ids, id)
-	}
-	sort.Ints(ids)
 	fmt.Fprintf(w, "\nLoad balance of parallel regions (implicit task time per thread)\n")
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintf(tw, "threads\tmin ms\tmean ms\tmax ms\timbalance\tbarrier mean ms\tmax ms\t  region\n")
-	for _, id := range ids {
-		work := regions[id].work
-		var min, max, sum uint64
-		min = math.MaxUint64
-		for _, v := range work {
-			sum += v
-			if v < min {
-				min = v
-			}
-			if v > max {
-				max = v
-			}
+	for _, b := range balances {
+		low, waitSum, waitMax := math.Inf(1), 0.0, 0.0
+		for _, t := range b.Threads {
+			low = math.Min(low, t.BodyNs)
+			waitSum += t.WaitNs
+			waitMax = math.Max(waitMax, t.WaitNs)
 		}
-		mean := float64(sum) / float64(len(work))
-		imb := 0.0
-		if max > 0 {
-			imb = (float64(max) - mean) / float64(max) * 100
-		}
-		var wsum, wmax uint64
-		for _, v := range regions[id].wait {
-			wsum += v
-			if v > wmax {
-				wmax = v
-			}
-		}
-		r := p.Region(id)
-		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%.1f%%\t%s\t%s\t  %s  %s\n", len(work), ms(min), ms(uint64(mean)), ms(max), imb,
-			ms(wsum/uint64(len(work))), ms(wmax), where(r), label(r))
+		n := float64(len(b.Threads))
+		r := p.Region(b.Region)
+		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%.1f%%\t%s\t%s\t  %s  %s\n", len(b.Threads), msf(low), msf(b.MeanNs), msf(b.MaxNs),
+			100*b.Imbalance, msf(waitSum/n), msf(waitMax), where(r), label(r))
 	}
 	tw.Flush()
 	fmt.Fprintf(w, "imbalance is (max - mean) / max: the share of the slowest thread's time that the others spent waiting;\n")
-	fmt.Fprintf(w, "barrier is each thread's wait in the region's closing barrier, tasks it ran there excluded\n")
+	fmt.Fprintf(w, "an implicit task's time holds the tasks its thread ran in the closing barrier; barrier is the wait there\n")
 }
 
 func tasks(w io.Writer, p *profile.Profile) {
@@ -337,85 +277,15 @@ func streamNote(w io.Writer, dir string) {
 	fmt.Fprintf(w, "  grains:     gopari grains --csv %s --dot %s %s\n", filepath.Join(dir, "grains.csv"), filepath.Join(dir, "grains.dot"), dir)
 }
 
-// add adds what one thread spent in the region. A parallel region's time
-// is its team's: the implicit tasks, their waits in the closing barrier,
-// and the master's fork and join (the exclusive time of the construct
-// phase, fork to join on the encountering thread).
-func (rt *regionTime) add(s profile.Stat) {
-	if rt.r.Kind == "parallel" {
-		if s.Construct != nil {
-			rt.visits += s.Construct.Visits
-			rt.incl += s.Construct.ExclNs
-			rt.excl += s.Construct.ExclNs
-		}
-		if s.Body != nil {
-			rt.incl += s.Body.InclNs
-			rt.excl += s.Body.ExclNs
-			rt.bodies += s.Body.Visits
-		}
-		if s.Barrier != nil {
-			rt.incl += s.Barrier.InclNs
-			rt.excl += s.Barrier.ExclNs
-		}
-		return
+// id orders rows of equal time: the initial tasks first, then by region id.
+func (row regionRow) id() int {
+	if row.r == nil {
+		return 0
 	}
-	if rt.r.Kind == "taskloop" {
-		rt.addTaskloop(s)
-		return
-	}
-	if ph := s.Construct; ph != nil {
-		rt.visits += ph.Visits
-		rt.incl += ph.InclNs
-		rt.excl += uint64(ph.ExclEstimateNs() + 0.5)
-		rt.sampled = rt.sampled || ph.Sampled()
-	}
-	if s.Barrier != nil {
-		rt.incl += s.Barrier.InclNs
-		rt.excl += uint64(s.Barrier.ExclEstimateNs() + 0.5)
-	}
-	if rt.r.Kind == "lock" && s.LockAcquired > 0 {
-		rt.visits = s.Construct.Visits
-	}
+	return row.r.ID
 }
 
-// addTaskloop adds a thread's share of a taskloop: the construct where it
-// encountered one (Construct) and the tasks it executed (Body). Its
-// exclusive time is both phases'; its inclusive time is the construct's,
-// which holds the tasks the thread ran inside it, or, where tasks ran
-// outside one (on other threads, or after a nogroup taskloop), the
-// construct's exclusive time and the tasks': never below the exclusive.
-func (rt *regionTime) addTaskloop(s profile.Stat) {
-	var cIncl, cExcl, bIncl, bExcl float64
-	if ph := s.Construct; ph != nil {
-		rt.visits += ph.Visits // the tasks executed, where p.Tasks has them (writeReport)
-		cIncl, cExcl = inclEstimateNs(ph), ph.ExclEstimateNs()
-		rt.sampled = rt.sampled || ph.Sampled()
-	}
-	if ph := s.Body; ph != nil {
-		bIncl, bExcl = inclEstimateNs(ph), ph.ExclEstimateNs()
-		rt.sampled = rt.sampled || ph.Sampled()
-	}
-	rt.incl += uint64(math.Max(cIncl, cExcl+bIncl) + 0.5)
-	rt.excl += uint64(cExcl + bExcl + 0.5)
-}
-
-// inclEstimateNs is a phase's inclusive time, scaled to all visits where
-// only some were timed.
-func inclEstimateNs(p *profile.Phase) float64 {
-	if p.Timed == 0 || p.Timed >= p.Visits {
-		return float64(p.InclNs)
-	}
-	return float64(p.InclNs) * float64(p.Visits) / float64(p.Timed)
-}
-
-func sampledAny(list []*regionTime) bool {
-	for _, rt := range list {
-		if rt.sampled {
-			return true
-		}
-	}
-	return false
-}
+func msf(ns float64) string { return ms(uint64(ns + 0.5)) }
 
 // placesNote tells the places in the team tree apart from OS threads,
 // once, in the header.

@@ -234,6 +234,7 @@ const maxIdle = 200
 // those that did not; a parallel region's imbalance is its team's.
 func (pg *page) regions(rows []regionRow, max int) {
 	pg.HasRegion = len(rows) > 0
+	shown := 0
 	for _, r := range rows {
 		if r.Visits == 0 {
 			if pg.IdleCount++; pg.IdleCount <= maxIdle {
@@ -246,11 +247,16 @@ func (pg *page) regions(rows []regionRow, max int) {
 				r.Imbal = 1 - b.LoadBalance
 			}
 		}
+		if r.Kind == "initial" { // the initial tasks' own code: a row, not a region
+			pg.Regions = append(pg.Regions, r)
+			continue
+		}
 		if pg.Ran++; pg.Ran <= max {
 			pg.Regions = append(pg.Regions, r)
+			shown++
 		}
 	}
-	pg.More = pg.Ran - len(pg.Regions)
+	pg.More = pg.Ran - shown
 }
 
 // header is the page's first section.

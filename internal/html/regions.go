@@ -58,47 +58,6 @@ func label(r *profile.Region) string {
 	return s
 }
 
-// threadTime is what one thread spent in a region: inclusive and
-// exclusive time, as gopari report counts them. A parallel region's time
-// is its team's (implicit tasks and closing-barrier waits) and the
-// master's fork and join; a task region's is its instances' execution.
-func threadTime(r *profile.Region, s *profile.Stat) (visits uint64, incl, excl float64, sampled bool) {
-	add := func(ph *profile.Phase, inclusive bool) {
-		if ph == nil {
-			return
-		}
-		if inclusive {
-			incl += float64(ph.InclNs)
-		}
-		excl += ph.ExclEstimateNs()
-		sampled = sampled || ph.Sampled()
-	}
-	switch r.Kind {
-	case "parallel":
-		if s.Construct != nil { // the master's fork and join
-			visits += s.Construct.Visits
-			incl += float64(s.Construct.ExclNs)
-			excl += float64(s.Construct.ExclNs)
-		}
-		add(s.Body, true)
-		add(s.Barrier, true)
-	case "taskloop":
-		if s.Construct != nil {
-			visits += s.Construct.Visits
-		}
-		add(s.Construct, true)
-		add(s.Barrier, true)
-		add(s.Body, false) // its tasks: inclusive time is their execution, below
-	default:
-		if s.Construct != nil {
-			visits += s.Construct.Visits
-		}
-		add(s.Construct, true)
-		add(s.Barrier, true)
-	}
-	return visits, incl, excl, sampled
-}
-
 // regionRows returns a row for every region of the profile, costliest
 // (exclusive time) first, regions that never ran last.
 func regionRows(p *profile.Profile, threads []profile.Thread) []regionRow {
@@ -117,7 +76,7 @@ func regionRows(p *profile.Profile, threads []profile.Thread) []regionRow {
 		}
 		at[r.ID] = i
 	}
-	bodies := map[int]uint64{}
+	work := make([][]float64, len(rows)) // per row, per thread: what its imbalance compares
 	for i := range p.Stats {
 		s := &p.Stats[i]
 		ri, ok := at[s.Region]
@@ -125,44 +84,42 @@ func regionRows(p *profile.Profile, threads []profile.Thread) []regionRow {
 		if !ok || !okc {
 			continue
 		}
-		row := &rows[ri]
-		v, incl, excl, sampled := threadTime(&p.Regions[ri], s)
-		row.Visits += v
-		row.InclNs += incl
-		row.ExclNs += excl
-		row.Sampled = row.Sampled || sampled
-		row.Bars[c].Ns += incl
-		if s.Body != nil {
-			bodies[s.Region] += s.Body.Visits
+		t := profile.TimeOn(&p.Regions[ri], s)
+		rows[ri].Bars[c].Ns += t.InclNs
+		work[ri] = append(work[ri], t.WorkNs)
+	}
+	for id, t := range p.Times() {
+		if ri, ok := at[id]; ok {
+			rows[ri].Visits, rows[ri].InclNs, rows[ri].ExclNs, rows[ri].Sampled = t.Visits, t.InclNs, t.ExclNs, t.Sampled
 		}
 	}
-	for _, t := range p.Tasks {
-		if ri, ok := at[t.Region]; ok {
-			rows[ri].InclNs, rows[ri].Visits = t.ExecTotalNs(), t.Executed
-			rows[ri].Sampled = rows[ri].Sampled || t.Exec.Timed < t.Executed
+	if in := p.Initial(); in.Visits > 0 {
+		// The initial tasks' own code: with the regions' exclusive
+		// times, the threads' whole time (as gopari report shows it).
+		row := regionRow{Kind: "initial", Label: "initial task", Where: "serial code, outside every region",
+			Visits: in.Visits, InclNs: in.InclNs, ExclNs: in.ExclNs, Bars: make([]bar, len(threads))}
+		row.Search = strings.ToLower(row.Label + " " + row.Where)
+		for j, t := range threads {
+			row.Bars[j].Thread = t.Path
+			if t.InitialNs > 0 {
+				row.Bars[j].Ns = float64(p.WallNs)
+			}
 		}
+		rows = append(rows, row)
 	}
 	for i := range rows {
 		row := &rows[i]
-		if row.Visits == 0 {
-			row.Visits = bodies[row.ID] // a parallel region seen only by its team
-		}
-		var max, sum float64
-		n := 0
+		var longest float64
 		for _, b := range row.Bars {
-			max = math.Max(max, b.Ns)
-			sum += b.Ns
-			if b.Ns > 0 {
-				n++
-			}
+			longest = math.Max(longest, b.Ns)
 		}
 		for j := range row.Bars {
-			if max > 0 {
-				row.Bars[j].Pct = math.Round(1000*row.Bars[j].Ns/max) / 10
+			if longest > 0 {
+				row.Bars[j].Pct = math.Round(1000*row.Bars[j].Ns/longest) / 10
 			}
 		}
-		if max > 0 && n > 1 {
-			row.Imbal = (max - sum/float64(n)) / max
+		if i < len(work) {
+			row.Imbal = profile.Imbalance(work[i])
 		}
 	}
 	sort.SliceStable(rows, func(i, j int) bool {

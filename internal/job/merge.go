@@ -105,7 +105,7 @@ func keyOf(r *profile.Region) regionKey {
 }
 
 // onThread is a region's share on one thread, as the rank's own report
-// counts it (gopari report's regionTime).
+// counts it (profile.TimeOn).
 type onThread struct {
 	visits, bodies uint64 // bodies: a parallel region's implicit tasks
 	incl, excl     uint64
@@ -114,39 +114,12 @@ type onThread struct {
 	ran            bool
 }
 
-func threadShare(kind string, s *profile.Stat) onThread {
-	var o onThread
-	c, b, w := s.Construct, s.Body, s.Barrier
-	if c != nil {
-		o.visits, o.ran = c.Visits, true
-		o.incl, o.excl = c.InclNs, c.ExclNs
-	}
-	switch kind {
-	case "parallel":
-		// The encountering thread's fork and join, exclusive of the
-		// implicit task it runs.
-		o.incl = o.excl
-		if b != nil {
-			o.bodies, o.ran = b.Visits, true
-			o.incl += b.InclNs
-			o.excl += b.ExclNs
-			o.work = b.InclNs
-		}
-	case "taskloop":
-		if b != nil {
-			o.ran = true
-			o.incl = max(o.incl, o.excl+b.InclNs)
-			o.excl += b.ExclNs
-		}
-		o.work = o.incl
-	default:
-		o.work = o.incl
-	}
-	if w != nil && kind != "mpi" && kind != "user" {
-		o.incl += w.InclNs
-		o.excl += w.ExclNs
-	}
-	if kind != "mpi" && kind != "user" {
+func threadShare(r *profile.Region, s *profile.Stat) onThread {
+	t := profile.TimeOn(r, s)
+	ns := func(v float64) uint64 { return uint64(v + 0.5) }
+	o := onThread{visits: t.Visits, bodies: t.Implicit, incl: ns(t.InclNs), excl: ns(t.ExclNs), work: ns(t.WorkNs),
+		ran: s.Construct != nil || s.Body != nil || s.Barrier != nil || s.Wait != nil}
+	if r.Kind != "mpi" && r.Kind != "user" {
 		o.openMP = o.excl
 	}
 	return o
@@ -180,7 +153,7 @@ func Merge(j *Job) *Merged {
 			}
 			on := &m.Regions[mi].PerRank[ri]
 			on.Rank = rk.Rank
-			o := threadShare(r.Kind, s)
+			o := threadShare(r, s)
 			if o.ran {
 				on.Visits += o.visits
 				bodies[mi] += o.bodies
@@ -251,18 +224,11 @@ func Merge(j *Job) *Merged {
 
 // imbalance is (max - mean) / max, 0 for no or zero values.
 func imbalance(v []uint64) float64 {
-	var max, sum uint64
-	for _, x := range v {
-		sum += x
-		if x > max {
-			max = x
-		}
+	f := make([]float64, len(v))
+	for i, x := range v {
+		f[i] = float64(x)
 	}
-	if max == 0 {
-		return 0
-	}
-	mean := float64(sum) / float64(len(v))
-	return (float64(max) - mean) / float64(max)
+	return profile.Imbalance(f)
 }
 
 func spread(on []RegionOnRank, f func(RegionOnRank) uint64) Spread {

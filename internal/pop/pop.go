@@ -12,7 +12,8 @@
 //     serial time S = T − P.
 //   - The workers: the n threads of those teams (locations 0.0, 0.1, …).
 //   - A worker's useful time: the time its implicit tasks ran (the
-//     parallel regions' body phase, tasks it ran in barriers included),
+//     parallel regions' body phase and the tasks it ran in their closing
+//     barriers, tasks it ran in other barriers included),
 //     less the time it waited in barriers (worksharing implicit barriers,
 //     barrier constructs, nested teams' closing barriers), in taskwait,
 //     taskyield, taskgroup ends and taskloops (creating and awaiting their
@@ -145,16 +146,12 @@ func Compute(p *profile.Profile) *Metrics {
 			if locs[s.Thread].main && s.Construct != nil {
 				m.ParallelNs += float64(s.Construct.InclNs)
 			}
-			switch {
-			case locs[s.Thread].worker:
-				if s.Body != nil {
-					body[s.Thread] += float64(s.Body.InclNs)
-				}
-				if s.Barrier != nil {
-					closing[s.Thread] += float64(s.Barrier.InclNs)
-				}
-			case s.Barrier != nil: // a nested team's closing barrier
-				lost[s.Thread].Barrier += float64(s.Barrier.InclNs)
+			work, wait := s.ImplicitTask()
+			if locs[s.Thread].worker {
+				body[s.Thread] += work
+				closing[s.Thread] += wait
+			} else { // a nested team's closing barrier
+				lost[s.Thread].Barrier += wait
 			}
 			continue
 		}

@@ -8,8 +8,9 @@ import (
 )
 
 // A Balance is one parallel region's work per thread: the time each
-// member's implicit tasks ran (Body) and waited in the closing barrier
-// (Wait), summed over the region's executions.
+// member's implicit tasks ran (Body: their bodies and the tasks they ran
+// in the closing barrier) and waited in the closing barrier (Wait),
+// summed over the region's executions.
 type Balance struct {
 	Region  int
 	Threads []ThreadTime // in team-tree order
@@ -40,10 +41,8 @@ func Balances(p *profile.Profile) []Balance {
 			b = &Balance{Region: s.Region}
 			by[s.Region] = b
 		}
-		t := ThreadTime{Path: p.Threads[s.Thread].Path, BodyNs: float64(s.Body.InclNs)}
-		if s.Barrier != nil {
-			t.WaitNs = float64(s.Barrier.InclNs)
-		}
+		t := ThreadTime{Path: p.Threads[s.Thread].Path}
+		t.BodyNs, t.WaitNs = s.ImplicitTask()
 		b.Threads = append(b.Threads, t)
 	}
 	var out []Balance

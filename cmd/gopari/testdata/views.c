@@ -1,0 +1,79 @@
+/* A little of everything the views of a profile show, for the test that
+ * renders one profile through all of them (TestViewsAgree): serial code,
+ * a worksharing loop, tasks created recursively in a single construct,
+ * taskwait, a taskgroup, a taskloop, sections, a critical section, a
+ * lock, and tasks left to the closing barrier of a parallel region. */
+#include <omp.h>
+#include <stdio.h>
+
+static volatile double sink;
+
+static void spin(long n)
+{
+	double x = 0;
+	for (long i = 0; i < n; i++)
+		x += (double)i * 1e-9;
+	sink = x;
+}
+
+static long fib(int n)
+{
+	long a, b;
+	if (n < 2)
+		return n;
+#pragma omp task shared(a)
+	a = fib(n - 1);
+#pragma omp task shared(b)
+	b = fib(n - 2);
+#pragma omp taskwait
+	return a + b;
+}
+
+int main(void)
+{
+	long r = 0;
+	double sum = 0;
+	omp_lock_t lock;
+	omp_init_lock(&lock);
+	spin(2000000);
+#pragma omp parallel num_threads(2)
+	{
+#pragma omp for schedule(dynamic, 16) reduction(+ : sum)
+		for (int i = 0; i < 4000; i++)
+			sum += i * 0.5;
+#pragma omp single
+		r = fib(11);
+#pragma omp critical
+		spin(200000);
+		omp_set_lock(&lock);
+		sum += 1;
+		omp_unset_lock(&lock);
+#pragma omp sections
+		{
+#pragma omp section
+			spin(300000);
+#pragma omp section
+			spin(100000);
+		}
+#pragma omp single
+		{
+#pragma omp taskgroup
+			{
+#pragma omp task
+				spin(200000);
+			}
+#pragma omp taskloop num_tasks(4)
+			for (int i = 0; i < 8; i++)
+				spin(50000);
+		}
+#pragma omp single nowait
+		for (int i = 0; i < 8; i++) {
+#pragma omp task
+			spin(300000);
+		}
+	}
+	omp_destroy_lock(&lock);
+	spin(1000000);
+	printf("fib %ld sum %.1f\n", r, sum);
+	return 0;
+}
