@@ -11,6 +11,7 @@ import (
 	"encoding/binary"
 	"flag"
 	"fmt"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -276,12 +277,74 @@ func checkInvariants(t *testing.T, p *profile.Profile) {
 			}
 		}
 	}
+	checkExclusiveSums(t, p)
 	for _, task := range p.Tasks {
 		if task.Executed != task.Created {
 			t.Errorf("task region %d: %d created, %d executed", task.Region, task.Created, task.Executed)
 		}
 		if task.Exec.Timed > 0 && task.Exec.MinNs > task.Exec.MaxNs {
 			t.Errorf("task region %d: min %d > max %d", task.Region, task.Exec.MinNs, task.Exec.MaxNs)
+		}
+	}
+}
+
+// checkExclusiveSums checks that the exclusive times at a place in the
+// team tree, with an initial thread's own time, add up to the place's
+// time: the run's wall time for the initial thread 0, its implicit tasks'
+// time (from their begin to the join) for a team member; less, for
+// either, the time it spent as the master of the teams it forked, which
+// is its child place N.0's. A place where some time is an estimate
+// (sampled or untimed visits) is left out, and so is a run with
+// unmatched events (time that is not attributed), or one that did not end
+// by exit() or a return from main in its own process (a forked child, a
+// signal: regions may still be open).
+func checkExclusiveSums(t *testing.T, p *profile.Profile) {
+	t.Helper()
+	if p.UnmatchedEvents > 0 || p.ForkedFrom != 0 || p.Exit != "exit" {
+		return
+	}
+	own := map[int]float64{}
+	span := map[int]float64{}
+	exact := map[int]bool{}
+	for _, th := range p.Threads {
+		own[th.Index] = float64(th.InitialNs)
+		exact[th.Index] = true
+	}
+	for _, s := range p.Stats {
+		for _, ph := range []*profile.Phase{s.Construct, s.Body, s.Barrier, s.Wait} {
+			if ph != nil {
+				own[s.Thread] += float64(ph.ExclNs)
+				exact[s.Thread] = exact[s.Thread] && ph.Timed == ph.Visits
+			}
+		}
+		if r := p.Region(s.Region); r != nil && r.Kind == "parallel" && s.Body != nil {
+			span[s.Thread] += float64(s.Body.InclNs)
+			if s.Barrier != nil {
+				span[s.Thread] += float64(s.Barrier.InclNs)
+			}
+		}
+	}
+	byPath := map[string]profile.Thread{}
+	for _, th := range p.Threads {
+		byPath[th.Path] = th
+	}
+	for _, th := range p.Threads {
+		want := span[th.Index]
+		tol := 200e3 + 0.005*want
+		if th.Level == 0 {
+			if th.Path != "0" {
+				continue // another initial thread: its time is not in the profile
+			}
+			want, tol = float64(p.WallNs), 1e6+0.01*float64(p.WallNs)
+		}
+		if m, ok := byPath[th.Path+".0"]; ok {
+			want -= span[m.Index]
+		}
+		if !exact[th.Index] {
+			continue
+		}
+		if got := own[th.Index]; math.Abs(got-want) > tol {
+			t.Errorf("thread %s: exclusive times add up to %.3f ms, its time is %.3f ms", th.Path, got/1e6, want/1e6)
 		}
 	}
 }

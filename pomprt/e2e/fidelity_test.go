@@ -17,6 +17,8 @@ import (
 	"strings"
 	"testing"
 
+	"gopari/internal/events"
+	"gopari/internal/pop"
 	"gopari/internal/profile"
 	"gopari/rewrite"
 )
@@ -222,7 +224,7 @@ func TestClosingBarrier(t *testing.T) {
 							t.Errorf("%s threads, %s, thread %s: barrier %+v", threads, what, paths[s.Thread], s.Barrier)
 							continue
 						}
-						w := float64(s.Barrier.InclNs)
+						w := float64(s.Barrier.ExclNs)
 						if most[paths[s.Thread]] {
 							// A thread that ran no section: it arrived at
 							// some time after the fork.
@@ -305,7 +307,7 @@ func TestLeftoverTask(t *testing.T) {
 						t.Errorf("%s threads, thread %s: no barrier wait", threads, path)
 						continue
 					}
-					if w := float64(s.Barrier.InclNs); w > truth+500e3 || w < truth-20e6 {
+					if w := float64(s.Barrier.ExclNs); w > truth+500e3 || w < truth-20e6 {
 						t.Errorf("%s threads, thread %s: closing-barrier wait %.3f ms, want at most, and at most 20 ms below, %.3f ms (join - end of body - tasks run after it)",
 							threads, path, w/1e6, truth/1e6)
 					}
@@ -606,6 +608,146 @@ func TestFibPairs(t *testing.T) {
 				}
 				if n := check(l[0], 14) + check(l[1], 13); n != 1972 {
 					t.Errorf("%s threads: %d tasks in the tree, want 1972", threads, n)
+				}
+			}
+		})
+	}
+}
+
+// TestClosingBarrierTasks is issue 23's first point: tasks that run in
+// the closing barrier of a parallel region — one thread creates them in a
+// single nowait, master or single construct, and the team runs them at
+// the end of the region — are charged to the threads that ran them. The
+// program measures every task with its own clock; at 1, 2 and 4 threads,
+// gcc and clang: parallel efficiency within 0.05 of the truth (the
+// tasks' time over the threads times the run's), the task region's
+// exclusive time the tasks' time, the parallel region's inclusive time
+// its threads' time from fork to join, and each thread's implicit task
+// (load balance) at least the tasks it ran, its wait the rest.
+func TestClosingBarrierTasks(t *testing.T) {
+	needTools(t)
+	for _, c := range compilers {
+		c := c
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			p := build(t, c, "closetasks.c")
+			for k, mode := range []string{"nowait", "master", "single"} {
+				for _, threads := range threadCounts {
+					what := mode + ", " + threads + " threads"
+					r := run(t, p.inst, []string{"OMP_NUM_THREADS=" + threads}, mode)
+					if r.code != 0 {
+						t.Fatalf("%s: exit %d\n%s", what, r.code, r.stderr)
+					}
+					prof := readProfile(t, r)
+					checkClosingTasks(t, what, prof, r.stdout, k)
+				}
+			}
+		})
+	}
+}
+
+// checkClosingTasks checks a run of closetasks.c whose k-th parallel
+// region (in source order) ran.
+func checkClosingTasks(t *testing.T, what string, prof *profile.Profile, stdout string, k int) {
+	t.Helper()
+	if prof.UnmatchedEvents != 0 {
+		t.Errorf("%s: %d unmatched events", what, prof.UnmatchedEvents)
+	}
+	checkInvariants(t, prof)
+	busy := map[string]float64{}
+	var sum, in, region, runNs float64
+	for _, f := range lines(stdout, "thread ") {
+		var b, i float64
+		fmt.Sscanf(f[3], "%f", &b)
+		fmt.Sscanf(f[7], "%f", &i)
+		busy["0."+f[1]] = b * 1e9
+		sum += b * 1e9
+		in += i * 1e9
+	}
+	fmt.Sscanf(lines(stdout, "region ")[0][1], "%f", &region)
+	fmt.Sscanf(lines(stdout, "run ")[0][1], "%f", &runNs)
+	region, runNs = region*1e9, runNs*1e9
+	n := float64(len(busy))
+
+	m := pop.Compute(prof)
+	if truth := sum / (n * runNs); math.Abs(m.ParallelEfficiency-truth) > 0.05 {
+		t.Errorf("%s: parallel efficiency %.3f, the program's own clock says %.3f (tasks %.1f ms on %g threads in %.1f ms)",
+			what, m.ParallelEfficiency, truth, sum/1e6, n, runNs/1e6)
+	}
+	times := prof.Times()
+	task, par := regionsByLine(prof, "task")[k], regionsByLine(prof, "parallel")[k]
+	if got := times[task.ID].ExclNs; math.Abs(got-sum) > 0.02*sum+1e6 {
+		t.Errorf("%s: the tasks' exclusive time is %.3f ms, they spun %.3f ms", what, got/1e6, sum/1e6)
+	}
+	// The threads' time in the region: at least from the beginning of
+	// their bodies to the join, at most from the fork to the join (the
+	// runtime's events lie in between, a preempted thread apart).
+	if got := times[par.ID].InclNs; got < in-n*1e6 || got > n*region+n*1e6 {
+		t.Errorf("%s: the parallel region's inclusive time is %.3f ms; its %g threads were in it %.3f ms from their bodies' beginning, %.3f ms from the fork",
+			what, got/1e6, n, in/1e6, n*region/1e6)
+	}
+	for _, b := range pop.Balances(prof) {
+		if b.Region != par.ID {
+			continue
+		}
+		for _, th := range b.Threads {
+			if th.BodyNs < 0.98*busy[th.Path] {
+				t.Errorf("%s: thread %s: implicit task %.3f ms, it ran tasks for %.3f ms", what, th.Path, th.BodyNs/1e6, busy[th.Path]/1e6)
+			}
+			if th.BodyNs+th.WaitNs > region+1e6 {
+				t.Errorf("%s: thread %s: implicit task %.3f ms and wait %.3f ms, more than the region's %.3f ms",
+					what, th.Path, th.BodyNs/1e6, th.WaitNs/1e6, region/1e6)
+			}
+		}
+	}
+}
+
+// TestTaskloopClosingBarrier checks that taskloop tasks that threads run
+// in the closing barrier of the run's last parallel region, with no event
+// of theirs after, end: in the profile (the taskloop's tasks executed,
+// their iterations), and in the stream of trace and grains modes (one
+// TASKLOOP_END per TASKLOOP_BEGIN). gcc and clang, 1, 2 and 4 threads.
+func TestTaskloopClosingBarrier(t *testing.T) {
+	needTools(t)
+	for _, c := range compilers {
+		c := c
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			p := build(t, c, "tlclose.c")
+			for _, threads := range threadCounts {
+				for _, env := range [][]string{nil, {"GOPARI_MODE=trace"}, {"GOPARI_GRAINS=1"}} {
+					what := fmt.Sprintf("%s threads %v", threads, env)
+					r := run(t, p.inst, append([]string{"OMP_NUM_THREADS=" + threads}, env...))
+					var iters, tasks uint64
+					if _, err := fmt.Sscanf(r.stdout, "iterations %d tasks %d", &iters, &tasks); err != nil || r.code != 0 {
+						t.Fatalf("%s: output %q, exit %d: %v\n%s", what, r.stdout, r.code, err, r.stderr)
+					}
+					prof := readProfile(t, r)
+					if prof.UnmatchedEvents != 0 {
+						t.Errorf("%s: %d unmatched events", what, prof.UnmatchedEvents)
+					}
+					var executed, ran, body uint64
+					for _, tl := range regionsOfKind(prof, "taskloop") {
+						ts := taskStats(prof, tl.ID)
+						executed += ts.Executed
+						ran += ts.Iterations
+						for _, s := range prof.Stats {
+							if s.Region == tl.ID && s.Body != nil {
+								body += s.Body.Visits
+							}
+						}
+					}
+					if executed != tasks || body != tasks || ran != iters {
+						t.Errorf("%s: %d taskloop tasks executed, %d ended, %d iterations; the program ran %d tasks of %d iterations",
+							what, executed, body, ran, tasks, iters)
+					}
+					if env == nil {
+						continue
+					}
+					_, byType, _ := streamTotals(t, r.dir)
+					if b, e := byType[events.TaskloopBegin], byType[events.TaskloopEnd]; b != int64(tasks) || e != b {
+						t.Errorf("%s: stream has %d TASKLOOP_BEGIN and %d TASKLOOP_END, want %d", what, b, e, tasks)
+					}
 				}
 			}
 		})

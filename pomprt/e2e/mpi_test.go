@@ -418,6 +418,14 @@ func rankTimes(t *testing.T, profiles []*profile.Profile) perRank {
 				}
 			case "taskloop":
 				t.Fatalf("%v: hybrid.c has no taskloop; this check does not cover one", k)
+			default:
+				// A construct's exclusive time holds its body's own
+				// code and a taskgroup's wait at its end.
+				for _, ph := range []*profile.Phase{s.Body, s.Wait} {
+					if ph != nil {
+						excl += ph.ExclNs
+					}
+				}
 			}
 			if b := s.Barrier; b != nil && reg.Kind != "mpi" && reg.Kind != "user" {
 				incl += b.InclNs
