@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -21,18 +22,9 @@ import (
 // type; the run must succeed without complaint.
 func printCounts(t *testing.T, dir string) map[string]int64 {
 	t.Helper()
-	if _, err := exec.LookPath("otf2-print"); err != nil {
-		t.Skip("otf2-print not installed (Debian otf2-tools)")
-	}
-	var stdout, stderr bytes.Buffer
-	cmd := exec.Command("otf2-print", filepath.Join(dir, "traces.otf2"))
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	if err := cmd.Run(); err != nil || stderr.Len() > 0 {
-		t.Fatalf("otf2-print: %v\n%s", err, stderr.Bytes())
-	}
 	counts := map[string]int64{}
 	line := regexp.MustCompile(`^([A-Z_]+)\s+\d+\s+\d+`)
-	sc := bufio.NewScanner(&stdout)
+	sc := bufio.NewScanner(bytes.NewReader(otf2Print(t, dir)))
 	sc.Buffer(nil, 1<<20)
 	for sc.Scan() {
 		if m := line.FindStringSubmatch(sc.Text()); m != nil {
@@ -40,6 +32,38 @@ func printCounts(t *testing.T, dir string) map[string]int64 {
 		}
 	}
 	return counts
+}
+
+// complaint matches what otf2-print says of an archive it finds wrong:
+// "otf2-print: warning: invalid parent Comm…", "==ERROR==", and a
+// reference it cannot resolve, "Parent: INVALID <1>".
+var complaint = regexp.MustCompile(`(?m)^otf2-print:|\bwarning\b|==ERROR==|\bINVALID\b`)
+
+// otf2Print runs otf2-print on an archive with the given options and
+// returns its output; it fails the test if otf2-print fails or says
+// anything on stderr, or a warning or error on stdout.
+func otf2Print(t *testing.T, dir string, opts ...string) []byte {
+	t.Helper()
+	if _, err := exec.LookPath("otf2-print"); err != nil {
+		t.Skip("otf2-print not installed (Debian otf2-tools)")
+	}
+	var stdout, stderr bytes.Buffer
+	args := append(opts, filepath.Join(dir, "traces.otf2"))
+	cmd := exec.Command("otf2-print", args...)
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil || stderr.Len() > 0 {
+		t.Fatalf("otf2-print %s: %v\n%s", strings.Join(args, " "), err, stderr.Bytes())
+	}
+	if m := complaint.FindIndex(stdout.Bytes()); m != nil {
+		b := stdout.Bytes()
+		start := bytes.LastIndexByte(b[:m[0]], '\n') + 1
+		end := bytes.IndexByte(b[m[0]:], '\n')
+		if end < 0 {
+			end = len(b) - m[0]
+		}
+		t.Fatalf("otf2-print %s: %s", strings.Join(args, " "), b[start:m[0]+end])
+	}
+	return stdout.Bytes()
 }
 
 // streamCounts counts the records of a run's stream by type, reading the
@@ -79,6 +103,7 @@ func export(t *testing.T, dir string, switches int64) map[string]int64 {
 		t.Fatal(err)
 	}
 	got := printCounts(t, out)
+	otf2Print(t, out, "-A")
 	for k, v := range st.Records {
 		if got[k] != v {
 			t.Errorf("otf2-print shows %d %s records, the exporter wrote %d", got[k], k, v)
@@ -334,4 +359,57 @@ func writeArchive(t *testing.T, dir string) string {
 		t.Fatal(err)
 	}
 	return out
+}
+
+// TestGapsMarked: every gap of a run that lost records in every way
+// (evtest.Gaps) is a MEASUREMENT_ON_OFF pair on its location, off with
+// the records lost as its attribute, on at its end: the DROPPED record's
+// gap and the end gaps of the stream that stopped, up to the end of the
+// run, on locations 0.0 (5 and 3 records), 0.1 (7) and 0.2 (11, its OS
+// thread wrote no file): 26, as profile.json counts.
+func TestGapsMarked(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "exp")
+	s, err := evtest.Gaps(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	exp, err := events.OpenExperiment(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := writeArchive(t, dir)
+	evs := otf2Print(t, out)
+	marks := regexp.MustCompile(`(?m)^MEASUREMENT_ON_OFF +(\d+) +(\d+) +Mode: (OFF\s+ADDITIONAL ATTRIBUTES: \("dropped records" <\d+>; UINT64; (\d+)\)|ON)$`).FindAllSubmatch(evs, -1)
+	open := map[string]uint64{} // location -> time of its open gap
+	which := map[string]int{}   // location -> its open gap's index in gaps
+	var gaps []string
+	var sum int64
+	end := strconv.FormatUint(s.Tick0+evtest.GapsWallNs, 10)
+	for _, m := range marks {
+		loc, at := string(m[1]), string(m[2])
+		ts, _ := strconv.ParseUint(at, 10, 64)
+		if string(m[3]) == "ON" {
+			from, ok := open[loc]
+			if !ok || ts < from {
+				t.Errorf("location %s: measurement on at %d without a gap open before", loc, ts)
+			}
+			delete(open, loc)
+			if at == end {
+				gaps[which[loc]] += " to the end"
+			}
+			continue
+		}
+		if _, ok := open[loc]; ok {
+			t.Errorf("location %s: a gap opens inside another", loc)
+		}
+		open[loc], which[loc] = ts, len(gaps)
+		n, _ := strconv.ParseInt(string(m[4]), 10, 64)
+		sum += n
+		gaps = append(gaps, loc+": "+string(m[4]))
+	}
+	slices.Sort(gaps)
+	want := []string{"1: 3 to the end", "1: 5", "2: 7 to the end", "3: 11 to the end"}
+	if len(open) > 0 || !slices.Equal(gaps, want) || sum != exp.Events.Dropped || sum != 26 {
+		t.Errorf("gaps %q (open %v), %d records; want %q, %d records (profile.json)\n%s", gaps, open, sum, want, exp.Events.Dropped, evs)
+	}
 }

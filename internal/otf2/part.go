@@ -54,7 +54,6 @@ type part struct {
 	base     int // the archive's location of the replay's location 0
 	writers  []*C.OTF2_EvtWriter
 	last     []uint64 // per location: the last time written (ticks)
-	prev     []uint64 // per stream file: the time of its last record
 	regions  map[regionKey]C.OTF2_RegionRef
 	comms    map[int]C.OTF2_CommRef // by forking location, or n+root for a root's own
 	commKeys []int
@@ -73,7 +72,6 @@ func newPart(x *exporter, index int, s source) *part {
 	p.writers = make([]*C.OTF2_EvtWriter, n)
 	p.last = make([]uint64, n)
 	p.gen = make([]uint32, n)
-	p.prev = make([]uint64, len(s.exp.Events.Files))
 	for _, l := range p.r.Locs {
 		x.locs = append(x.locs, locDef{name: "thread " + l.Path, group: index})
 	}
@@ -238,7 +236,6 @@ func (p *part) event(ev *timeline.Event) error {
 		return x.err
 	}
 	loc, t := ev.Loc, ev.Time
-	defer func() { p.prev[ev.Src] = t }()
 	if p.osLocs[ev.OS] == nil {
 		p.osLocs[ev.OS] = map[int]bool{}
 	}
@@ -298,23 +295,19 @@ func (p *part) event(ev *timeline.Event) error {
 		l := p.lock(ev.Args[0])
 		x.rec("THREAD_RELEASE_LOCK", C.OTF2_EvtWriter_ThreadReleaseLock(p.writer(loc), nil, p.at(loc, t), C.OTF2_PARADIGM_OPENMP, l.id, l.held[loc]))
 	case typ == events.Dropped:
-		p.dropped(ev)
+		p.gap(ev.Gap)
 	}
 	return x.err
 }
 
-// dropped marks the records the runtime dropped before a DROPPED record
-// as a gap in the measurement of its location: MEASUREMENT_ON_OFF off,
-// with the count as the attribute "dropped records", at the stream's
-// previous record (the run's start if it had none), and on at the
-// DROPPED record.
-func (p *part) dropped(ev *timeline.Event) {
-	loc, t := ev.Loc, ev.Time
-	off := p.exp.Clock.Tick0
-	if p.prev[ev.Src] > 0 {
-		off = p.prev[ev.Src]
-	}
-	off = max(p.last[loc], min(off, t))
+// gap marks records the runtime dropped (timeline.Gap) as a gap in the
+// measurement of their location: MEASUREMENT_ON_OFF off, with the count
+// as the attribute "dropped records", and on at its end. The off is no
+// earlier than what the location has written: OTF2 takes a location's
+// events in time order.
+func (p *part) gap(g timeline.Gap) {
+	off := max(g.From, p.last[g.Loc])
+	on := max(g.To, off)
 	attrs := C.OTF2_AttributeList_New()
 	if attrs == nil {
 		if p.x.err == nil {
@@ -323,15 +316,15 @@ func (p *part) dropped(ev *timeline.Event) {
 		return
 	}
 	defer C.OTF2_AttributeList_Delete(attrs)
-	if err := check("adding an attribute", C.OTF2_AttributeList_AddUint64(attrs, attrDropped, C.uint64_t(ev.Args[0]))); err != nil {
+	if err := check("adding an attribute", C.OTF2_AttributeList_AddUint64(attrs, attrDropped, C.uint64_t(g.Records))); err != nil {
 		if p.x.err == nil {
 			p.x.err = err
 		}
 		return
 	}
-	w := p.writer(loc)
-	p.x.rec("MEASUREMENT_ON_OFF", C.OTF2_EvtWriter_MeasurementOnOff(w, attrs, p.at(loc, off), C.OTF2_MEASUREMENT_OFF))
-	p.x.rec("MEASUREMENT_ON_OFF", C.OTF2_EvtWriter_MeasurementOnOff(w, nil, p.at(loc, t), C.OTF2_MEASUREMENT_ON))
+	w := p.writer(g.Loc)
+	p.x.rec("MEASUREMENT_ON_OFF", C.OTF2_EvtWriter_MeasurementOnOff(w, attrs, p.at(g.Loc, off), C.OTF2_MEASUREMENT_OFF))
+	p.x.rec("MEASUREMENT_ON_OFF", C.OTF2_EvtWriter_MeasurementOnOff(w, nil, p.at(g.Loc, on), C.OTF2_MEASUREMENT_ON))
 	p.x.dropAttr = true
 }
 
