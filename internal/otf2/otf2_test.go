@@ -361,6 +361,70 @@ func writeArchive(t *testing.T, dir string) string {
 	return out
 }
 
+// TestCommsParentFirst: the initial thread forks a team, one of whose
+// threads forks a nested team; after the join, the initial thread
+// creates a task outside any parallel region, so that its own team is
+// used last. Every team is defined after its parent, as otf2-print
+// wants (it warns "invalid parent Comm" otherwise).
+func TestCommsParentFirst(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "exp")
+	s, err := evtest.New(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	par, inner := s.Region("parallel", "x.c", 1), s.Region("parallel", "x.c", 3)
+	task := s.Region("task", "x.c", 9)
+	a, b := s.Thread(), s.Thread()
+	a.Put(events.Loc, 0, s.Loc("0", 0))
+	a.Put(events.Fork, par, 0)
+	b.T = a.T
+	a.Put(events.Loc, 0, s.Loc("0.0", 0))
+	b.Put(events.Loc, 0, s.Loc("0.1", 1))
+	ia, ib := a.NewID(), b.NewID()
+	a.Put(events.ImplicitBegin, par, ia, 0)
+	b.Put(events.ImplicitBegin, par, ib, 0)
+	b.Put(events.Fork, inner, ib)
+	b.Put(events.Loc, 0, s.Loc("0.1.0", 1))
+	in := b.NewID()
+	b.Put(events.ImplicitBegin, inner, in, ib)
+	b.Put(events.ImplicitEnd, inner, in)
+	b.Put(events.Loc, 0, s.Loc("0.1", 1))
+	b.Put(events.Join, inner, ib)
+	a.Put(events.ImplicitEnd, par, ia)
+	b.Put(events.ImplicitEnd, par, ib)
+	a.T = max(a.T, b.T)
+	a.Put(events.Loc, 0, s.Loc("0", 0))
+	a.Put(events.Join, par, 0)
+	tk := a.NewID()
+	a.Put(events.CreateBegin, task, tk)
+	a.Put(events.CreateEnd, task, tk)
+	a.Put(events.TaskBegin, task, tk, 0)
+	a.Put(events.TaskEnd, task, tk)
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	got := export(t, dir, 2)
+	if got["THREAD_TASK_CREATE"] != 1 {
+		t.Errorf("%v", got)
+	}
+	defs := otf2Print(t, writeArchive(t, dir), "-G")
+	comms := regexp.MustCompile(`(?m)^COMM +(\d+) +Name: "([^"]*)".*Parent: (?:"([^"]*)"|UNDEFINED)`).FindAllSubmatch(defs, -1)
+	var order []string
+	defined := map[string]bool{}
+	for _, c := range comms {
+		name, parent := string(c[2]), string(c[3])
+		if parent != "" && !defined[parent] {
+			t.Errorf("team %q is defined before its parent %q", name, parent)
+		}
+		defined[name] = true
+		order = append(order, name+" < "+parent)
+	}
+	want := []string{"initial thread 0 < ", "team of thread 0 < initial thread 0", "team of thread 0.1 < team of thread 0"}
+	if strings.Join(order, "; ") != strings.Join(want, "; ") {
+		t.Errorf("teams (name < parent) %q, want %q\n%s", order, want, defs)
+	}
+}
+
 // TestGapsMarked: every gap of a run that lost records in every way
 // (evtest.Gaps) is a MEASUREMENT_ON_OFF pair on its location, off with
 // the records lost as its attribute, on at its end: the DROPPED record's
