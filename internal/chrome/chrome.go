@@ -200,10 +200,13 @@ func (c *writer) where(region uint32) string {
 }
 
 // label is a region's kind, or its name where that says more: masked
-// (kind master), MPI_Send (kind mpi).
+// (kind master; of a combined construct, its leaf), MPI_Send (kind mpi).
 func label(r *profile.Region) string {
 	s := r.Kind
-	if (r.Kind == "master" || r.Kind == "mpi") && r.Name != "" {
+	if r.Kind == "master" && r.Name != "" {
+		s = r.Directive()
+	}
+	if r.Kind == "mpi" && r.Name != "" {
 		s = r.Name
 	}
 	if r.SubName != "" {

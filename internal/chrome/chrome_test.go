@@ -215,8 +215,9 @@ func TestCheckRejects(t *testing.T) {
 	}
 }
 
-// TestNames: masked, a construct of kind master, is named masked; an MPI
-// call by its name, without a place in the source.
+// TestNames: masked, a construct of kind master, is named masked, and
+// so is the masked leaf of "parallel masked taskloop"; an MPI call by its
+// name, without a place in the source.
 func TestNames(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "exp")
 	s, err := evtest.New(dir)
@@ -226,9 +227,12 @@ func TestNames(t *testing.T) {
 	masked, master, send := s.Region("master", "m.c", 3), s.Region("master", "m.c", 5), s.Region("mpi", "MPI", 0)
 	s.Name(masked, "masked")
 	s.Name(send, "MPI_Send")
+	leaf := s.Region("master", "m.c", 7)
+	s.Name(leaf, "parallel masked taskloop")
+	s.Flag(leaf, "combined")
 	a := s.Thread()
 	a.Put(events.Loc, 0, s.Loc("0", 0))
-	for _, r := range []uint32{masked, master, send} {
+	for _, r := range []uint32{masked, master, send, leaf} {
 		a.Put(events.EnterConstruct, r)
 		a.Put(events.ExitConstruct, r)
 	}
@@ -236,7 +240,7 @@ func TestNames(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, _, out := export(t, dir)
-	for _, want := range []string{`"name":"masked m.c:3"`, `"name":"master m.c:5"`, `"name":"MPI_Send"`} {
+	for _, want := range []string{`"name":"masked m.c:3"`, `"name":"master m.c:5"`, `"name":"MPI_Send"`, `"name":"masked m.c:7"`} {
 		if !bytes.Contains(out, []byte(want)) {
 			t.Errorf("no %s in\n%s", want, out)
 		}

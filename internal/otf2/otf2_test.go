@@ -16,6 +16,8 @@ import (
 
 	"gopari/internal/events"
 	"gopari/internal/events/evtest"
+	"gopari/internal/profile"
+	"gopari/internal/timeline"
 )
 
 // printCounts runs otf2-print on an archive and counts its records by
@@ -422,6 +424,31 @@ func TestCommsParentFirst(t *testing.T) {
 	want := []string{"initial thread 0 < ", "team of thread 0 < initial thread 0", "team of thread 0.1 < team of thread 0"}
 	if strings.Join(order, "; ") != strings.Join(want, "; ") {
 		t.Errorf("teams (name < parent) %q, want %q\n%s", order, want, defs)
+	}
+}
+
+// TestCombinedNames: the leaves of a combined construct are named as
+// Score-P names them, each by its own directive.
+func TestCombinedNames(t *testing.T) {
+	for _, tc := range []struct {
+		kind, name string
+		flags      []string
+		want       string
+	}{
+		{"parallel", "parallel for", []string{"combined"}, "!$omp parallel @c.c:3"},
+		{"for", "parallel for", []string{"combined"}, "!$omp for @c.c:3"},
+		{"for", "parallel for simd", []string{"combined"}, "!$omp for simd @c.c:3"},
+		{"sections", "parallel sections", []string{"combined"}, "!$omp sections @c.c:3"},
+		{"master", "parallel masked taskloop", []string{"combined"}, "!$omp masked @c.c:3"},
+		{"taskloop", "parallel master taskloop simd", []string{"combined"}, "!$omp taskloop simd @c.c:3"},
+		{"loop", "parallel loop", []string{"combined"}, "!$omp loop @c.c:3"},
+		{"for", "for simd", nil, "!$omp for simd @c.c:3"}, // not combined: its name
+		{"master", "masked", nil, "!$omp masked @c.c:3"},
+	} {
+		r := &profile.Region{ID: 1, Kind: tc.kind, Name: tc.name, File: "c.c", BeginLine: 3, EndLine: 5, Flags: tc.flags}
+		if d := define(r, uint8(timeline.FrameConstruct)); d.name != tc.want {
+			t.Errorf("%s of %s: %q, want %q", tc.kind, tc.name, d.name, tc.want)
+		}
 	}
 }
 

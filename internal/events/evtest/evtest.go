@@ -60,6 +60,11 @@ func (s *Sim) Region(kind, file string, line int) uint32 {
 // master; MPI_Send, of kind mpi).
 func (s *Sim) Name(id uint32, name string) { s.regions[id-1].Name = name }
 
+// Flag adds flags to region id ("combined", "untied", ...).
+func (s *Sim) Flag(id uint32, flags ...string) {
+	s.regions[id-1].Flags = append(s.regions[id-1].Flags, flags...)
+}
+
 // Loc returns the index of the team-tree location with path, adding it.
 func (s *Sim) Loc(path string, os int) uint64 {
 	for i, l := range s.locs {
