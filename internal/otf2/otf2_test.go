@@ -427,6 +427,57 @@ func TestCommsParentFirst(t *testing.T) {
 	}
 }
 
+// TestTaskloopCreator: thread 0.1 encounters a taskloop whose two tasks
+// run on threads 0.0 and 0.1. Both tasks were created by thread 1 of
+// the team, whichever thread ran them: their identity in every record
+// that names them (switches, completion) says creating thread 1.
+func TestTaskloopCreator(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "exp")
+	s, err := evtest.New(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	par, tl := s.Region("parallel", "x.c", 1), s.Region("taskloop", "x.c", 4)
+	a, b := s.Thread(), s.Thread()
+	a.Put(events.Loc, 0, s.Loc("0", 0))
+	a.Put(events.Fork, par, 0)
+	b.T = a.T
+	a.Put(events.Loc, 0, s.Loc("0.0", 0))
+	b.Put(events.Loc, 0, s.Loc("0.1", 1))
+	ia, ib := a.NewID(), b.NewID()
+	a.Put(events.ImplicitBegin, par, ia, 0)
+	b.Put(events.ImplicitBegin, par, ib, 0)
+	b.Put(events.EnterConstruct, tl)
+	a.T = max(a.T, b.T)
+	l1, l2 := b.NewID(), b.NewID()
+	a.Put(events.TaskloopBegin, tl, l1, ib, 0)
+	b.Put(events.TaskloopBegin, tl, l2, ib, 4)
+	a.Put(events.TaskloopEnd, tl, l1, 3)
+	b.Put(events.TaskloopEnd, tl, l2, 7)
+	b.Put(events.ExitConstruct, tl)
+	a.Put(events.ImplicitEnd, par, ia)
+	b.Put(events.ImplicitEnd, par, ib)
+	a.T = max(a.T, b.T)
+	a.Put(events.Loc, 0, s.Loc("0", 0))
+	a.Put(events.Join, par, 0)
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	export(t, dir, 4)
+	evs := otf2Print(t, writeArchive(t, dir))
+	named := regexp.MustCompile(`(?m)^(THREAD_TASK_SWITCH|THREAD_TASK_COMPLETE) +(\d+) .*Creating Thread: (\d+) .*Generation Number: ([1-9]\d*)$`).FindAllSubmatch(evs, -1)
+	ran := map[string]bool{}
+	for _, m := range named {
+		ran[string(m[2])] = true
+		if string(m[3]) != "1" {
+			t.Errorf("%s on location %s names creating thread %s, want 1", m[1], m[2], m[3])
+		}
+	}
+	if len(named) != 4 || len(ran) != 2 {
+		t.Errorf("%d records name the taskloop's tasks, on locations %v; want 4 on 2\n%s", len(named), ran, evs)
+	}
+}
+
 // TestCombinedNames: the leaves of a combined construct are named as
 // Score-P names them, each by its own directive.
 func TestCombinedNames(t *testing.T) {

@@ -71,7 +71,10 @@ type Task struct {
 	// K-th parallel region a task forked, ".N" for its N-th child task,
 	// ".lI" for a taskloop task whose first iteration is I.
 	Lineage string
-	// Creation: the location and time span, when the stream holds them.
+	// Creation: the location and time span, when the stream holds them
+	// (Created). A taskloop's tasks have no creation records: their
+	// CreateLoc is the location their parent, the task that encountered
+	// the taskloop, was at when they began; -1 when unknown.
 	CreateLoc              int
 	CreateBegin, CreateEnd uint64
 	Created, CreateDone    bool
@@ -503,6 +506,7 @@ func (r *Replay) step(x *events.Reader, th *thread, src int, rec events.Record) 
 			case kind == Taskloop:
 				task.Lineage = p.Lineage + ".l" + strconv.FormatInt(int64(rec.Args[2]), 10)
 				task.First = int64(rec.Args[2])
+				task.CreateLoc = p.Loc
 			default:
 				task.Lineage = p.Lineage + "." + strconv.Itoa(p.nextChild())
 			}
