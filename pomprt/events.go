@@ -8,6 +8,7 @@ import "C"
 import (
 	"fmt"
 	"os"
+	"slices"
 	"sync"
 	"syscall"
 	"unsafe"
@@ -88,7 +89,9 @@ func streamMeta(g *C.pomp_rt, ck clock) *profile.Events {
 			Dropped:  int64(e.dropped),
 		}
 		if e.bytes == 0 {
-			f.Name = "" // nothing reached the disk
+			// Nothing reached the disk: no file, but its records are
+			// counted, and the exporters mark them on its locations.
+			ev.Unwritten = append(ev.Unwritten, profile.Unwritten{OSThread: f.OSThread, Dropped: f.Dropped})
 		} else {
 			ev.Files = append(ev.Files, f)
 		}
@@ -96,12 +99,9 @@ func streamMeta(g *C.pomp_rt, ck clock) *profile.Events {
 		ev.Records += f.Records
 		ev.Dropped += f.Dropped
 	}
-	// Files in thread order, as their names sort.
-	for i := 1; i < len(ev.Files); i++ {
-		for j := i; j > 0 && ev.Files[j].OSThread < ev.Files[j-1].OSThread; j-- {
-			ev.Files[j], ev.Files[j-1] = ev.Files[j-1], ev.Files[j]
-		}
-	}
+	// In thread order, as the files' names sort.
+	slices.SortFunc(ev.Files, func(a, b profile.EventFile) int { return a.OSThread - b.OSThread })
+	slices.SortFunc(ev.Unwritten, func(a, b profile.Unwritten) int { return a.OSThread - b.OSThread })
 	return ev
 }
 

@@ -110,9 +110,15 @@ func (c *writer) run(exp *events.Experiment, pid int, name string, sort int) err
 	c.exp, c.r, c.pid, c.tracks, c.names, c.quoted = exp, r, pid, make([]track, len(r.Locs)), map[uint64]string{}, map[string]string{}
 	c.meta(name, sort)
 	err := r.Run(c.event)
-	// Close what is still open, at each location's last time.
+	// Close what is still open, at each location's last time, then mark
+	// what the streams lost at their end.
 	for i := range c.tracks {
 		c.hide(i, r.Locs[i].Last)
+	}
+	if err == nil {
+		for _, g := range r.EndGaps() {
+			c.gap(g)
+		}
 	}
 	c.stats.Records += r.Stats.Records
 	c.stats.Timeline.Records += r.Stats.Records
@@ -161,9 +167,12 @@ func (c *writer) begin(ph string, tid int, t uint64) {
 	c.buf = strconv.AppendInt(c.buf, int64(tid), 10)
 	if ph != "M" {
 		c.buf = append(c.buf, `,"ts":`...)
-		c.buf = strconv.AppendFloat(c.buf, (c.offNs+c.exp.Clock.Ns(t))/1e3, 'f', 3, 64)
+		c.buf = strconv.AppendFloat(c.buf, c.us(t), 'f', 3, 64)
 	}
 }
+
+// us returns the trace time of tick t, in microseconds.
+func (c *writer) us(t uint64) float64 { return (c.offNs + c.exp.Clock.Ns(t)) / 1e3 }
 
 func (c *writer) end(tail string) {
 	c.buf = append(c.buf, tail...)
@@ -191,10 +200,13 @@ func (c *writer) where(region uint32) string {
 }
 
 // label is a region's kind, or its name where that says more: masked
-// (kind master), MPI_Send (kind mpi).
+// (kind master; of a combined construct, its leaf), MPI_Send (kind mpi).
 func label(r *profile.Region) string {
 	s := r.Kind
-	if (r.Kind == "master" || r.Kind == "mpi") && r.Name != "" {
+	if r.Kind == "master" && r.Name != "" {
+		s = r.Directive()
+	}
+	if r.Kind == "mpi" && r.Name != "" {
 		s = r.Name
 	}
 	if r.SubName != "" {
@@ -461,7 +473,25 @@ func (c *writer) event(ev *timeline.Event) error {
 			c.buf = strconv.AppendQuote(c.buf, c.where(ev.Region))
 		})
 	case typ == events.Dropped:
-		c.instant(loc, t, strconv.FormatUint(ev.Args[0], 10)+" records dropped here", nil)
+		c.gap(ev.Gap)
 	}
 	return nil
+}
+
+// gap marks records the runtime dropped (timeline.Gap) with an instant
+// event on their track where the gap begins, "N records dropped", whose
+// arguments give the count and the times of the gap.
+func (c *writer) gap(g timeline.Gap) {
+	name := strconv.FormatInt(g.Records, 10) + " records dropped"
+	if g.End {
+		name += " (the stream stopped)"
+	}
+	c.instant(g.Loc, g.From, name, func() {
+		c.buf = append(c.buf, `"dropped_records":`...)
+		c.buf = strconv.AppendInt(c.buf, g.Records, 10)
+		c.buf = append(c.buf, `,"from_us":`...)
+		c.buf = strconv.AppendFloat(c.buf, c.us(g.From), 'f', 3, 64)
+		c.buf = append(c.buf, `,"to_us":`...)
+		c.buf = strconv.AppendFloat(c.buf, c.us(g.To), 'f', 3, 64)
+	})
 }

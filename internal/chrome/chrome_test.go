@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -214,8 +215,9 @@ func TestCheckRejects(t *testing.T) {
 	}
 }
 
-// TestNames: masked, a construct of kind master, is named masked; an MPI
-// call by its name, without a place in the source.
+// TestNames: masked, a construct of kind master, is named masked, and
+// so is the masked leaf of "parallel masked taskloop"; an MPI call by its
+// name, without a place in the source.
 func TestNames(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "exp")
 	s, err := evtest.New(dir)
@@ -225,9 +227,12 @@ func TestNames(t *testing.T) {
 	masked, master, send := s.Region("master", "m.c", 3), s.Region("master", "m.c", 5), s.Region("mpi", "MPI", 0)
 	s.Name(masked, "masked")
 	s.Name(send, "MPI_Send")
+	leaf := s.Region("master", "m.c", 7)
+	s.Name(leaf, "parallel masked taskloop")
+	s.Flag(leaf, "combined")
 	a := s.Thread()
 	a.Put(events.Loc, 0, s.Loc("0", 0))
-	for _, r := range []uint32{masked, master, send} {
+	for _, r := range []uint32{masked, master, send, leaf} {
 		a.Put(events.EnterConstruct, r)
 		a.Put(events.ExitConstruct, r)
 	}
@@ -235,9 +240,60 @@ func TestNames(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, _, out := export(t, dir)
-	for _, want := range []string{`"name":"masked m.c:3"`, `"name":"master m.c:5"`, `"name":"MPI_Send"`} {
+	for _, want := range []string{`"name":"masked m.c:3"`, `"name":"master m.c:5"`, `"name":"MPI_Send"`, `"name":"masked m.c:7"`} {
 		if !bytes.Contains(out, []byte(want)) {
 			t.Errorf("no %s in\n%s", want, out)
 		}
+	}
+}
+
+// TestGaps: every gap of a run that lost records in every way
+// (evtest.Gaps) is an instant event on its track, where the gap begins,
+// with the records lost as its argument dropped_records, and from_us and
+// to_us: the DROPPED record's gap and the end gaps of the stream that
+// stopped, up to the end of the run, on tracks 0.0 (5 and 3 records),
+// 0.1 (7) and 0.2 (11, its OS thread wrote no file): 26, as profile.json
+// counts, and as otherData's dropped_records says.
+func TestGaps(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "exp")
+	if _, err := evtest.Gaps(dir); err != nil {
+		t.Fatal(err)
+	}
+	_, st, out := export(t, dir)
+	var doc struct {
+		TraceEvents []struct {
+			Ph   string         `json:"ph"`
+			Tid  int            `json:"tid"`
+			Ts   float64        `json:"ts"`
+			Name string         `json:"name"`
+			Args map[string]any `json:"args"`
+		} `json:"traceEvents"`
+		OtherData map[string]any `json:"otherData"`
+	}
+	if err := json.Unmarshal(out, &doc); err != nil {
+		t.Fatal(err)
+	}
+	endUs := float64(evtest.GapsWallNs) / 1e3
+	var gaps []string
+	var sum int64
+	for _, e := range doc.TraceEvents {
+		n, ok := e.Args["dropped_records"].(float64)
+		if e.Ph != "i" || !ok {
+			continue
+		}
+		g := strconv.Itoa(e.Tid) + ": " + strconv.Itoa(int(n))
+		if e.Args["to_us"] == endUs {
+			g += " to the end"
+		}
+		if e.Ts != e.Args["from_us"] || e.Ts > e.Args["to_us"].(float64) || !strings.HasPrefix(e.Name, strconv.Itoa(int(n))+" records dropped") {
+			t.Errorf("gap %q at %v: %v", e.Name, e.Ts, e.Args)
+		}
+		gaps = append(gaps, g)
+		sum += int64(n)
+	}
+	slices.Sort(gaps)
+	want := []string{"1: 3 to the end", "1: 5", "2: 7 to the end", "3: 11 to the end"}
+	if !slices.Equal(gaps, want) || sum != 26 || st.Timeline.Dropped != 26 || doc.OtherData["dropped_records"] != 26.0 {
+		t.Errorf("gaps %q, %d records (stats %d, otherData %v); want %q, 26 records", gaps, sum, st.Timeline.Dropped, doc.OtherData["dropped_records"], want)
 	}
 }

@@ -68,12 +68,14 @@ func mpiRole(name string) C.OTF2_RegionRole {
 }
 
 // define describes region r seen as kind, named as Score-P names OpenMP
-// regions ("!$omp critical @file.c:12") and MPI calls ("MPI_Send").
+// regions ("!$omp critical @file.c:12", the leaves of a combined
+// construct each by its own directive: "!$omp parallel @file.c:3" and
+// "!$omp for @file.c:3") and MPI calls ("MPI_Send").
 func define(r *profile.Region, kind uint8) regionDef {
 	if r.Kind == "mpi" {
 		return regionDef{name: r.Name, role: mpiRole(r.Name), paradigm: C.OTF2_PARADIGM_MPI}
 	}
-	name := r.Name
+	name := r.Directive()
 	if (r.Kind == "lock" || r.Kind == "user") && r.SubName != "" {
 		name = r.SubName
 	}
@@ -88,7 +90,7 @@ func define(r *profile.Region, kind uint8) regionDef {
 	if r.Kind == "critical" && r.SubName != "" {
 		d.name = "!$omp critical (" + r.SubName + ")" + at
 	}
-	if r.Kind == "task" && hasFlag(r, "untied") {
+	if r.Kind == "task" && r.HasFlag("untied") {
 		d.role = C.OTF2_REGION_ROLE_TASK_UNTIED
 	}
 	switch kind {
@@ -121,15 +123,6 @@ func define(r *profile.Region, kind uint8) regionDef {
 		d.name, d.role = d.name+" (chunk)", C.OTF2_REGION_ROLE_LOOP
 	}
 	return d
-}
-
-func hasFlag(r *profile.Region, f string) bool {
-	for _, g := range r.Flags {
-		if g == f {
-			return true
-		}
-	}
-	return false
 }
 
 // definitions writes the global definitions: strings, the clock, the

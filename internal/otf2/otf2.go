@@ -182,6 +182,9 @@ func (x *exporter) source(i int, s source) error {
 	}
 	if err == nil {
 		p.closeOpen()
+		for _, g := range p.r.EndGaps() {
+			p.gap(g)
+		}
 		err = x.err
 	}
 	if err == nil {

@@ -9,30 +9,24 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
 
 	"gopari/internal/events"
 	"gopari/internal/events/evtest"
+	"gopari/internal/profile"
+	"gopari/internal/timeline"
 )
 
 // printCounts runs otf2-print on an archive and counts its records by
 // type; the run must succeed without complaint.
 func printCounts(t *testing.T, dir string) map[string]int64 {
 	t.Helper()
-	if _, err := exec.LookPath("otf2-print"); err != nil {
-		t.Skip("otf2-print not installed (Debian otf2-tools)")
-	}
-	var stdout, stderr bytes.Buffer
-	cmd := exec.Command("otf2-print", filepath.Join(dir, "traces.otf2"))
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	if err := cmd.Run(); err != nil || stderr.Len() > 0 {
-		t.Fatalf("otf2-print: %v\n%s", err, stderr.Bytes())
-	}
 	counts := map[string]int64{}
 	line := regexp.MustCompile(`^([A-Z_]+)\s+\d+\s+\d+`)
-	sc := bufio.NewScanner(&stdout)
+	sc := bufio.NewScanner(bytes.NewReader(otf2Print(t, dir)))
 	sc.Buffer(nil, 1<<20)
 	for sc.Scan() {
 		if m := line.FindStringSubmatch(sc.Text()); m != nil {
@@ -40,6 +34,38 @@ func printCounts(t *testing.T, dir string) map[string]int64 {
 		}
 	}
 	return counts
+}
+
+// complaint matches what otf2-print says of an archive it finds wrong:
+// "otf2-print: warning: invalid parent Comm…", "==ERROR==", and a
+// reference it cannot resolve, "Parent: INVALID <1>".
+var complaint = regexp.MustCompile(`(?m)^otf2-print:|\bwarning\b|==ERROR==|\bINVALID\b`)
+
+// otf2Print runs otf2-print on an archive with the given options and
+// returns its output; it fails the test if otf2-print fails or says
+// anything on stderr, or a warning or error on stdout.
+func otf2Print(t *testing.T, dir string, opts ...string) []byte {
+	t.Helper()
+	if _, err := exec.LookPath("otf2-print"); err != nil {
+		t.Skip("otf2-print not installed (Debian otf2-tools)")
+	}
+	var stdout, stderr bytes.Buffer
+	args := append(opts, filepath.Join(dir, "traces.otf2"))
+	cmd := exec.Command("otf2-print", args...)
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil || stderr.Len() > 0 {
+		t.Fatalf("otf2-print %s: %v\n%s", strings.Join(args, " "), err, stderr.Bytes())
+	}
+	if m := complaint.FindIndex(stdout.Bytes()); m != nil {
+		b := stdout.Bytes()
+		start := bytes.LastIndexByte(b[:m[0]], '\n') + 1
+		end := bytes.IndexByte(b[m[0]:], '\n')
+		if end < 0 {
+			end = len(b) - m[0]
+		}
+		t.Fatalf("otf2-print %s: %s", strings.Join(args, " "), b[start:m[0]+end])
+	}
+	return stdout.Bytes()
 }
 
 // streamCounts counts the records of a run's stream by type, reading the
@@ -79,6 +105,7 @@ func export(t *testing.T, dir string, switches int64) map[string]int64 {
 		t.Fatal(err)
 	}
 	got := printCounts(t, out)
+	otf2Print(t, out, "-A")
 	for k, v := range st.Records {
 		if got[k] != v {
 			t.Errorf("otf2-print shows %d %s records, the exporter wrote %d", got[k], k, v)
@@ -334,4 +361,197 @@ func writeArchive(t *testing.T, dir string) string {
 		t.Fatal(err)
 	}
 	return out
+}
+
+// TestCommsParentFirst: the initial thread forks a team, one of whose
+// threads forks a nested team; after the join, the initial thread
+// creates a task outside any parallel region, so that its own team is
+// used last. Every team is defined after its parent, as otf2-print
+// wants (it warns "invalid parent Comm" otherwise).
+func TestCommsParentFirst(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "exp")
+	s, err := evtest.New(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	par, inner := s.Region("parallel", "x.c", 1), s.Region("parallel", "x.c", 3)
+	task := s.Region("task", "x.c", 9)
+	a, b := s.Thread(), s.Thread()
+	a.Put(events.Loc, 0, s.Loc("0", 0))
+	a.Put(events.Fork, par, 0)
+	b.T = a.T
+	a.Put(events.Loc, 0, s.Loc("0.0", 0))
+	b.Put(events.Loc, 0, s.Loc("0.1", 1))
+	ia, ib := a.NewID(), b.NewID()
+	a.Put(events.ImplicitBegin, par, ia, 0)
+	b.Put(events.ImplicitBegin, par, ib, 0)
+	b.Put(events.Fork, inner, ib)
+	b.Put(events.Loc, 0, s.Loc("0.1.0", 1))
+	in := b.NewID()
+	b.Put(events.ImplicitBegin, inner, in, ib)
+	b.Put(events.ImplicitEnd, inner, in)
+	b.Put(events.Loc, 0, s.Loc("0.1", 1))
+	b.Put(events.Join, inner, ib)
+	a.Put(events.ImplicitEnd, par, ia)
+	b.Put(events.ImplicitEnd, par, ib)
+	a.T = max(a.T, b.T)
+	a.Put(events.Loc, 0, s.Loc("0", 0))
+	a.Put(events.Join, par, 0)
+	tk := a.NewID()
+	a.Put(events.CreateBegin, task, tk)
+	a.Put(events.CreateEnd, task, tk)
+	a.Put(events.TaskBegin, task, tk, 0)
+	a.Put(events.TaskEnd, task, tk)
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	got := export(t, dir, 2)
+	if got["THREAD_TASK_CREATE"] != 1 {
+		t.Errorf("%v", got)
+	}
+	defs := otf2Print(t, writeArchive(t, dir), "-G")
+	comms := regexp.MustCompile(`(?m)^COMM +(\d+) +Name: "([^"]*)".*Parent: (?:"([^"]*)"|UNDEFINED)`).FindAllSubmatch(defs, -1)
+	var order []string
+	defined := map[string]bool{}
+	for _, c := range comms {
+		name, parent := string(c[2]), string(c[3])
+		if parent != "" && !defined[parent] {
+			t.Errorf("team %q is defined before its parent %q", name, parent)
+		}
+		defined[name] = true
+		order = append(order, name+" < "+parent)
+	}
+	want := []string{"initial thread 0 < ", "team of thread 0 < initial thread 0", "team of thread 0.1 < team of thread 0"}
+	if strings.Join(order, "; ") != strings.Join(want, "; ") {
+		t.Errorf("teams (name < parent) %q, want %q\n%s", order, want, defs)
+	}
+}
+
+// TestTaskloopCreator: thread 0.1 encounters a taskloop whose two tasks
+// run on threads 0.0 and 0.1. Both tasks were created by thread 1 of
+// the team, whichever thread ran them: their identity in every record
+// that names them (switches, completion) says creating thread 1.
+func TestTaskloopCreator(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "exp")
+	s, err := evtest.New(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	par, tl := s.Region("parallel", "x.c", 1), s.Region("taskloop", "x.c", 4)
+	a, b := s.Thread(), s.Thread()
+	a.Put(events.Loc, 0, s.Loc("0", 0))
+	a.Put(events.Fork, par, 0)
+	b.T = a.T
+	a.Put(events.Loc, 0, s.Loc("0.0", 0))
+	b.Put(events.Loc, 0, s.Loc("0.1", 1))
+	ia, ib := a.NewID(), b.NewID()
+	a.Put(events.ImplicitBegin, par, ia, 0)
+	b.Put(events.ImplicitBegin, par, ib, 0)
+	b.Put(events.EnterConstruct, tl)
+	a.T = max(a.T, b.T)
+	l1, l2 := b.NewID(), b.NewID()
+	a.Put(events.TaskloopBegin, tl, l1, ib, 0)
+	b.Put(events.TaskloopBegin, tl, l2, ib, 4)
+	a.Put(events.TaskloopEnd, tl, l1, 3)
+	b.Put(events.TaskloopEnd, tl, l2, 7)
+	b.Put(events.ExitConstruct, tl)
+	a.Put(events.ImplicitEnd, par, ia)
+	b.Put(events.ImplicitEnd, par, ib)
+	a.T = max(a.T, b.T)
+	a.Put(events.Loc, 0, s.Loc("0", 0))
+	a.Put(events.Join, par, 0)
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	export(t, dir, 4)
+	evs := otf2Print(t, writeArchive(t, dir))
+	named := regexp.MustCompile(`(?m)^(THREAD_TASK_SWITCH|THREAD_TASK_COMPLETE) +(\d+) .*Creating Thread: (\d+) .*Generation Number: ([1-9]\d*)$`).FindAllSubmatch(evs, -1)
+	ran := map[string]bool{}
+	for _, m := range named {
+		ran[string(m[2])] = true
+		if string(m[3]) != "1" {
+			t.Errorf("%s on location %s names creating thread %s, want 1", m[1], m[2], m[3])
+		}
+	}
+	if len(named) != 4 || len(ran) != 2 {
+		t.Errorf("%d records name the taskloop's tasks, on locations %v; want 4 on 2\n%s", len(named), ran, evs)
+	}
+}
+
+// TestCombinedNames: the leaves of a combined construct are named as
+// Score-P names them, each by its own directive.
+func TestCombinedNames(t *testing.T) {
+	for _, tc := range []struct {
+		kind, name string
+		flags      []string
+		want       string
+	}{
+		{"parallel", "parallel for", []string{"combined"}, "!$omp parallel @c.c:3"},
+		{"for", "parallel for", []string{"combined"}, "!$omp for @c.c:3"},
+		{"for", "parallel for simd", []string{"combined"}, "!$omp for simd @c.c:3"},
+		{"sections", "parallel sections", []string{"combined"}, "!$omp sections @c.c:3"},
+		{"master", "parallel masked taskloop", []string{"combined"}, "!$omp masked @c.c:3"},
+		{"taskloop", "parallel master taskloop simd", []string{"combined"}, "!$omp taskloop simd @c.c:3"},
+		{"loop", "parallel loop", []string{"combined"}, "!$omp loop @c.c:3"},
+		{"for", "for simd", nil, "!$omp for simd @c.c:3"}, // not combined: its name
+		{"master", "masked", nil, "!$omp masked @c.c:3"},
+	} {
+		r := &profile.Region{ID: 1, Kind: tc.kind, Name: tc.name, File: "c.c", BeginLine: 3, EndLine: 5, Flags: tc.flags}
+		if d := define(r, uint8(timeline.FrameConstruct)); d.name != tc.want {
+			t.Errorf("%s of %s: %q, want %q", tc.kind, tc.name, d.name, tc.want)
+		}
+	}
+}
+
+// TestGapsMarked: every gap of a run that lost records in every way
+// (evtest.Gaps) is a MEASUREMENT_ON_OFF pair on its location, off with
+// the records lost as its attribute, on at its end: the DROPPED record's
+// gap and the end gaps of the stream that stopped, up to the end of the
+// run, on locations 0.0 (5 and 3 records), 0.1 (7) and 0.2 (11, its OS
+// thread wrote no file): 26, as profile.json counts.
+func TestGapsMarked(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "exp")
+	s, err := evtest.Gaps(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	exp, err := events.OpenExperiment(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := writeArchive(t, dir)
+	evs := otf2Print(t, out)
+	marks := regexp.MustCompile(`(?m)^MEASUREMENT_ON_OFF +(\d+) +(\d+) +Mode: (OFF\s+ADDITIONAL ATTRIBUTES: \("dropped records" <\d+>; UINT64; (\d+)\)|ON)$`).FindAllSubmatch(evs, -1)
+	open := map[string]uint64{} // location -> time of its open gap
+	which := map[string]int{}   // location -> its open gap's index in gaps
+	var gaps []string
+	var sum int64
+	end := strconv.FormatUint(s.Tick0+evtest.GapsWallNs, 10)
+	for _, m := range marks {
+		loc, at := string(m[1]), string(m[2])
+		ts, _ := strconv.ParseUint(at, 10, 64)
+		if string(m[3]) == "ON" {
+			from, ok := open[loc]
+			if !ok || ts < from {
+				t.Errorf("location %s: measurement on at %d without a gap open before", loc, ts)
+			}
+			delete(open, loc)
+			if at == end {
+				gaps[which[loc]] += " to the end"
+			}
+			continue
+		}
+		if _, ok := open[loc]; ok {
+			t.Errorf("location %s: a gap opens inside another", loc)
+		}
+		open[loc], which[loc] = ts, len(gaps)
+		n, _ := strconv.ParseInt(string(m[4]), 10, 64)
+		sum += n
+		gaps = append(gaps, loc+": "+string(m[4]))
+	}
+	slices.Sort(gaps)
+	want := []string{"1: 3 to the end", "1: 5", "2: 7 to the end", "3: 11 to the end"}
+	if len(open) > 0 || !slices.Equal(gaps, want) || sum != exp.Events.Dropped || sum != 26 {
+		t.Errorf("gaps %q (open %v), %d records; want %q, %d records (profile.json)\n%s", gaps, open, sum, want, exp.Events.Dropped, evs)
+	}
 }

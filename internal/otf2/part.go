@@ -47,36 +47,33 @@ type lockState struct {
 // A part is one source being written: its replay, and what its
 // locations, teams, tasks and locks are in the archive.
 type part struct {
-	x        *exporter
-	exp      *events.Experiment
-	r        *timeline.Replay
-	rank     int // -1 outside a job
-	base     int // the archive's location of the replay's location 0
-	writers  []*C.OTF2_EvtWriter
-	last     []uint64 // per location: the last time written (ticks)
-	prev     []uint64 // per stream file: the time of its last record
-	regions  map[regionKey]C.OTF2_RegionRef
-	comms    map[int]C.OTF2_CommRef // by forking location, or n+root for a root's own
-	commKeys []int
-	members  map[int]map[int]bool // comm key -> member locations
-	gen      []uint32             // per location: the last generation number
-	locks    map[uint64]*lockState
-	osLocs   map[int]map[int]bool // OS thread -> locations it acted as
-	conv     func(uint64) uint64  // ticks to archive timestamps
+	x       *exporter
+	exp     *events.Experiment
+	r       *timeline.Replay
+	rank    int // -1 outside a job
+	base    int // the archive's location of the replay's location 0
+	writers []*C.OTF2_EvtWriter
+	last    []uint64 // per location: the last time written (ticks)
+	regions map[regionKey]C.OTF2_RegionRef
+	comms   map[int]C.OTF2_CommRef // by forking location, or n+root for a root's own
+	gen     []uint32               // per location: the last generation number
+	locks   map[uint64]*lockState
+	osLocs  map[int]map[int]bool // OS thread -> locations it acted as
+	conv    func(uint64) uint64  // ticks to archive timestamps
 }
 
 func newPart(x *exporter, index int, s source) *part {
 	p := &part{x: x, exp: s.exp, r: timeline.New(s.exp), rank: s.rank, base: len(x.locs),
-		regions: map[regionKey]C.OTF2_RegionRef{}, comms: map[int]C.OTF2_CommRef{}, members: map[int]map[int]bool{},
+		regions: map[regionKey]C.OTF2_RegionRef{}, comms: map[int]C.OTF2_CommRef{},
 		locks: map[uint64]*lockState{}, osLocs: map[int]map[int]bool{}}
 	n := len(p.r.Locs)
 	p.writers = make([]*C.OTF2_EvtWriter, n)
 	p.last = make([]uint64, n)
 	p.gen = make([]uint32, n)
-	p.prev = make([]uint64, len(s.exp.Events.Files))
 	for _, l := range p.r.Locs {
 		x.locs = append(x.locs, locDef{name: "thread " + l.Path, group: index})
 	}
+	p.defineComms()
 	clk := s.exp.Clock
 	if s.rank < 0 {
 		p.conv = func(t uint64) uint64 { return t }
@@ -124,21 +121,52 @@ func (p *part) at(loc int, t uint64) C.OTF2_TimeStamp {
 	return p.x.note(p.conv(t))
 }
 
+// defineComms defines the thread teams of the part's team tree, as
+// profile.json gives it: an initial team for each root location (an
+// initial thread), and a team for each location that forked one. They
+// are defined parents first (by level, then location), so that a team's
+// parent, the team its forking thread belongs to, is always defined
+// before it, whatever order the events use them in.
+func (p *part) defineComms() {
+	n := len(p.r.Locs)
+	level := func(key int) int {
+		if key >= n {
+			return 0
+		}
+		return strings.Count(p.r.Locs[key].Path, ".") + 1
+	}
+	members := map[int][]int{}
+	var keys []int
+	for i, l := range p.r.Locs {
+		if l.Parent < 0 {
+			keys = append(keys, n+i)
+			members[n+i] = []int{i}
+			continue
+		}
+		if members[l.Parent] == nil {
+			keys = append(keys, l.Parent)
+		}
+		members[l.Parent] = append(members[l.Parent], i)
+	}
+	slices.SortStableFunc(keys, func(a, b int) int {
+		if la, lb := level(a), level(b); la != lb {
+			return la - lb
+		}
+		return a%n - b%n
+	})
+	for _, k := range keys {
+		p.comms[k] = C.OTF2_CommRef(len(p.x.comms))
+		parent := C.OTF2_CommRef(C.OTF2_UNDEFINED_COMM)
+		if k < n {
+			parent = p.comms[p.teamOf(k)]
+		}
+		p.x.comms = append(p.x.comms, commDef{name: p.name(p.commName(k)), members: p.global(p.ranks(members[k])), parent: parent})
+	}
+}
+
 // comm returns the thread team of key: the team forked by location key,
 // or (key >= number of locations) the initial team of a root location.
-func (p *part) comm(key int) C.OTF2_CommRef {
-	if c, ok := p.comms[key]; ok {
-		return c
-	}
-	c := C.OTF2_CommRef(len(p.x.comms) + len(p.commKeys))
-	p.comms[key] = c
-	p.commKeys = append(p.commKeys, key)
-	p.members[key] = map[int]bool{}
-	if n := len(p.r.Locs); key >= n {
-		p.members[key][key-n] = true
-	}
-	return c
-}
+func (p *part) comm(key int) C.OTF2_CommRef { return p.comms[key] }
 
 // rank returns location loc's rank in its team: its thread number, 0
 // for an initial thread.
@@ -238,7 +266,6 @@ func (p *part) event(ev *timeline.Event) error {
 		return x.err
 	}
 	loc, t := ev.Loc, ev.Time
-	defer func() { p.prev[ev.Src] = t }()
 	if p.osLocs[ev.OS] == nil {
 		p.osLocs[ev.OS] = map[int]bool{}
 	}
@@ -271,7 +298,6 @@ func (p *part) event(ev *timeline.Event) error {
 		p.taskSwitch(loc, t, ev.Task)
 	case typ == events.ImplicitBegin:
 		team := p.comm(p.teamOf(loc))
-		p.members[p.teamOf(loc)][loc] = true
 		x.rec("THREAD_TEAM_BEGIN", C.OTF2_EvtWriter_ThreadTeamBegin(p.writer(loc), nil, p.at(loc, t), team))
 		p.enter(loc, t, p.region(ev.Region, kindImplicit))
 	case typ == events.ImplicitEnd:
@@ -298,23 +324,19 @@ func (p *part) event(ev *timeline.Event) error {
 		l := p.lock(ev.Args[0])
 		x.rec("THREAD_RELEASE_LOCK", C.OTF2_EvtWriter_ThreadReleaseLock(p.writer(loc), nil, p.at(loc, t), C.OTF2_PARADIGM_OPENMP, l.id, l.held[loc]))
 	case typ == events.Dropped:
-		p.dropped(ev)
+		p.gap(ev.Gap)
 	}
 	return x.err
 }
 
-// dropped marks the records the runtime dropped before a DROPPED record
-// as a gap in the measurement of its location: MEASUREMENT_ON_OFF off,
-// with the count as the attribute "dropped records", at the stream's
-// previous record (the run's start if it had none), and on at the
-// DROPPED record.
-func (p *part) dropped(ev *timeline.Event) {
-	loc, t := ev.Loc, ev.Time
-	off := p.exp.Clock.Tick0
-	if p.prev[ev.Src] > 0 {
-		off = p.prev[ev.Src]
-	}
-	off = max(p.last[loc], min(off, t))
+// gap marks records the runtime dropped (timeline.Gap) as a gap in the
+// measurement of their location: MEASUREMENT_ON_OFF off, with the count
+// as the attribute "dropped records", and on at its end. The off is no
+// earlier than what the location has written: OTF2 takes a location's
+// events in time order.
+func (p *part) gap(g timeline.Gap) {
+	off := max(g.From, p.last[g.Loc])
+	on := max(g.To, off)
 	attrs := C.OTF2_AttributeList_New()
 	if attrs == nil {
 		if p.x.err == nil {
@@ -323,15 +345,15 @@ func (p *part) dropped(ev *timeline.Event) {
 		return
 	}
 	defer C.OTF2_AttributeList_Delete(attrs)
-	if err := check("adding an attribute", C.OTF2_AttributeList_AddUint64(attrs, attrDropped, C.uint64_t(ev.Args[0]))); err != nil {
+	if err := check("adding an attribute", C.OTF2_AttributeList_AddUint64(attrs, attrDropped, C.uint64_t(g.Records))); err != nil {
 		if p.x.err == nil {
 			p.x.err = err
 		}
 		return
 	}
-	w := p.writer(loc)
-	p.x.rec("MEASUREMENT_ON_OFF", C.OTF2_EvtWriter_MeasurementOnOff(w, attrs, p.at(loc, off), C.OTF2_MEASUREMENT_OFF))
-	p.x.rec("MEASUREMENT_ON_OFF", C.OTF2_EvtWriter_MeasurementOnOff(w, nil, p.at(loc, t), C.OTF2_MEASUREMENT_ON))
+	w := p.writer(g.Loc)
+	p.x.rec("MEASUREMENT_ON_OFF", C.OTF2_EvtWriter_MeasurementOnOff(w, attrs, p.at(g.Loc, off), C.OTF2_MEASUREMENT_OFF))
+	p.x.rec("MEASUREMENT_ON_OFF", C.OTF2_EvtWriter_MeasurementOnOff(w, nil, p.at(g.Loc, on), C.OTF2_MEASUREMENT_ON))
 	p.x.dropAttr = true
 }
 
@@ -411,15 +433,6 @@ func (p *part) finish() error {
 	for _, os := range oss {
 		x.osGroups = append(x.osGroups, osGroup{name: p.name("OS thread " + strconv.FormatUint(os, 10)), members: p.global(sortedKeys(p.osLocs[int(os)]))})
 	}
-	for _, k := range p.commKeys {
-		parent := C.OTF2_CommRef(C.OTF2_UNDEFINED_COMM)
-		if k < len(p.r.Locs) {
-			if c, ok := p.comms[p.teamOf(k)]; ok {
-				parent = c
-			}
-		}
-		x.comms = append(x.comms, commDef{name: p.name(p.commName(k)), members: p.global(p.ranks(k)), parent: parent})
-	}
 	return nil
 }
 
@@ -438,15 +451,17 @@ func (p *part) commName(k int) string {
 	return "team of thread " + p.r.Locs[k].Path
 }
 
-// ranks returns the members of team k in rank order: position i holds
-// the location of thread i. A thread number never seen holds its
-// parent's first member, so that ranks stay positions.
-func (p *part) ranks(k int) []uint64 {
+// ranks returns the members of a team in rank order: position i holds
+// the location of thread i. A thread number that no location has holds
+// the team's first member, so that ranks stay positions.
+func (p *part) ranks(members []int) []uint64 {
 	byRank := map[int]uint64{}
 	top := -1
-	for loc := range p.members[k] {
+	for _, loc := range members {
 		r := p.rankOf(loc)
-		byRank[r] = uint64(loc)
+		if _, ok := byRank[r]; !ok {
+			byRank[r] = uint64(loc)
+		}
 		top = max(top, r)
 	}
 	out := make([]uint64, top+1)
@@ -454,7 +469,7 @@ func (p *part) ranks(k int) []uint64 {
 		if loc, ok := byRank[i]; ok {
 			out[i] = loc
 		} else {
-			out[i] = sortedKeys(p.members[k])[0]
+			out[i] = uint64(members[0])
 		}
 	}
 	return out

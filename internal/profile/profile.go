@@ -111,7 +111,10 @@ func (c *Clock) UnmarshalJSON(b []byte) error {
 // profile was written (a signal, exit() while other threads ran).
 // Stopped says why and when the stream stopped before the end of the run
 // (a write failed: a full disk, a file size limit); the records after
-// that point were counted as dropped, not kept.
+// that point were counted as dropped, not kept. Unwritten lists the OS
+// threads that recorded events of which none reached the disk (the
+// stream stopped before their first block): they have no file, and
+// Dropped counts their records too.
 type Events struct {
 	Version  int         `json:"version"`
 	Dir      string      `json:"dir"`
@@ -122,6 +125,15 @@ type Events struct {
 	Dropped  int64       `json:"dropped"`
 	Complete bool        `json:"complete"`
 	Stopped  string      `json:"stopped,omitempty"`
+	// Unwritten: one per OS thread without a file whose records were
+	// all dropped.
+	Unwritten []Unwritten `json:"unwritten,omitempty"`
+}
+
+// An Unwritten is an OS thread none of whose records reached the disk.
+type Unwritten struct {
+	OSThread int   `json:"os_thread"`
+	Dropped  int64 `json:"dropped"`
 }
 
 // Has reports whether the stream was recorded for kind ("trace",

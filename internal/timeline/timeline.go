@@ -71,7 +71,10 @@ type Task struct {
 	// K-th parallel region a task forked, ".N" for its N-th child task,
 	// ".lI" for a taskloop task whose first iteration is I.
 	Lineage string
-	// Creation: the location and time span, when the stream holds them.
+	// Creation: the location and time span, when the stream holds them
+	// (Created). A taskloop's tasks have no creation records: their
+	// CreateLoc is the location their parent, the task that encountered
+	// the taskloop, was at when they began; -1 when unknown.
 	CreateLoc              int
 	CreateBegin, CreateEnd uint64
 	Created, CreateDone    bool
@@ -136,6 +139,8 @@ type Event struct {
 	// location it left, where FromTask (if any) resumes; else -1.
 	From     int
 	FromTask *Task
+	// Gap is, for a DROPPED record, the span whose records were dropped.
+	Gap Gap
 }
 
 // Location is a team-tree thread, from profile.json.
@@ -149,7 +154,7 @@ type Location struct {
 // Stats counts what the replay had to mend.
 type Stats struct {
 	Records   int64
-	Dropped   int64 // records the runtime dropped (DROPPED records)
+	Dropped   int64 // records the runtime dropped: DROPPED records, and the end gaps of a stream that stopped
 	Unmatched int64 // ends without a begin, frames left open, unknown tasks
 	Clamped   int64 // records whose time was raised to keep a location's time monotonic
 }
@@ -158,6 +163,11 @@ type thread struct {
 	os    int
 	loc   int
 	stack []*Task
+	// last is the time of the stream's last record that is an event
+	// (neither TIME, LOC nor DROPPED); seen says there was one.
+	last    uint64
+	seen    bool
+	dropped int64 // what its DROPPED records say
 }
 
 // A Replay walks an experiment's stream.
@@ -169,6 +179,8 @@ type Replay struct {
 	teams   map[uint64]*Team // by encountering task ID
 	Stats   Stats
 	ev      Event
+	gaps    []Gap  // at the end of the streams (EndGaps)
+	maxTime uint64 // the latest record
 }
 
 // New prepares a replay of exp.
@@ -216,6 +228,7 @@ func (r *Replay) Run(handle func(*Event) error) error {
 	for {
 		rec, src, err := m.Next()
 		if err == io.EOF {
+			r.endGaps()
 			return nil
 		}
 		if err != nil {
@@ -356,14 +369,23 @@ func (r *Replay) step(x *events.Reader, th *thread, src int, rec events.Record) 
 	} else if th.loc < 0 {
 		return false, r.errf(x, "%v record before any LOC", rec.Type)
 	}
-	rec.Time = r.Clamp(th.loc, rec.Time)
+	if rec.Type == events.Dropped {
+		return true, r.dropped(th, src, rec)
+	}
+	if rec.Type == events.Loc {
+		// A LOC record says where the next ones happen; it is no event
+		// of the location's (a gap there begins at its last event).
+		rec.Time = max(rec.Time, r.Locs[th.loc].Last)
+	} else {
+		rec.Time = r.Clamp(th.loc, rec.Time)
+		th.last, th.seen = rec.Time, true
+	}
+	r.maxTime = max(r.maxTime, rec.Time)
 	r.ev = Event{Record: rec, Src: src, OS: th.os, Loc: th.loc, From: -1}
 	ev := &r.ev
 	t := rec.Time
 	switch typ := rec.Type; {
 	case typ == events.Loc:
-	case typ == events.Dropped:
-		r.Stats.Dropped += int64(rec.Args[0])
 	case typ.IsEnter():
 		c := r.current(th)
 		c.Open = append(c.Open, Frame{Kind: FrameKind(typ.PhaseOf()), Region: rec.Region, Start: t})
@@ -484,6 +506,7 @@ func (r *Replay) step(x *events.Reader, th *thread, src int, rec events.Record) 
 			case kind == Taskloop:
 				task.Lineage = p.Lineage + ".l" + strconv.FormatInt(int64(rec.Args[2]), 10)
 				task.First = int64(rec.Args[2])
+				task.CreateLoc = p.Loc
 			default:
 				task.Lineage = p.Lineage + "." + strconv.Itoa(p.nextChild())
 			}

@@ -1,6 +1,7 @@
 package timeline
 
 import (
+	"fmt"
 	"path/filepath"
 	"testing"
 
@@ -80,5 +81,50 @@ func TestFib(t *testing.T) {
 		if len(r.Live()) != 1 { // the initial task, and nothing else
 			t.Errorf("%d tasks live at the end", len(r.Live()))
 		}
+	}
+}
+
+// TestGaps replays a run that lost records in every way (evtest.Gaps):
+// the DROPPED record's gap runs from its thread's previous event (not
+// the LOC record before it) to the record; the records lost after each
+// thread's last block are end gaps, from its last event (the run's
+// start for the thread without a file) to the end of the run, on its
+// location; the gaps add up to profile.json's events.dropped.
+func TestGaps(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "exp")
+	s, err := evtest.Gaps(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	last := map[int]uint64{} // OS thread -> time of its last event
+	var gaps []Gap
+	r := replay(t, dir, func(ev *Event) {
+		switch ev.Type {
+		case events.Loc:
+		case events.Dropped:
+			gaps = append(gaps, ev.Gap)
+			if ev.Gap.From != last[ev.OS] || ev.Gap.To != ev.Time || ev.Gap.End {
+				t.Errorf("gap %+v: want from %d (the thread's previous event) to %d", ev.Gap, last[ev.OS], ev.Time)
+			}
+		default:
+			last[ev.OS] = ev.Time
+		}
+	})
+	end := s.Tick0 + evtest.GapsWallNs
+	want := []Gap{
+		{Loc: 1, From: last[0], To: end, Records: 3, End: true}, // a, at 0.0
+		{Loc: 2, From: last[1], To: end, Records: 7, End: true}, // b, at 0.1
+		{Loc: 3, From: s.Tick0, To: end, Records: 11, End: true},
+	}
+	if got := r.EndGaps(); fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("end gaps %+v, want %+v", got, want)
+	}
+	gaps = append(gaps, r.EndGaps()...)
+	var sum int64
+	for _, g := range gaps {
+		sum += g.Records
+	}
+	if len(gaps) != 4 || gaps[0].Records != 5 || sum != 26 || r.Stats.Dropped != 26 {
+		t.Errorf("gaps %+v, %d records; stats %+v; want 4 gaps of 26 records", gaps, sum, r.Stats)
 	}
 }

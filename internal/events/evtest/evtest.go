@@ -36,6 +36,9 @@ type Sim struct {
 	// Extra is merged into profile.json's top level (tests of the
 	// profile's fields, or of damage).
 	Extra map[string]any
+	// unwritten: OS threads that wrote no file, with their records
+	// dropped (Unwritten).
+	unwritten []profile.Unwritten
 }
 
 // New starts an experiment in dir, which must not exist.
@@ -56,6 +59,11 @@ func (s *Sim) Region(kind, file string, line int) uint32 {
 // Name gives region id a name other than its kind's (masked, of kind
 // master; MPI_Send, of kind mpi).
 func (s *Sim) Name(id uint32, name string) { s.regions[id-1].Name = name }
+
+// Flag adds flags to region id ("combined", "untied", ...).
+func (s *Sim) Flag(id uint32, flags ...string) {
+	s.regions[id-1].Flags = append(s.regions[id-1].Flags, flags...)
+}
 
 // Loc returns the index of the team-tree location with path, adding it.
 func (s *Sim) Loc(path string, os int) uint64 {
@@ -82,6 +90,9 @@ type Thread struct {
 	// cur is the task the scenario runs on this thread.
 	cur      uint64
 	implicit bool
+	// dropped: what its DROPPED records say, and the records it lost
+	// after its last block (Lost).
+	dropped, lost int64
 }
 
 // Thread starts the next OS thread's stream.
@@ -107,8 +118,23 @@ func (t *Thread) NewID() uint64 { t.next++; return t.next - 1 }
 
 // Put writes a record at the thread's clock and advances it.
 func (t *Thread) Put(typ events.Type, region uint32, args ...uint64) {
+	if typ == events.Dropped && len(args) > 0 {
+		t.dropped += int64(args[0])
+	}
 	t.w.Put(typ, region, t.T, args...)
 	t.T += t.Step
+}
+
+// Lost counts n records as dropped after the thread's last block, as
+// when the stream stopped (a failed write): profile.json counts them in
+// the file's dropped, no DROPPED record says them.
+func (t *Thread) Lost(n int64) { t.lost += n }
+
+// Unwritten counts n records of OS thread os, which wrote no file (the
+// stream stopped before its first block), in profile.json's
+// events.unwritten.
+func (s *Sim) Unwritten(os int, n int64) {
+	s.unwritten = append(s.unwritten, profile.Unwritten{OSThread: os, Dropped: n})
 }
 
 // Wait advances the thread's clock by d ticks.
@@ -129,7 +155,7 @@ func (s *Sim) Records() int64 {
 // Close writes profile.json and closes every stream.
 func (s *Sim) Close() error {
 	var files []events.FileInfo
-	var bytes, records int64
+	var bytes, records, dropped int64
 	for _, t := range s.threads {
 		if err := t.w.Close(); err != nil && s.err == nil {
 			s.err = err
@@ -140,9 +166,14 @@ func (s *Sim) Close() error {
 		if err := t.f.Close(); err != nil && s.err == nil {
 			s.err = err
 		}
-		files = append(files, events.FileInfo{Name: filepath.Base(t.f.Name()), OSThread: t.OS, Bytes: t.w.Bytes(), Records: t.w.Records()})
+		files = append(files, events.FileInfo{Name: filepath.Base(t.f.Name()), OSThread: t.OS, Bytes: t.w.Bytes(), Records: t.w.Records(),
+			Dropped: t.dropped + t.lost})
 		bytes += t.w.Bytes()
 		records += t.w.Records()
+		dropped += t.dropped + t.lost
+	}
+	for _, u := range s.unwritten {
+		dropped += u.Dropped
 	}
 	if s.err != nil {
 		return s.err
@@ -156,7 +187,7 @@ func (s *Sim) Close() error {
 		"exit":    "exit",
 		"clock":   map[string]any{"name": "tsc", "ns_per_tick": s.NsPerTick, "tick0": s.Tick0, "ns0": 0, "realtime0_ns": uint64(Realtime0Ns)},
 		"events": events.Meta{Version: events.Version, Dir: "events", Kinds: s.Kinds, Files: files,
-			Bytes: bytes, Records: records, Complete: !s.Incomplete},
+			Bytes: bytes, Records: records, Dropped: dropped, Complete: !s.Incomplete, Unwritten: s.unwritten},
 		"regions":    s.regions,
 		"threads":    s.locs,
 		"os_threads": len(s.threads),
