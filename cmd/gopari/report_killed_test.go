@@ -122,6 +122,24 @@ func TestKilledCommands(t *testing.T) {
 			t.Errorf("%v: exit %d, stderr %q", args[:2], code, stderr)
 		}
 	}
+	// Killed while it wrote its profile; or ended, and its profile not
+	// written: stream.json says how it ended.
+	os.WriteFile(filepath.Join(dir, "profile.json.tmp"), []byte(`{"format":`), 0o644)
+	if code, stdout, _ := gopari(t, "report", dir); code != 3 || !strings.Contains(stdout, "was killed while it wrote its profile (profile.json.tmp holds 10 bytes of it)") {
+		t.Errorf("killed while writing: exit %d\n%s", code, stdout)
+	}
+	if code, _, stderr := gopari(t, "report", "--json", dir); code != 1 || !strings.Contains(stderr, "profile.json.tmp holds the first 10 bytes") ||
+		!strings.Contains(stderr, "gopari report, gopari trace and gopari grains read what its event stream kept") {
+		t.Errorf("killed while writing, --json: exit %d, stderr %q", code, stderr)
+	}
+	os.Remove(filepath.Join(dir, "profile.json.tmp"))
+	info := filepath.Join(dir, "events", events.RunInfoFile)
+	b, _ := os.ReadFile(info)
+	os.WriteFile(info, []byte(strings.Replace(string(b), `"format"`, `"ended": "SIGTERM", "format"`, 1)), 0o644)
+	if code, stdout, _ := gopari(t, "report", dir); code != 3 || !strings.Contains(stdout, "ended (SIGTERM) but wrote no profile") {
+		t.Errorf("ended without a profile: exit %d\n%s", code, stdout)
+	}
+
 	// Profile mode keeps nothing: the directory is made at the end.
 	gone := filepath.Join(t.TempDir(), "gone")
 	for _, cmd := range []string{"report", "grains"} {

@@ -22,6 +22,7 @@ import (
 	"gopari/internal/chrome"
 	"gopari/internal/events"
 	"gopari/internal/profile"
+	"gopari/internal/salvage"
 	"gopari/rewrite"
 )
 
@@ -109,7 +110,10 @@ func readRaw(t *testing.T, dir string) rawStream {
 // status 3, say that the run was killed and what is missing, and show
 // exactly what the complete blocks hold: the tasks created, begun and
 // completed, the loop chunks, the region visits; which is what the
-// program did, less at most the block each thread still held in memory.
+// program did, less at most the block each thread still held in memory;
+// and their times, by the clock stream.json gives, lie between the
+// wall-clock times the program printed, its tick rate within 0.1% of a
+// whole run's.
 // Then a file is cut in the middle of its last block, as a kill during
 // its write(2) leaves it: the readers read the blocks before the cut,
 // and say so.
@@ -121,11 +125,15 @@ func TestKilled(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
 			p := buildOpts(t, c, "killed.c", rewrite.Options{Chunks: true})
+			// The tick rate of a run that is not killed, measured over
+			// all of it, for the killed runs' stream.json.
+			whole := run(t, p.inst, []string{"OMP_NUM_THREADS=2", "GOPARI_MODE=trace"}, "20000", "exit")
+			rate := readProfile(t, whole).Clock.NsPerTick
 			for _, threads := range threadCounts {
 				for _, mode := range []string{"GOPARI_MODE=trace", "GOPARI_GRAINS=1"} {
 					what := fmt.Sprintf("%s, %s threads", mode, threads)
 					r := run(t, p.inst, []string{"OMP_NUM_THREADS=" + threads, mode}, "20000")
-					checkKilled(t, gopari, what, r, mode == "GOPARI_MODE=trace")
+					checkKilled(t, gopari, what, r, mode == "GOPARI_MODE=trace", rate)
 				}
 			}
 		})
@@ -134,10 +142,10 @@ func TestKilled(t *testing.T) {
 
 // checkKilled checks the directory of one killed run and what gopari
 // makes of it.
-func checkKilled(t *testing.T, gopari, what string, r result, trace bool) {
+func checkKilled(t *testing.T, gopari, what string, r result, trace bool, rate float64) {
 	t.Helper()
-	var tasks, chunks int64
-	if _, err := fmt.Sscanf(r.stdout, "%d tasks, %d chunks", &tasks, &chunks); err != nil || r.code != -1 {
+	var tasks, chunks, sum, loopEnd, kill int64
+	if _, err := fmt.Sscanf(r.stdout, "%d tasks, %d chunks, sum %d, loop end %d, kill %d", &tasks, &chunks, &sum, &loopEnd, &kill); err != nil || r.code != -1 {
 		t.Fatalf("%s: exit %d, printed %q (%v)\n%s", what, r.code, r.stdout, err, r.stderr)
 	}
 	if _, err := os.Stat(filepath.Join(r.dir, "profile.json")); err == nil {
@@ -147,29 +155,44 @@ func checkKilled(t *testing.T, gopari, what string, r result, trace bool) {
 	if err != nil || ri.Ended != "" || len(ri.Regions) == 0 {
 		t.Fatalf("%s: stream.json: %v, %+v", what, err, ri)
 	}
+	if d := ri.Clock.NsPerTick/rate - 1; d > 1e-3 || d < -1e-3 {
+		t.Errorf("%s: stream.json's clock has %.6g ns per tick (over %d ns), a whole run's profile %.6g", what, ri.Clock.NsPerTick, ri.CalibratedNs, rate)
+	}
 	if st, err := os.Stat(filepath.Join(r.dir, "events", events.ReserveFile)); err != nil || st.Size() != 4<<20 {
 		t.Errorf("%s: the space held back for the profile: %v", what, err)
 	}
 	raw := readRaw(t, r.dir)
-	reg := regionLines(ri.Regions)
-	task, loop, atomic := reg["task 28"], reg["for 19"], reg["atomic 30"]
-	if task == 0 || loop == 0 || atomic == 0 {
-		t.Fatalf("%s: regions %v", what, reg)
+	// The task, the loop, and the atomic in the task, the second one.
+	var task, loop, atomic profile.Region
+	for _, r := range ri.Regions {
+		switch {
+		case r.Kind == "task":
+			task = r
+		case r.Kind == "for":
+			loop = r
+		case r.Kind == "atomic" && r.BeginLine > atomic.BeginLine:
+			atomic = r
+		}
+	}
+	if task.ID == 0 || loop.ID == 0 || atomic.ID == 0 {
+		t.Fatalf("%s: regions %+v", what, ri.Regions)
 	}
 	// What the program did, less the block each thread held in memory:
 	// a task takes at least 5 words on the thread that runs it, a chunk
 	// 4 (CHUNK_NEXT), and a block is 32768 words.
 	nt := int64(len(ri.Threads))
-	done, seen := raw.count(events.TaskEnd, task), raw.count(events.ChunkEnd, loop)
-	if done > tasks || done < tasks-nt*(32768/5+1) || raw.count(events.CreateBegin, task) > tasks {
-		t.Errorf("%s: the program ran %d tasks; the complete blocks hold %d ends and %d creations", what, tasks, done, raw.count(events.CreateBegin, task))
+	tk, lp := uint32(task.ID), uint32(loop.ID)
+	done, seen := raw.count(events.TaskEnd, tk), raw.count(events.ChunkEnd, lp)
+	if done > tasks || done < tasks-nt*(32768/5+1) || raw.count(events.CreateBegin, tk) > tasks {
+		t.Errorf("%s: the program ran %d tasks; the complete blocks hold %d ends and %d creations", what, tasks, done, raw.count(events.CreateBegin, tk))
 	}
-	if seen > chunks || raw.count(events.ChunkBegin, loop) > chunks {
-		t.Errorf("%s: the program began %d chunks; the complete blocks hold %d ends and %d beginnings", what, chunks, seen, raw.count(events.ChunkBegin, loop))
+	if seen > chunks || raw.count(events.ChunkBegin, lp) > chunks {
+		t.Errorf("%s: the program began %d chunks; the complete blocks hold %d ends and %d beginnings", what, chunks, seen, raw.count(events.ChunkBegin, lp))
 	}
 	if raw.blocks == 0 || done == 0 {
 		t.Fatalf("%s: %d blocks, %d task ends: the test needs more work per thread", what, raw.blocks, done)
 	}
+	checkKilledClock(t, what, r.dir, loopEnd, kill)
 	checkKilledReport(t, gopari, what, r.dir, raw, task, loop, atomic, trace)
 	checkKilledGrains(t, gopari, what, r.dir, raw, task, loop)
 	if trace {
@@ -203,13 +226,28 @@ func checkKilled(t *testing.T, gopari, what string, r result, trace bool) {
 	checkKilledGrains(t, gopari, what+", a block cut", r.dir, cut, task, loop)
 }
 
-// regionLines names a run's regions "kind line".
-func regionLines(rs []profile.Region) map[string]uint32 {
-	out := map[string]uint32{}
-	for _, r := range rs {
-		out[fmt.Sprintf("%s %d", r.Kind, r.BeginLine)] = uint32(r.ID)
+// checkKilledClock checks the clock stream.json gives a killed run, by
+// the wall-clock times the program printed: its last record, a task's
+// end or later, lies after the end of the loop and before the kill. A
+// tick rate measured wrong by more than 1% (the TSC's is 2.6 ns per
+// tick here, not 1) would put it outside.
+func checkKilledClock(t *testing.T, what, dir string, loopEnd, kill int64) {
+	t.Helper()
+	exp, err := events.OpenExperiment(dir)
+	if err != nil {
+		t.Fatal(err)
 	}
-	return out
+	s, err := salvage.Read(exp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := int64(exp.Clock.Realtime0Ns)
+	lo, hi := float64(loopEnd-start), float64(kill-start)
+	const slack = 200e3 // ns: the real-time and the runtime's clock are read apart
+	if s.EndNs < lo*0.99-slack || s.EndNs > hi*1.01+slack {
+		t.Errorf("%s: the stream's last record is %.0f ns into the run (clock %s, %.4g ns per tick over %d ns), the loop ended at %.0f and the kill came at %.0f",
+			what, s.EndNs, exp.Clock.Name, exp.Clock.NsPerTick, exp.Killed.Info.CalibratedNs, lo, hi)
+	}
 }
 
 // runGopari runs gopari with args and returns its exit status, stdout
@@ -231,7 +269,7 @@ func runGopari(t *testing.T, gopari string, args ...string) (int, string, string
 
 // checkKilledReport checks gopari report on a killed run against the
 // records of its complete blocks, and returns what it printed.
-func checkKilledReport(t *testing.T, gopari, what, dir string, raw rawStream, task, loop, atomic uint32, trace bool) string {
+func checkKilledReport(t *testing.T, gopari, what, dir string, raw rawStream, task, loop, atomic profile.Region, trace bool) string {
 	t.Helper()
 	code, out, stderr := runGopari(t, gopari, "report", "--top", "100", dir)
 	if code != 3 || stderr != "" {
@@ -258,19 +296,20 @@ func checkKilledReport(t *testing.T, gopari, what, dir string, raw rawStream, ta
 		}
 		return nil
 	}
-	if f := line("\nTasks in the stream", "28-", raw.count(events.CreateBegin, task)); len(f) > 3 {
+	tk, lp, at := uint32(task.ID), uint32(loop.ID), uint32(atomic.ID)
+	if f := line("\nTasks in the stream", fmt.Sprintf("%d-", task.BeginLine), raw.count(events.CreateBegin, tk)); len(f) > 3 {
 		got := strings.Join(f[:3], " ")
-		want := fmt.Sprint(raw.count(events.CreateBegin, task), raw.count(events.TaskBegin, task), raw.count(events.TaskEnd, task))
+		want := fmt.Sprint(raw.count(events.CreateBegin, tk), raw.count(events.TaskBegin, tk), raw.count(events.TaskEnd, tk))
 		if got != want {
 			t.Errorf("%s: tasks created, begun, completed %s; the complete blocks hold %s", what, got, want)
 		}
 	}
-	if f := line("\nLoop chunks in the stream", "19-", raw.count(events.ChunkEnd, loop)); len(f) > 1 && f[0] != strconv.FormatInt(raw.count(events.ChunkEnd, loop), 10) {
-		t.Errorf("%s: %s chunks; the complete blocks hold %d", what, f[0], raw.count(events.ChunkEnd, loop))
+	if f := line("\nLoop chunks in the stream", fmt.Sprintf("%d-", loop.BeginLine), raw.count(events.ChunkEnd, lp)); len(f) > 1 && f[0] != strconv.FormatInt(raw.count(events.ChunkEnd, lp), 10) {
+		t.Errorf("%s: %s chunks; the complete blocks hold %d", what, f[0], raw.count(events.ChunkEnd, lp))
 	}
 	if trace {
-		if f := line("\nRegions in the stream", "30-", raw.count(events.ExitConstruct, atomic)); len(f) > 1 && f[1] != strconv.FormatInt(raw.count(events.ExitConstruct, atomic), 10) {
-			t.Errorf("%s: %s visits of the atomic region; the complete blocks hold %d", what, f[1], raw.count(events.ExitConstruct, atomic))
+		if f := line("\nRegions in the stream", fmt.Sprintf("%d-", atomic.BeginLine), raw.count(events.ExitConstruct, at)); len(f) > 1 && f[1] != strconv.FormatInt(raw.count(events.ExitConstruct, at), 10) {
+			t.Errorf("%s: %s visits of the atomic region; the complete blocks hold %d", what, f[1], raw.count(events.ExitConstruct, at))
 		}
 	}
 	return out
@@ -278,7 +317,7 @@ func checkKilledReport(t *testing.T, gopari, what, dir string, raw rawStream, ta
 
 // checkKilledGrains checks gopari grains --csv on a killed run: a grain
 // per task and per chunk that the complete blocks end.
-func checkKilledGrains(t *testing.T, gopari, what, dir string, raw rawStream, task, loop uint32) {
+func checkKilledGrains(t *testing.T, gopari, what, dir string, raw rawStream, task, loop profile.Region) {
 	t.Helper()
 	csv := filepath.Join(t.TempDir(), "grains.csv")
 	code, _, stderr := runGopari(t, gopari, "grains", "--csv", csv, dir)
@@ -294,7 +333,7 @@ func checkKilledGrains(t *testing.T, gopari, what, dir string, raw rawStream, ta
 		k, _, _ := strings.Cut(l, ",")
 		byKind[k]++
 	}
-	want := map[string]int64{"task": raw.count(events.TaskEnd, task), "chunk": raw.count(events.ChunkEnd, loop)}
+	want := map[string]int64{"task": raw.count(events.TaskEnd, uint32(task.ID)), "chunk": raw.count(events.ChunkEnd, uint32(loop.ID))}
 	for k, v := range want {
 		if byKind[k] != v {
 			t.Errorf("%s: gopari grains --csv has %d %s grains; the complete blocks end %d", what, byKind[k], k, v)
