@@ -111,7 +111,7 @@ func writeKilledReport(w io.Writer, exp *events.Experiment, s *salvage.Summary, 
 		}
 		fmt.Fprintf(w, "            %s\n", b.String())
 	}
-	fmt.Fprintf(w, "  missing:  each thread's last block, still in memory when the run ended (up to 256 KiB, some 30,000 records),\n")
+	fmt.Fprintf(w, "  missing:  each thread's last block, still in memory when the run ended (up to 256 KiB: 8,000 to 32,000 records),\n")
 	fmt.Fprintf(w, "            and all it did after; the profile's counts and times of the whole run\n")
 	if s.Dropped > 0 {
 		fmt.Fprintf(w, "  dropped:  %d records the runtime could not write (GOPARI_TRACE_MAX_BYTES or a full disk)\n", s.Dropped)

@@ -161,7 +161,7 @@ func (e *Experiment) KilledSummary() string {
 	default:
 		fmt.Fprintf(&b, "%s: the run was killed before it wrote its profile (by SIGKILL, or by the system, e.g. out of memory)", e.Dir)
 	}
-	b.WriteString("; what follows is its event stream up to each thread's last complete block: each thread's last block, still in memory then (up to 256 KiB, some 30,000 records), and all after it are missing, and so are the profile's exact counts")
+	b.WriteString("; its event stream is read up to each thread's last complete block: each thread's last block, still in memory then (up to 256 KiB: 8,000 to 32,000 records), and all after it are missing, and so are the profile's exact counts")
 	return b.String()
 }
 
