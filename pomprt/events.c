@@ -25,7 +25,7 @@
 static pthread_mutex_t ev_mu = PTHREAD_MUTEX_INITIALIZER;
 static char ev_dir[4096]; /* the experiment's events directory */
 static int ev_dir_state;  /* 0: not made yet, 1: made, -1: failed */
-static char ev_reserve[sizeof ev_dir + 16]; /* the file holding EV_RESERVE, or "" */
+static char ev_reserve[sizeof ev_dir + 32]; /* the file holding EV_RESERVE, or "" */
 static uint64_t ev_budget; /* GOPARI_TRACE_MAX_BYTES; 0: no limit */
 static uint64_t ev_spent;  /* bytes written by all threads */
 static int ev_stopped;     /* a write failed: the stream stopped */
@@ -123,7 +123,7 @@ void pomp_ev_thread(pomp_thr *t, uint32_t index)
  * profile can be written when the stream has filled the disk. */
 static void reserve(void)
 {
-	snprintf(ev_reserve, sizeof ev_reserve, "%s/.reserve", ev_dir);
+	snprintf(ev_reserve, sizeof ev_reserve, "%s/" EV_RESERVE_FILE, ev_dir);
 	int fd = open(ev_reserve, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
 	if (fd >= 0 && posix_fallocate(fd, 0, EV_RESERVE) == 0) {
 		close(fd);
@@ -162,8 +162,67 @@ static void stop(uint32_t index, int err, uint64_t ts)
 	pthread_mutex_unlock(&ev_mu);
 }
 
+/* The run's description beside the stream, events/stream.json
+ * (docs/events.md), written by Go (pompGoStreamInfo): the regions and
+ * locations that the records refer to, the clock, the program. A block
+ * is written only when stream.json describes every region and location
+ * its records can name: one registered or made since stream.json was
+ * last written makes it due again, and so does, with the TSC, a run
+ * whose time has doubled since, so that the tick rate a killed run is
+ * read with was measured over at least half the run up to its last
+ * block (or over a second). That is a few loads per block of 256 KiB,
+ * and a call to Go a few dozen times in a run at most. */
+static pthread_mutex_t info_mu = PTHREAD_MUTEX_INITIALIZER;
+static uint32_t info_regions, info_locs; /* what it lists */
+static uint64_t info_tick;               /* the clock when it was written */
+static int info_settled;                 /* its tick rate was measured over a second or more */
+
+/* info_due reports whether stream.json must be written again before a
+ * block whose last record is at ts; atomic loads, as it is read without
+ * info_mu first. */
+static int info_due(uint64_t ts)
+{
+	if (__atomic_load_n(&pomp_g.nregions, __ATOMIC_RELAXED) != __atomic_load_n(&info_regions, __ATOMIC_RELAXED) ||
+	    __atomic_load_n(&pomp_g.nlocs, __ATOMIC_RELAXED) != __atomic_load_n(&info_locs, __ATOMIC_RELAXED))
+		return 1;
+	if (!pomp_g.use_tsc || __atomic_load_n(&info_settled, __ATOMIC_RELAXED))
+		return 0;
+	uint64_t last = __atomic_load_n(&info_tick, __ATOMIC_RELAXED);
+	return last > pomp_g.tick0 && ts > last && ts - pomp_g.tick0 >= 2 * (last - pomp_g.tick0);
+}
+
+/* write_info writes stream.json; the caller holds info_mu. A failure is
+ * said once, by Go; the next try is when more is due. */
+static void write_info(void)
+{
+	uint32_t nr = __atomic_load_n(&pomp_g.nregions, __ATOMIC_RELAXED), nl = __atomic_load_n(&pomp_g.nlocs, __ATOMIC_RELAXED);
+	uint64_t tick = pomp_now();
+	uint32_t wr, wl;
+	uint64_t wt;
+	if (pompGoStreamInfo(&wr, &wl, &wt) == 0) /* what it wrote, at least what was due */
+		nr = wr, nl = wl, tick = wt;
+	__atomic_store_n(&info_regions, nr, __ATOMIC_RELAXED);
+	__atomic_store_n(&info_locs, nl, __ATOMIC_RELAXED);
+	__atomic_store_n(&info_tick, tick, __ATOMIC_RELAXED);
+	if (pomp_g.use_tsc && tick > pomp_g.tick0 && pomp_ns() - pomp_g.ns0 >= 1000000000u)
+		__atomic_store_n(&info_settled, 1, __ATOMIC_RELAXED);
+}
+
+/* info_sync brings stream.json up to date before a block that ends at ts
+ * is written. */
+static void info_sync(uint64_t ts)
+{
+	if (!info_due(ts))
+		return;
+	pthread_mutex_lock(&info_mu);
+	if (info_due(ts))
+		write_info();
+	pthread_mutex_unlock(&info_mu);
+}
+
 /* events_dir makes the experiment directory (through Go, which names it)
- * and its events directory, once; it returns 0 or -1. */
+ * and its events directory, once, with stream.json in it before anything
+ * else; it returns 0 or -1. */
 static int events_dir(void)
 {
 	pthread_mutex_lock(&ev_mu);
@@ -174,6 +233,9 @@ static int events_dir(void)
 			memcpy(ev_dir + n, "/events", 8);
 			if (mkdir(ev_dir, 0755) == 0 || errno == EEXIST) {
 				ev_dir_state = 1;
+				pthread_mutex_lock(&info_mu);
+				write_info();
+				pthread_mutex_unlock(&info_mu);
 				reserve();
 			} else
 				fprintf(stderr, "gopari: %s: %s; the trace is dropped\n", ev_dir, strerror(errno));
@@ -252,6 +314,8 @@ static void write_block(pomp_evbuf *e, uint64_t *pos, uint32_t index, int force)
 		e->dead = 1, ok = 0;
 	if (ok && ev_budget && __atomic_add_fetch(&ev_spent, bytes, __ATOMIC_RELAXED) > ev_budget && !force)
 		ok = 0;
+	if (ok)
+		info_sync(e->last);
 	if (ok && put(e->fd, e->buf, bytes) != 0) {
 		/* A block is written whole or not at all: cut what part of it
 		 * went out, and stop the stream. */

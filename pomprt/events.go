@@ -6,13 +6,16 @@ package main
 import "C"
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
+	"path/filepath"
 	"slices"
 	"sync"
 	"syscall"
 	"unsafe"
 
+	"gopari/internal/events"
 	"gopari/internal/profile"
 )
 
@@ -63,6 +66,141 @@ func rootDir(program string) (string, error) {
 	}
 	runDir.dir, runDir.made = dir, true
 	return dir, nil
+}
+
+// The run's description beside its event stream, events/stream.json
+// (events.RunInfo): what the readers need of a run killed before it
+// wrote its profile. C asks for it (pompGoStreamInfo) when it makes the
+// events directory and before a block that it would not describe; the
+// end of the run writes it once more, then removes it once the profile
+// is written.
+var streamInfo struct {
+	sync.Mutex
+	written bool // a stream.json is there
+	gone    bool // the profile is written: stream.json is removed for good
+	failed  bool // a write failed, and stderr said so
+}
+
+// pompGoStreamInfo writes events/stream.json, and returns through its
+// arguments the regions and locations it lists, and the tick of the clock
+// it was written at. It returns 0, or -1 when it could not be written.
+//
+//export pompGoStreamInfo
+func pompGoStreamInfo(nregions, nlocs *C.uint32_t, tick *C.uint64_t) C.int {
+	nr, nl, t, err := writeStreamInfo(&C.pomp_g, "")
+	*nregions, *nlocs, *tick = C.uint32_t(nr), C.uint32_t(nl), C.uint64_t(t)
+	if err != nil {
+		return -1
+	}
+	return 0
+}
+
+// writeStreamInfo writes g's stream.json into this run's events
+// directory; ended is how the run ended, or "" while it runs. It returns
+// the number of regions and locations written and the tick it read the
+// clock at.
+func writeStreamInfo(g *C.pomp_rt, ended string) (nregions, nlocs int, tick uint64, err error) {
+	streamInfo.Lock()
+	defer streamInfo.Unlock()
+	if streamInfo.gone {
+		return int(g.nregions), int(g.nlocs), uint64(C.pomp_now()), nil
+	}
+	prog, args := commandLine()
+	dir, err := rootDir(prog) // made already: the events directory is in it
+	if err != nil {
+		return 0, 0, 0, err
+	}
+	ri := &events.RunInfo{Format: events.RunInfoFormat, Version: events.RunInfoVersion, StreamVersion: int(C.EV_VERSION),
+		Program: prog, Args: args, PID: os.Getpid(), Kinds: streamKinds(g), Ended: ended}
+	if m := thisJob(); m != nil {
+		ri.MPI = &m.MPIRank
+	}
+	C.pthread_mutex_lock(&g.mu)
+	ri.Regions = collectRegions(g)
+	locs := unsafe.Slice(g.locs, int(g.nlocs))
+	ri.Threads = collectThreads(locs, clock{}) // no times: the places so far
+	C.pthread_mutex_unlock(&g.mu)
+	for i := range ri.Threads {
+		ri.Threads[i].ImplicitTasks = 0 // a count so far, not the run's
+	}
+	var ct, cn C.uint64_t
+	C.pomp_clock_pair(&ct, &cn) // robust to a preemption between the two reads
+	tick = uint64(ct)
+	ns := uint64(cn)
+	ri.Clock, ri.CalibratedNs = clockSoFar(g, tick, ns)
+	ri.WrittenNs = ns - uint64(g.ns0)
+	path := filepath.Join(dir, "events", events.RunInfoFile)
+	if err = replaceJSON(path, ri); err != nil {
+		if !streamInfo.failed {
+			streamInfo.failed = true
+			fmt.Fprintf(os.Stderr, "gopari: %v; a run killed now could not be read\n", err)
+		}
+		return len(ri.Regions), len(ri.Threads), tick, err
+	}
+	streamInfo.written = true
+	return len(ri.Regions), len(ri.Threads), tick, nil
+}
+
+// clockSoFar is the run's clock as measured from its start to tick and
+// ns, and the span it was measured over.
+func clockSoFar(g *C.pomp_rt, tick, ns uint64) (profile.Clock, uint64) {
+	c := profile.Clock{Name: "monotonic", NsPerTick: 1, Tick0: uint64(g.tick0), Ns0: uint64(g.ns0), Realtime0Ns: uint64(g.realtime0)}
+	span := ns - c.Ns0
+	if g.use_tsc != 0 {
+		c.Name = "tsc"
+		if tick > c.Tick0 && span > 0 {
+			c.NsPerTick = float64(span) / float64(tick-c.Tick0)
+		}
+	}
+	return c, span
+}
+
+// replaceJSON writes v to path through a temporary file renamed over it:
+// a reader, or a run killed meanwhile, sees the old file or the new one.
+func replaceJSON(path string, v any) error {
+	b, err := json.MarshalIndent(v, "", " ")
+	if err != nil {
+		return err
+	}
+	tmp := path + ".tmp"
+	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
+	if err != nil {
+		return err
+	}
+	_, err = f.Write(append(b, '\n'))
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp, path)
+	}
+	if err != nil {
+		os.Remove(tmp)
+	}
+	return err
+}
+
+// endStreamInfo is called at the end of the run, before the profile is
+// written: stream.json says how the run ended, so that a run whose
+// profile is not written is not taken for one killed while it ran.
+func endStreamInfo(g *C.pomp_rt, exit string) {
+	streamInfo.Lock()
+	written := streamInfo.written
+	streamInfo.Unlock()
+	if written {
+		writeStreamInfo(g, exit)
+	}
+}
+
+// dropStreamInfo removes stream.json once profile.json, which says more,
+// is written.
+func dropStreamInfo(dir string) {
+	streamInfo.Lock()
+	defer streamInfo.Unlock()
+	if streamInfo.written {
+		os.Remove(filepath.Join(dir, "events", events.RunInfoFile))
+	}
+	streamInfo.gone = true
 }
 
 // streamMeta describes the event stream that g's threads wrote (after

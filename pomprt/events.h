@@ -12,8 +12,11 @@
  * are missing there. A write that fails (a full disk, a file size limit)
  * stops the stream: every thread frees its buffer at its next block and
  * from then on only counts its records, a space held back since the
- * first block makes room for profile.json, and profile.json says where
- * the stream stopped and how many records it dropped.
+ * first block (events/space-for-profile.reserve) makes room for
+ * profile.json, and profile.json says where the stream stopped and how
+ * many records it dropped. Beside the files, events/stream.json says what
+ * the records of every complete block refer to, for a run killed before
+ * it writes its profile (events.c, info_sync; docs/events.md).
  */
 #ifndef POMP_EVENTS_H
 #define POMP_EVENTS_H
@@ -22,6 +25,10 @@
 
 #define EV_FILE_MAGIC "GOPARIEV"
 #define EV_BLOCK_MAGIC "BLK1"
+/* The file holding the space kept for profile.json, in the events
+ * directory; its name says what it is to whoever finds it after a run
+ * killed by SIGKILL. */
+#define EV_RESERVE_FILE "space-for-profile.reserve"
 
 enum {
 	EV_VERSION = 2, /* 2: CHUNK_NEXT records */

@@ -52,7 +52,12 @@ func finalize(exit string) {
 		p.Mode = "trace" // grains alone leave the mode profile
 	}
 	dir, err := rootDir(p.Program) // made already if the event stream needed it
-	writeExperimentIn(dir, err, p, g)
+	if p.Events != nil {
+		endStreamInfo(g, exit)
+	}
+	if writeExperimentIn(dir, err, p, g) && p.Events != nil {
+		dropStreamInfo(dir)
+	}
 }
 
 // runBase returns the name of this process's experiment directory (a
@@ -86,18 +91,19 @@ func writeExperiment(base string, explicit bool, p *profile.Profile, g *C.pomp_r
 	writeExperimentIn(dir, err, p, g)
 }
 
-// writeExperimentIn writes p into dir, made with error err.
-func writeExperimentIn(dir string, err error, p *profile.Profile, g *C.pomp_rt) {
+// writeExperimentIn writes p into dir, made with error err, and reports
+// whether the profile is written.
+func writeExperimentIn(dir string, err error, p *profile.Profile, g *C.pomp_rt) bool {
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "gopari: no profile written: %v\n", err)
-		return
+		return false
 	}
 	if err := writeJSON(filepath.Join(dir, "profile.json"), p); err != nil {
 		// Leave nothing behind: the directory is this run's and empty
 		// (but for an event stream, which stays).
 		os.Remove(dir)
 		fmt.Fprintf(os.Stderr, "gopari: no profile written: %v\n", err)
-		return
+		return false
 	}
 	if g.mode == C.POMP_MODE_RECORD {
 		if err := writeIDs(filepath.Join(dir, "ids.bin"), g); err != nil {
@@ -107,6 +113,7 @@ func writeExperimentIn(dir string, err error, p *profile.Profile, g *C.pomp_rt) 
 	if v := os.Getenv("GOPARI_SUMMARY"); v != "" && v != "0" {
 		summary(p, dir)
 	}
+	return true
 }
 
 // commandLine returns the program name and its arguments.

@@ -404,5 +404,6 @@ void pomp_snapshot_close(pomp_snapshot *s);
 /* Implemented in Go (main.go, events.go). */
 extern void pompGoFinalize(char *exit);
 extern int pompGoRunDir(char *buf, int n);
+extern int pompGoStreamInfo(uint32_t *nregions, uint32_t *nlocs, uint64_t *tick);
 
 #endif

@@ -33,16 +33,31 @@ func writeLifeNotes(w io.Writer, p *profile.Profile) {
 	}
 }
 
+// noDirNote says why a run's directory may not be there.
+const noDirNote = "(a run in profile mode makes its directory when it writes its profile, at its end: one killed by SIGKILL leaves none)"
+
 // explainProfileError turns a failure to read the profile at path into a
 // message that says what happened to the run and what its experiment
 // directory holds instead: a run stopped while it wrote its profile
-// leaves profile.json.tmp, one stopped earlier leaves an empty directory.
+// leaves profile.json.tmp, one stopped earlier an empty directory, or in
+// trace or grains mode its event stream, and one in profile mode killed
+// by SIGKILL leaves none.
 func explainProfileError(path string, err error) string {
 	dir := filepath.Dir(path)
+	if _, serr := os.Lstat(path); errors.Is(err, fs.ErrNotExist) && filepath.Base(path) != "profile.json" && errors.Is(serr, fs.ErrNotExist) {
+		return fmt.Sprintf("%s: no such file or directory %s", path, noDirNote)
+	}
 	if errors.Is(err, fs.ErrNotExist) && filepath.Base(path) == "profile.json" {
 		entries, derr := os.ReadDir(dir)
+		if errors.Is(derr, fs.ErrNotExist) {
+			return fmt.Sprintf("%s: no such directory %s", dir, noDirNote)
+		}
 		if derr != nil {
 			return err.Error()
+		}
+		stream := ""
+		if _, serr := os.Stat(filepath.Join(dir, "events", events.RunInfoFile)); serr == nil {
+			stream = "; gopari report, gopari trace and gopari grains read what its event stream kept"
 		}
 		var names []string
 		for _, e := range entries {
@@ -51,8 +66,11 @@ func explainProfileError(path string, err error) string {
 		tmp := filepath.Base(path) + ".tmp"
 		if st, terr := os.Stat(filepath.Join(dir, tmp)); terr == nil {
 			return fmt.Sprintf("%s: no profile: the run was stopped while it wrote its profile; %s holds the first %d bytes, which cannot be read "+
-				"(a run ends so when it is killed by SIGKILL, by a second Ctrl-C, or by the system, e.g. out of memory, while it writes)",
-				dir, tmp, st.Size())
+				"(a run ends so when it is killed by SIGKILL, by a second Ctrl-C, or by the system, e.g. out of memory, while it writes)%s",
+				dir, tmp, st.Size(), stream)
+		}
+		if stream != "" {
+			return fmt.Sprintf("%s: no profile: the run was killed before it wrote one%s", dir, stream)
 		}
 		if len(names) == 0 {
 			return fmt.Sprintf("%s: no profile: the directory is empty; the run was stopped after it created the directory and before it wrote %s",
@@ -88,7 +106,7 @@ func newestExperiment(dir string) (string, error) {
 		}
 	}
 	if len(cands) == 0 {
-		return "", fmt.Errorf("no gopari-* experiment directory here; name one: gopari report DIR")
+		return "", fmt.Errorf("no gopari-* experiment directory here; name one: gopari report DIR %s", noDirNote)
 	}
 	sort.SliceStable(cands, func(i, j int) bool {
 		if cands[i].time != cands[j].time {
@@ -133,9 +151,16 @@ func experimentArg(c *cli.Context, cmd string) (string, error) {
 	return dir, nil
 }
 
-// openExperimentDir opens the event stream of the run in dir.
+// openExperimentDir opens the event stream of the run in dir: the one
+// its profile lists, or, for a run killed before it wrote its profile,
+// the complete blocks of the one it left.
 func openExperimentDir(dir string) (*events.Experiment, error) {
 	exp, err := events.OpenExperiment(dir)
+	if errors.Is(err, fs.ErrNotExist) && !errors.Is(err, events.ErrNoEvents) {
+		if _, serr := os.Stat(filepath.Join(dir, "profile.json")); serr != nil {
+			return nil, &exitError{code: 1, msg: explainProfileError(filepath.Join(dir, "profile.json"), err)}
+		}
+	}
 	if err != nil {
 		return nil, &exitError{code: 1, msg: err.Error()}
 	}
@@ -143,12 +168,29 @@ func openExperimentDir(dir string) (*events.Experiment, error) {
 }
 
 // warnStream says on w what the consumer of an export must know: records
-// the runtime dropped, a run that ended while threads recorded.
+// the runtime dropped, a run that ended while threads recorded, or one
+// killed before it wrote its profile.
 func warnStream(w io.Writer, exp *events.Experiment, dropped int64) {
+	if exp.Killed != nil {
+		if dropped > 0 {
+			fmt.Fprintf(w, "gopari: warning: the runtime dropped %d records (GOPARI_TRACE_MAX_BYTES or a full disk); the trace has gaps where it says so\n", dropped)
+		}
+		warnKilled(w, exp)
+		return
+	}
 	if d := max(dropped, exp.Events.Dropped); d > 0 {
 		fmt.Fprintf(w, "gopari: warning: the runtime dropped %d records (GOPARI_TRACE_MAX_BYTES or a full disk); the trace has gaps where it says so, the profile is exact\n", d)
 	}
 	if !exp.Events.Complete {
 		fmt.Fprintf(w, "gopari: warning: the run ended while threads were recording; their last events are missing\n")
 	}
+}
+
+// partialIf returns the exit status of an export of exp: 3 when exp is a
+// killed run's, whose export is partial.
+func partialIf(exp *events.Experiment) error {
+	if exp != nil && exp.Killed != nil {
+		return partialExit
+	}
+	return nil
 }

@@ -65,6 +65,9 @@ func runGrains(c *cli.Context) error {
 		if err != nil {
 			return &exitError{code: 1, msg: "--baseline: " + err.Error()}
 		}
+		if base.Killed != nil {
+			fmt.Fprintf(stderr, "gopari: warning: --baseline: %s\n", base.KilledSummary())
+		}
 		if filepath.Base(base.Program) != filepath.Base(exp.Program) {
 			fmt.Fprintf(stderr, "gopari: warning: the baseline ran %s, this run %s\n", base.Program, exp.Program)
 		}
@@ -111,10 +114,13 @@ func runGrains(c *cli.Context) error {
 		}
 	}
 	warnStream(stderr, exp, a.Timeline.Dropped)
-	return writeOut(c, func(w io.Writer) error {
+	if err := writeOut(c, func(w io.Writer) error {
 		a.Summary(w, res, c.Int("top"))
 		return nil // writeOut's buffer keeps the first write error
-	})
+	}); err != nil {
+		return err
+	}
+	return partialIf(exp)
 }
 
 // teamSize returns the size of the largest team a run had.

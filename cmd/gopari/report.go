@@ -86,6 +86,11 @@ func runReport(c *cli.Context) error {
 	}
 	p, err := profile.Read(path)
 	if err != nil {
+		if exp, kerr := killedRun(filepath.Dir(path), err); kerr != nil {
+			return failure(kerr)
+		} else if exp != nil {
+			return runKilledReport(c, exp)
+		}
 		return &exitError{code: 1, msg: explainProfileError(path, err)}
 	}
 	return writeOut(c, func(w io.Writer) error {

@@ -73,6 +73,9 @@ func runReportHTML(c *cli.Context, path string) error {
 			in.Dir = filepath.Dir(file)
 		}
 	}
+	in.StreamDamaged = func(err error) {
+		fmt.Fprintf(c.App.ErrWriter, "gopari: warning: %v; the page has no timeline and no grain graph, the rest comes from the profile, which is whole\n", err)
+	}
 	if err := writeAtomic(out, func(w io.Writer) error { return html.Write(w, in) }); err != nil {
 		return failure(err)
 	}

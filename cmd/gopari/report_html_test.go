@@ -31,11 +31,6 @@ func TestReportHTML(t *testing.T) {
 	os.WriteFile(bad, []byte(`[{"metric": "construct", "points": [}]`), 0o644)
 	notModel := filepath.Join(t.TempDir(), "other.json")
 	os.WriteFile(notModel, []byte(`[{"file": "x.c"}]`), 0o644)
-	damaged := filepath.Join(t.TempDir(), "damaged")
-	if _, err := evtest.Tiny(damaged, 200, 2, 20); err != nil {
-		t.Fatal(err)
-	}
-	os.Truncate(filepath.Join(damaged, "events", "thread-000000.evt"), 100)
 	if code, _, stderr := gopari(t, "report", "--model", bad, dir); code != 2 || !strings.Contains(stderr, "--model adds scaling models to the page of --html") {
 		t.Errorf("--model without --html: exit %d, %q", code, stderr)
 	}
@@ -47,7 +42,6 @@ func TestReportHTML(t *testing.T) {
 	}{
 		{"model syntax", []string{"--model", bad, dir}, 1, bad + ": offset 36: not gopari model --json output"},
 		{"not a model", []string{"--model", notModel, dir}, 1, notModel + ": model 1 has no metric or no points"},
-		{"damaged stream", []string{damaged}, 1, "thread-000000.evt: offset 32: truncated block"},
 		{"json", []string{"--json", dir}, 2, "--html and --json exclude each other"},
 		{"rank", []string{"--rank", "1", dir}, 2, "--rank needs an MPI job's directory"},
 		{"no profile", []string{t.TempDir()}, 1, "no profile"},
@@ -61,6 +55,56 @@ func TestReportHTML(t *testing.T) {
 			t.Errorf("%s: %s was written", tc.name, page)
 		}
 	}
+}
+
+// TestReportHTMLDamaged: a damaged event stream beside an intact profile
+// (a file cut short, a block cut in the middle, another file's magic, a
+// file missing): gopari report --html writes the page from the profile,
+// with the damage, file and offset, among its warnings and on stderr,
+// and no timeline; the text report works as before.
+func TestReportHTMLDamaged(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name   string
+		damage func(path string) error
+		want   string
+	}{
+		{"truncated", func(p string) error { return os.Truncate(p, 100) }, "thread-000000.evt: offset 32: truncated block (got 52 of "},
+		{"block cut", func(p string) error { return patch(p, 36, "\x00\x00\x01\x00") }, "thread-000000.evt: offset 32: truncated block (got "},
+		{"magic", func(p string) error { return patch(p, 0, "XXXXXXXX") }, `thread-000000.evt: offset 0: not a gopari event stream (magic "XXXXXXXX", want "GOPARIEV")`},
+		{"missing", os.Remove, "thread-000000.evt: no such file or directory"},
+	} {
+		dir := filepath.Join(t.TempDir(), "exp")
+		if _, err := evtest.Tiny(dir, 200, 2, 20); err != nil {
+			t.Fatal(err)
+		}
+		if err := tc.damage(filepath.Join(dir, "events", "thread-000000.evt")); err != nil {
+			t.Fatal(err)
+		}
+		page := filepath.Join(t.TempDir(), "page.html")
+		code, stdout, stderr := gopari(t, "report", "--html", page, dir)
+		if code != 0 || !strings.Contains(stdout, "wrote "+page) || !strings.Contains(stderr, tc.want) || !strings.Contains(stderr, "the page has no timeline") {
+			t.Errorf("%s: exit %d, stdout %q, stderr %q", tc.name, code, stdout, stderr)
+		}
+		b, err := os.ReadFile(page)
+		if err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		html := string(b)
+		if !strings.Contains(html, "the event stream cannot be read: ") || !strings.Contains(html, htmlEscape(tc.want)) ||
+			strings.Contains(html, `id="timeline"`) || !strings.Contains(html, `id="regions"`) {
+			t.Errorf("%s: the page does not show the damage, or has a timeline", tc.name)
+		}
+		code, stdout, stderr = gopari(t, "report", dir)
+		if code != 0 || stderr != "" || !strings.Contains(stdout, "gopari profile of ./synthetic") || !strings.Contains(stdout, "Event stream (trace)") {
+			t.Errorf("%s: text report: exit %d, stderr %q\n%s", tc.name, code, stderr, stdout)
+		}
+	}
+}
+
+// htmlEscape escapes s as html/template does in element text.
+func htmlEscape(s string) string {
+	return strings.NewReplacer(`"`, "&#34;", "'", "&#39;", "<", "&lt;", ">", "&gt;", "&", "&amp;").Replace(s)
 }
 
 // TestReportEfficiency: the text report has the efficiency section: a

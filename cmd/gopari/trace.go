@@ -76,7 +76,7 @@ func runTrace(c *cli.Context) error {
 		}
 	}
 	x.warn(c.App.ErrWriter, dropped)
-	return nil
+	return partialIf(x.exp)
 }
 
 // openExport opens the experiment named on the command line, or every

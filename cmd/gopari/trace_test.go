@@ -104,7 +104,7 @@ func TestTraceUsage(t *testing.T) {
 	if code, _, stderr := gopari(t, "trace", dir); code != 2 || !strings.Contains(stderr, "nothing to do") {
 		t.Errorf("no output flag: exit %d %q", code, stderr)
 	}
-	if code, _, stderr := gopari(t, "trace", "--chrome", "x.json", dir); code != 1 || !strings.Contains(stderr, "no profile.json") {
+	if code, _, stderr := gopari(t, "trace", "--chrome", "x.json", dir); code != 1 || !strings.Contains(stderr, "no profile: the directory is empty") {
 		t.Errorf("not an experiment: exit %d %q", code, stderr)
 	}
 	os.WriteFile(filepath.Join(dir, "profile.json"), []byte(`{"format":"gopari-profile","version":1,"clock":"tsc"}`), 0o644)

@@ -12,7 +12,7 @@ import (
 // TestCConstants checks the Go constants against the C writer's in
 // pomprt: every record type whose name the C sources define (as
 // SOMETHING_TASK_BEGIN = 23 or #define SOMETHING_TASK_BEGIN 23), and the
-// magic strings and version.
+// magic strings, version and the reserve file's name.
 func TestCConstants(t *testing.T) {
 	files, _ := filepath.Glob("../../pomprt/*.[ch]")
 	var src strings.Builder
@@ -31,6 +31,9 @@ func TestCConstants(t *testing.T) {
 	}
 	if !strings.Contains(c, `"`+FileMagic+`"`) || !strings.Contains(c, `"`+BlockMagic+`"`) {
 		t.Errorf("the C sources do not spell the magic strings %q and %q", FileMagic, BlockMagic)
+	}
+	if !strings.Contains(c, `EV_RESERVE_FILE "`+ReserveFile+`"`) {
+		t.Errorf("the C sources do not name the reserve file %q", ReserveFile)
 	}
 	value := func(name string) (int, bool) {
 		re := regexp.MustCompile(`\b[A-Z0-9_]*_` + name + `\s*(?:=\s*)?(\d+)\b`)

@@ -52,6 +52,11 @@ type Experiment struct {
 	Threads []profile.Thread
 	// Profile is the whole profile, when this gopari can read it.
 	Profile *profile.Profile
+	// Killed is set for a run that ended without writing its profile
+	// (killed by SIGKILL or the system): the experiment is then read
+	// from events/stream.json, and its stream up to each file's last
+	// complete block. Profile is nil.
+	Killed *Killed
 }
 
 // ErrNoEvents is returned by OpenExperiment for a run without a stream.
@@ -59,16 +64,22 @@ var ErrNoEvents = errors.New("no event stream")
 
 // OpenExperiment reads dir/profile.json and checks that the stream files
 // it lists are there. A run recorded without an event stream gives an
-// error wrapping ErrNoEvents.
+// error wrapping ErrNoEvents. A directory without profile.json is read
+// as a killed run when the runtime's stream.json is there (see Killed);
+// otherwise the error wraps fs.ErrNotExist.
 func OpenExperiment(dir string) (*Experiment, error) {
 	path := filepath.Join(dir, "profile.json")
 	b, err := os.ReadFile(path)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
-			if _, serr := os.Stat(path + ".tmp"); serr == nil {
-				return nil, fmt.Errorf("%s: the run stopped while writing its profile (only profile.json.tmp is there)", dir)
+			exp, kerr := openKilled(dir)
+			if kerr == nil || !errors.Is(kerr, fs.ErrNotExist) {
+				return exp, kerr
 			}
-			return nil, fmt.Errorf("%s: no profile.json: not a gopari experiment directory", dir)
+			if _, serr := os.Stat(path + ".tmp"); serr == nil {
+				return nil, fmt.Errorf("%s: the run stopped while writing its profile (only profile.json.tmp is there): %w", dir, err)
+			}
+			return nil, fmt.Errorf("%s: no profile.json: not a gopari experiment directory: %w", dir, err)
 		}
 		return nil, err
 	}
@@ -116,15 +127,8 @@ func OpenExperiment(dir string) (*Experiment, error) {
 	if !local(e.Events.Dir) {
 		return nil, fmt.Errorf("%s: events.dir %q is not a directory inside the experiment", path, e.Events.Dir)
 	}
-	for i := range e.Regions {
-		if e.Regions[i].ID != i+1 {
-			return nil, fmt.Errorf("%s: regions[%d] has id %d, want %d", path, i, e.Regions[i].ID, i+1)
-		}
-	}
-	for i, t := range e.Threads {
-		if t.Index != i {
-			return nil, fmt.Errorf("%s: threads[%d] has index %d, want %d", path, i, t.Index, i)
-		}
+	if err := e.checkTables(path); err != nil {
+		return nil, err
 	}
 	seen := map[string]bool{}
 	for _, f := range e.Events.Files {
@@ -137,6 +141,22 @@ func OpenExperiment(dir string) (*Experiment, error) {
 		seen[f.Name] = true
 	}
 	return e, nil
+}
+
+// checkTables checks that regions and threads are numbered in order, as
+// the readers index them; path names the file they came from.
+func (e *Experiment) checkTables(path string) error {
+	for i := range e.Regions {
+		if e.Regions[i].ID != i+1 {
+			return fmt.Errorf("%s: regions[%d] has id %d, want %d", path, i, e.Regions[i].ID, i+1)
+		}
+	}
+	for i, t := range e.Threads {
+		if t.Index != i {
+			return fmt.Errorf("%s: threads[%d] has index %d, want %d", path, i, t.Index, i)
+		}
+	}
+	return nil
 }
 
 // local reports whether name is a relative path that stays inside its
@@ -161,7 +181,13 @@ func (e *Experiment) Region(id uint32) *profile.Region {
 func (e *Experiment) Open() ([]*Reader, error) {
 	var rs []*Reader
 	for _, f := range e.Events.Files {
-		r, err := Open(e.FilePath(f))
+		var r *Reader
+		var err error
+		if e.Killed != nil {
+			r, err = openSized(e.FilePath(f), f.Bytes) // its complete blocks
+		} else {
+			r, err = Open(e.FilePath(f))
+		}
 		if err != nil {
 			closeAll(rs)
 			return nil, err

@@ -33,6 +33,12 @@ type Reader struct {
 
 // Open opens a stream file and reads its header.
 func Open(path string) (*Reader, error) {
+	return openSized(path, -1)
+}
+
+// openSized opens a stream file whose first size bytes are read as the
+// whole stream (all of it when size is negative).
+func openSized(path string, size int64) (*Reader, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
@@ -42,7 +48,10 @@ func Open(path string) (*Reader, error) {
 		f.Close()
 		return nil, err
 	}
-	r, err := NewReader(path, f, st.Size())
+	if size < 0 || size > st.Size() {
+		size = st.Size()
+	}
+	r, err := NewReader(path, f, size)
 	if err != nil {
 		f.Close()
 		return nil, err

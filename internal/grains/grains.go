@@ -14,6 +14,7 @@
 package grains
 
 import (
+	"sort"
 	"strconv"
 
 	"gopari/internal/events"
@@ -159,7 +160,32 @@ func Extract(exp *events.Experiment, emit func(*Grain, *timeline.Event), observe
 		th.last, th.lastType = ev.Time, ev.Type
 		return nil
 	})
+	if err == nil {
+		x.flushPending()
+	}
 	return x.r, err
+}
+
+// flushPending emits the tasks that ended where the stream does not hold
+// the end of their creation: a run killed, or ended, between the two. An
+// undeferred task's creation ends when the task does (docs/events.md),
+// so its grain is whole; a task run by another thread than its creator's
+// keeps an unknown creation end (and no creation cost).
+func (x *extractor) flushPending() {
+	var ts []*timeline.Task
+	for _, t := range x.r.Live() {
+		if s, ok := t.Data.(*taskState); ok && s.pending {
+			ts = append(ts, t)
+		}
+	}
+	sort.Slice(ts, func(i, j int) bool { return ts[i].ID < ts[j].ID })
+	for _, t := range ts {
+		state(t).pending = false
+		if t.Undeferred {
+			t.CreateEnd, t.CreateDone = t.End, true
+		}
+		x.task(&timeline.Event{Record: events.Record{Type: events.CreateEnd, Region: t.Region, Time: t.End}, OS: -1, Loc: t.Loc, Task: t, From: -1})
+	}
 }
 
 func state(t *timeline.Task) *taskState {

@@ -138,6 +138,9 @@ func (a *Analysis) row(row []string, g *Grain, m *Metrics, paths []string) []str
 	createBegin, createEnd := math.NaN(), math.NaN()
 	if g.CreateLoc >= 0 {
 		createBegin, createEnd = a.Exp.Clock.Ns(g.CreateBegin), a.Exp.Clock.Ns(g.CreateEnd)
+		if g.CreateEnd < g.CreateBegin {
+			createEnd = math.NaN() // not in the stream (flushPending)
+		}
 	}
 	return append(row, g.Kind.String(), file, line, strconv.Itoa(int(g.Region)), id, "0x"+strconv.FormatUint(g.Parent, 16),
 		g.Lineage, path(g.Loc), strings.Join(threads, ";"), path(g.CreateLoc),

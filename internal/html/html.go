@@ -87,6 +87,11 @@ type Input struct {
 	Models    []Model
 	ModelFile string
 	Options   Options
+	// StreamDamaged, when set, is told when the run's event stream cannot
+	// be read (damaged, or files missing). The page is written all the
+	// same, from the profile, which is whole: without the timeline and
+	// the grain graph, and with the damage among its warnings.
+	StreamDamaged func(error)
 }
 
 // page is the template's data.
@@ -203,12 +208,12 @@ func build(in *Input) (*page, error) {
 	}
 	exp, err := events.OpenExperiment(in.Dir)
 	if err != nil {
-		return nil, err
+		return pg.damaged(in, err), nil
 	}
 	if hasTrace(p) {
 		tl, err := buildTimeline(exp, p.WallNs, in.Options)
 		if err != nil {
-			return nil, err
+			return pg.damaged(in, err), nil
 		}
 		b, err := json.Marshal(tl) // escapes <, > and &: safe inside a script element
 		if err != nil {
@@ -221,10 +226,22 @@ func build(in *Input) (*page, error) {
 	}
 	if hasGrains(exp) {
 		if pg.Grains, err = buildGrains(exp, in.Options); err != nil {
-			return nil, err
+			return pg.damaged(in, err), nil
 		}
 	}
 	return pg, nil
+}
+
+// damaged leaves out what the page has of the event stream, which err
+// says cannot be read, and says so among its warnings.
+func (pg *page) damaged(in *Input, err error) *page {
+	pg.Timeline, pg.TLMode, pg.TLNote, pg.Grains = "", "", "", nil
+	pg.Head.Warnings = append(pg.Head.Warnings, fmt.Sprintf("the event stream cannot be read: %v. The timeline and the grain graph are left out; "+
+		"everything else on this page comes from the profile, which is whole", err))
+	if in.StreamDamaged != nil {
+		in.StreamDamaged(err)
+	}
+	return pg
 }
 
 // maxIdle is the number of regions that never ran the page names.

@@ -108,6 +108,7 @@ func TestBrowser(t *testing.T) {
 		{"mpi", browseMPI},
 		{"binned", browseBinned},
 		{"hostile", browseHostile},
+		{"damaged", browseDamaged},
 	} {
 		t.Run(page.name, func(t *testing.T) { page.f(t, bctx, out, exe) })
 	}
@@ -257,6 +258,35 @@ func browseBinned(t *testing.T, bctx context.Context, out, exe string) {
 		t.Errorf("the binned timeline canvas has %d pixels drawn", n)
 	}
 	eval[bool](tb, `document.querySelector('[data-zoom=in]').click(), true`)
+	tb.clean()
+}
+
+// browseDamaged checks the page of a traced run whose event stream was
+// cut in the middle of a block: written from the profile, with the
+// damage among its warnings, the profile's sections and counts, and no
+// timeline or grain graph.
+func browseDamaged(t *testing.T, bctx context.Context, out, exe string) {
+	dir := mixRun(t, exe, "GOPARI_MODE=trace")
+	p := readProfile(t, dir)
+	f := filepath.Join(dir, "events", "thread-000000.evt")
+	st, err := os.Stat(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Truncate(f, st.Size()-5); err != nil {
+		t.Fatal(err)
+	}
+	var damage error
+	tb := open(t, bctx, writePage(t, out, "damaged", Input{Profile: p, Dir: dir, StreamDamaged: func(err error) { damage = err }}))
+	if damage == nil || !strings.Contains(damage.Error(), "thread-000000.evt: offset ") || !strings.Contains(damage.Error(), "truncated block") {
+		t.Fatalf("the damage reported: %v", damage)
+	}
+	tb.sections("run", "efficiency", "regions", "balance", "tasks")
+	checkRun(tb, p)
+	if w := tb.text("warnings"); !strings.Contains(w, "the event stream cannot be read: "+damage.Error()) || !strings.Contains(w, "The timeline and the grain graph are left out") {
+		t.Errorf("the warnings do not show the damage: %q", w)
+	}
+	tb.screenshot(filepath.Join(out, "damaged.png"))
 	tb.clean()
 }
 

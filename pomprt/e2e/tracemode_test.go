@@ -82,6 +82,13 @@ func TestTraceStream(t *testing.T) {
 					t.Errorf("%s threads: %d records read, profile.json says %d; dropped %d, %d",
 						threads, records, prof.Events.Records, dropped, prof.Events.Dropped)
 				}
+				// What a killed run would have been read by is gone
+				// once the profile is written.
+				for _, f := range []string{events.ReserveFile, events.RunInfoFile, events.RunInfoFile + ".tmp"} {
+					if _, err := os.Stat(filepath.Join(r.dir, prof.Events.Dir, f)); !os.IsNotExist(err) {
+						t.Errorf("%s threads: %s is still there beside the profile: %v", threads, f, err)
+					}
+				}
 				var created, executed, visits int64
 				for _, ts := range prof.Tasks {
 					executed += int64(ts.Executed)
@@ -307,7 +314,9 @@ func checkStopped(t *testing.T, what string, r result, dir, why string) {
 		t.Errorf("%s: %d records read, profile.json lists %d and %d dropped (%d in DROPPED records): fewer than 4 per task",
 			what, records, ev.Records, ev.Dropped, dropped)
 	}
-	if _, err := os.Stat(filepath.Join(dir, ev.Dir, ".reserve")); !os.IsNotExist(err) {
-		t.Errorf("%s: the space held back for the profile is still there: %v", what, err)
+	for _, f := range []string{events.ReserveFile, events.RunInfoFile} {
+		if _, err := os.Stat(filepath.Join(dir, ev.Dir, f)); !os.IsNotExist(err) {
+			t.Errorf("%s: %s is still there beside the profile: %v", what, f, err)
+		}
 	}
 }

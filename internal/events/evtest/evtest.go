@@ -26,6 +26,10 @@ type Sim struct {
 	Kinds     []string
 	// Incomplete marks the stream as written while threads recorded.
 	Incomplete bool
+	// Killed makes the run one killed before it wrote its profile: Close
+	// leaves events/stream.json (and the space held back for the
+	// profile) instead of profile.json (see Kill).
+	Killed bool
 	// CreateTicks is how long a task creation takes in scenarios.
 	CreateTicks  uint64
 	regions      []profile.Region
@@ -199,7 +203,39 @@ func (s *Sim) Close() error {
 	if err != nil {
 		return err
 	}
-	return os.WriteFile(filepath.Join(s.Dir, "profile.json"), b, 0o644)
+	if err := os.WriteFile(filepath.Join(s.Dir, "profile.json"), b, 0o644); err != nil {
+		return err
+	}
+	if s.Killed {
+		return Kill(s.Dir)
+	}
+	return nil
+}
+
+// Kill makes the finished experiment in dir what a run killed by SIGKILL
+// leaves: its stream, a stream.json describing it, the space held back
+// for the profile, and no profile.json.
+func Kill(dir string) error {
+	p, err := profile.Read(filepath.Join(dir, "profile.json"))
+	if err != nil {
+		return err
+	}
+	ri := events.RunInfo{Format: events.RunInfoFormat, Version: events.RunInfoVersion, StreamVersion: events.Version,
+		Program: p.Program, Args: p.Args, PID: p.PID, Clock: p.Clock, Regions: p.Regions, Threads: p.Threads}
+	if p.Events != nil {
+		ri.Kinds = p.Events.Kinds
+	}
+	b, err := json.MarshalIndent(ri, "", " ")
+	if err != nil {
+		return err
+	}
+	if err := os.WriteFile(filepath.Join(dir, "events", events.RunInfoFile), b, 0o644); err != nil {
+		return err
+	}
+	if err := os.WriteFile(filepath.Join(dir, "events", events.ReserveFile), make([]byte, 4096), 0o600); err != nil {
+		return err
+	}
+	return os.Remove(filepath.Join(dir, "profile.json"))
 }
 
 // Itoa is strconv.Itoa, for scenario code.

@@ -1,0 +1,169 @@
+// Package salvage tells what a run killed before it wrote its profile
+// did, from what it left: its event stream up to each thread's last
+// complete block (events.Killed). It replays the stream
+// (internal/timeline) and counts, per region, the visits, tasks, loop
+// chunks and creations whose beginning and end are both in the stream,
+// with their time, and what was still open when the stream ends.
+//
+// Every number is exact for the part of the run the stream holds, and
+// partial for the run: each thread's last block, which the kill lost, and
+// everything after it are missing. A grains stream (GOPARI_GRAINS=1)
+// holds tasks, taskloops, loop chunks, parallel regions and the waits of
+// taskwait and taskgroup; a trace every region.
+package salvage
+
+import (
+	"sort"
+
+	"gopari/internal/events"
+	"gopari/internal/timeline"
+)
+
+// A Span is a count of complete intervals and their time, summed.
+type Span struct {
+	N  int64
+	Ns float64
+}
+
+func (s *Span) add(ns float64) {
+	s.N++
+	s.Ns += ns
+}
+
+// A Region is what the stream holds of one region, summed over threads.
+type Region struct {
+	ID uint32
+	// Phases are the complete visits of its phases (events.Phase:
+	// construct, body, barrier, wait), ENTER to EXIT. A visit nested in
+	// another of the same region, on one thread, counts again.
+	Phases [4]Span
+	// Forks are a parallel region's forks that joined, on the
+	// encountering thread; Implicit its implicit tasks that ended their
+	// body, with the body's time.
+	Forks, Implicit Span
+	// Tasks: creations begun (Created) and ended (Creations, their time),
+	// instances begun (Begun) and completed (Exec, their execution time,
+	// suspended time excluded).
+	Created, Begun int64
+	Creations      Span
+	Exec           Span
+	// Chunks are a loop's chunks that ended, with their time.
+	Chunks Span
+	// Locks counts acquisitions (lock routines, critical sections).
+	Locks int64
+	// Open counts what was begun and not ended when the stream ends:
+	// visits, forks, implicit and explicit tasks, creations, chunks.
+	Open int64
+}
+
+// A Thread is one OS thread's stream: the time of its first and its last
+// record, in ns since the run's start.
+type Thread struct {
+	OS             int
+	Records        int64
+	FirstNs, EndNs float64
+}
+
+// A Summary is what a killed run's stream tells.
+type Summary struct {
+	Regions []*Region // the regions the stream names, by id
+	Threads []Thread  // by OS thread
+	// EndNs is the time of the stream's last record.
+	EndNs float64
+	// Records read (TIME records excepted); Dropped, those the runtime
+	// said it dropped (DROPPED records); Unmatched, ends without their
+	// begin.
+	Records, Dropped, Unmatched int64
+}
+
+// Read replays exp's stream and summarises it.
+func Read(exp *events.Experiment) (*Summary, error) {
+	r := timeline.New(exp)
+	s := &Summary{}
+	regions := map[uint32]*Region{}
+	reg := func(id uint32) *Region {
+		g := regions[id]
+		if g == nil {
+			g = &Region{ID: id}
+			regions[id] = g
+		}
+		return g
+	}
+	threads := map[int]*Thread{}
+	ns := func(t uint64) float64 { return exp.Clock.Ns(t) }
+	dur := func(a, b uint64) float64 {
+		if b < a {
+			return 0
+		}
+		return exp.Clock.Dur(b - a)
+	}
+	err := r.Run(func(ev *timeline.Event) error {
+		t := ev.Time
+		th := threads[ev.OS]
+		if th == nil {
+			th = &Thread{OS: ev.OS, FirstNs: ns(t)}
+			threads[ev.OS] = th
+		}
+		th.Records++
+		th.EndNs = max(th.EndNs, ns(t))
+		switch typ := ev.Type; {
+		case typ.IsExit():
+			reg(ev.Frame.Region).Phases[typ.PhaseOf()].add(dur(ev.Frame.Start, t))
+		case typ == events.Join:
+			reg(ev.Frame.Region).Forks.add(dur(ev.Frame.Start, t))
+		case typ == events.ImplicitEnd:
+			reg(ev.Task.Region).Implicit.add(dur(ev.Task.Begin, t))
+		case typ == events.CreateBegin:
+			reg(ev.Task.Region).Created++
+		case typ == events.CreateEnd:
+			reg(ev.Task.Region).Creations.add(dur(ev.Frame.Start, t))
+		case typ == events.TaskBegin, typ == events.TaskloopBegin:
+			reg(ev.Task.Region).Begun++
+		case typ == events.TaskEnd, typ == events.TaskloopEnd:
+			reg(ev.Task.Region).Exec.add(exp.Clock.Dur(ev.Task.Exec))
+		case typ == events.ChunkEnd:
+			reg(ev.Frame.Region).Chunks.add(dur(ev.Frame.Start, t))
+		case typ == events.LockAcquired:
+			reg(ev.Region).Locks++
+		case typ == events.Fork, typ == events.ImplicitBegin, typ.IsEnter(), typ == events.ChunkBegin:
+			reg(ev.Region) // named: it ran
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	s.Records, s.Dropped, s.Unmatched = r.Stats.Records, r.Stats.Dropped, r.Stats.Unmatched
+	// What was open at the end.
+	stacks, teams := r.Unfinished()
+	for _, st := range stacks {
+		for _, tk := range st {
+			for _, f := range tk.Open {
+				reg(f.Region).Open++
+			}
+			if tk.Kind != timeline.Initial && !(tk.Kind == timeline.Implicit && tk.Ended) {
+				reg(tk.Region).Open++
+			}
+		}
+	}
+	for _, tm := range teams {
+		if tm.Encountering == nil || tm.Loc < 0 {
+			reg(tm.Region).Open++ // a fork whose frame no stack holds
+		}
+	}
+	for _, tk := range r.Live() {
+		if tk.Created && tk.CreateDone && !tk.Begun && tk.Kind == timeline.Explicit {
+			reg(tk.Region).Open++ // queued, never begun in the stream
+		}
+	}
+	for _, g := range regions {
+		s.Regions = append(s.Regions, g)
+	}
+	sort.Slice(s.Regions, func(i, j int) bool { return s.Regions[i].ID < s.Regions[j].ID })
+	for _, th := range threads {
+		s.Threads = append(s.Threads, *th)
+		s.EndNs = max(s.EndNs, th.EndNs)
+	}
+	sort.Slice(s.Threads, func(i, j int) bool { return s.Threads[i].OS < s.Threads[j].OS })
+	return s, nil
+}
