@@ -413,9 +413,18 @@ int pomp_signal_exit(int sig)
  * Runtime state that a forked child must not inherit (per-thread
  * buffers, open files, counters) is reset in reset_after_fork.
  */
-static void fork_prepare(void) { pthread_mutex_lock(&pomp_g.mu); }
+static void fork_prepare(void)
+{
+	/* park_mu first: a thread holding it may take mu (rt.c). */
+	pthread_mutex_lock(&pomp_g.park_mu);
+	pthread_mutex_lock(&pomp_g.mu);
+}
 
-static void fork_parent(void) { pthread_mutex_unlock(&pomp_g.mu); }
+static void fork_parent(void)
+{
+	pthread_mutex_unlock(&pomp_g.mu);
+	pthread_mutex_unlock(&pomp_g.park_mu);
+}
 
 /* reset_after_fork zeroes the statistics, keeps only the locations of
  * the forking thread (the one it is at and those above it in the team
@@ -463,6 +472,15 @@ static void reset_after_fork(void)
 		l->index = map[i];
 		l->parent = map[l->parent] == UINT32_MAX ? l->index : map[l->parent];
 		l->implicit_tasks = 0;
+		/* The members of the teams forked here, renumbered: the child's
+		 * own teams find theirs through this table. A member the fork
+		 * left behind gets a fresh location when a team needs it. */
+		for (uint32_t c = 0; c < l->nchildren; c++)
+			if (l->children[c] != UINT32_MAX)
+				l->children[c] = l->children[c] < n ? map[l->children[c]] : UINT32_MAX;
+		/* A closing-barrier wait of the parent's team, not yet added. */
+		l->close_settle = 0;
+		l->close_wait = 0;
 		memset(l->stat, 0, l->nstat * sizeof *l->stat);
 		for (uint32_t s = 0; s < l->nstat; s++) {
 			l->stat[s].create_min = UINT64_MAX;
@@ -494,6 +512,7 @@ static void reset_after_fork(void)
 static void fork_child(void)
 {
 	pthread_mutex_init(&pomp_g.mu, NULL);
+	pthread_mutex_init(&pomp_g.park_mu, NULL);
 	fork_pid = getpid();
 	if (fork_depth < FORK_CHAIN)
 		fork_chain[fork_depth] = (int)fork_pid;
