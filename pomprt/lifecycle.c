@@ -7,7 +7,7 @@
  * ONE FINALISATION PATH. A run ends once, through end_run(), whatever
  * ends it: a return from main or exit() from any thread (at_exit), a
  * caught signal (pomp_signal_exit, on the Go side's control goroutine),
- * or a crash. The first caller claims the run (fin_state NONE -> RUNNING)
+ * a crash, or MPI_Abort (pomp_end_run_as). The first caller claims the run (fin_state NONE -> RUNNING)
  * and writes the results; every later caller waits until they are
  * written (DONE) and then carries on ending the process. Anything that
  * must happen at the end of a run (flushing buffers, writing files) goes
@@ -160,17 +160,63 @@ static void say(const char *a, long n1, const char *b, long n2, const char *c)
 	}
 }
 
-static void child_finish(int sig);
+static void child_finish(int sig, uint64_t ts);
+
+/* close_calls closes, at ts, the MPI calls that the end of the run
+ * interrupts (a thread blocked in MPI_Recv when SIGTERM comes, the
+ * caller's own MPI_Abort): each keeps its visit, and its time up to ts,
+ * in its region's statistics, as if it had returned then. A call that
+ * returns meanwhile finds it closed and leaves its frame alone
+ * (pomp_call_end). The caller holds pomp_g.mu, or is a signal handler
+ * in a forked child. */
+static void close_calls(uint64_t ts)
+{
+	for (pomp_thr *t = pomp_g.threads; t; t = t->next) {
+		int in = CALL_IN;
+		if (!__atomic_compare_exchange_n(&t->call_state, &in, CALL_TAKEN, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+			continue;
+		int k = t->call_frame;
+		if (k <= 0 || k != t->nfr - 1)
+			continue; /* the call runs code of the program's (a reduction operator) */
+		pomp_frame *f = &t->fr[k];
+		if (f->kind != FR_PHASE || f->region >= t->nstat)
+			continue;
+		pomp_close_phase_at(t, ts > f->start ? ts : f->start);
+	}
+}
+
+int pomp_call_begin(pomp_thr *t)
+{
+	int prev = __atomic_load_n(&t->call_state, __ATOMIC_RELAXED) == CALL_IN ? t->call_frame : -1;
+	t->call_frame = t->nfr - 1;
+	__atomic_store_n(&t->call_state, CALL_IN, __ATOMIC_RELEASE);
+	return prev;
+}
+
+int pomp_call_end(pomp_thr *t, int prev)
+{
+	if (__atomic_exchange_n(&t->call_state, CALL_NONE, __ATOMIC_ACQ_REL) == CALL_TAKEN)
+		return 0;
+	if (prev >= 0) { /* a call made inside another (by the MPI library) */
+		t->call_frame = prev;
+		__atomic_store_n(&t->call_state, CALL_IN, __ATOMIC_RELEASE);
+	}
+	return 1;
+}
 
 /* finish writes the run's results: through Go in the root, as a
- * snapshot for the root in a forked child. exit is "exit" or the name of
- * the signal that ends the run. */
+ * snapshot for the root in a forked child. exit is "exit", "MPI_Abort"
+ * or the name of the signal that ends the run. */
 static void finish(const char *exit, int sig)
 {
+	uint64_t ts = pomp_now();
 	pomp_rt_close(!forked()); /* what the run leaves open, for the stream and the profile */
 	if (forked()) {
-		child_finish(sig);
+		child_finish(sig, ts);
 	} else {
+		pthread_mutex_lock(&pomp_g.mu);
+		close_calls(ts);
+		pthread_mutex_unlock(&pomp_g.mu);
 		pomp_ev_finish(); /* the event stream first: the profile says what it holds */
 		pompGoFinalize((char *)exit);
 	}
@@ -192,6 +238,19 @@ static void end_run(const char *exit, int sig, int timeout_ms)
 }
 
 void pomp_finalize_now(void) { end_run("exit", 0, -1); }
+
+void pomp_end_run_as(const char *exit)
+{
+	if (foreign())
+		return;
+	if (!claim()) {
+		wait_done(SIGNAL_WAIT_MS); /* exit() or a signal is ending it */
+		return;
+	}
+	pomp_mode = POMP_MODE_OFF; /* other threads may still run: they stop recording */
+	finish(exit, 0);
+	mark_done();
+}
 
 /* ---------------------------------------------------------------------
  * exit(). glibc lets several threads call exit() at once: each runs the
@@ -414,9 +473,18 @@ int pomp_signal_exit(int sig)
  * Runtime state that a forked child must not inherit (per-thread
  * buffers, open files, counters) is reset in reset_after_fork.
  */
-static void fork_prepare(void) { pthread_mutex_lock(&pomp_g.mu); }
+static void fork_prepare(void)
+{
+	/* park_mu first: a thread holding it may take mu (rt.c). */
+	pthread_mutex_lock(&pomp_g.park_mu);
+	pthread_mutex_lock(&pomp_g.mu);
+}
 
-static void fork_parent(void) { pthread_mutex_unlock(&pomp_g.mu); }
+static void fork_parent(void)
+{
+	pthread_mutex_unlock(&pomp_g.mu);
+	pthread_mutex_unlock(&pomp_g.park_mu);
+}
 
 /* reset_after_fork zeroes the statistics, keeps only the locations of
  * the forking thread (the one it is at and those above it in the team
@@ -464,6 +532,15 @@ static void reset_after_fork(void)
 		l->index = map[i];
 		l->parent = map[l->parent] == UINT32_MAX ? l->index : map[l->parent];
 		l->implicit_tasks = 0;
+		/* The members of the teams forked here, renumbered: the child's
+		 * own teams find theirs through this table. A member the fork
+		 * left behind gets a fresh location when a team needs it. */
+		for (uint32_t c = 0; c < l->nchildren; c++)
+			if (l->children[c] != UINT32_MAX)
+				l->children[c] = l->children[c] < n ? map[l->children[c]] : UINT32_MAX;
+		/* A closing-barrier wait of the parent's team, not yet added. */
+		l->close_settle = 0;
+		l->close_wait = 0;
 		memset(l->stat, 0, l->nstat * sizeof *l->stat);
 		for (uint32_t s = 0; s < l->nstat; s++) {
 			l->stat[s].create_min = UINT64_MAX;
@@ -494,6 +571,7 @@ static void reset_after_fork(void)
 static void fork_child(void)
 {
 	pthread_mutex_init(&pomp_g.mu, NULL);
+	pthread_mutex_init(&pomp_g.park_mu, NULL);
 	fork_pid = getpid();
 	if (fork_depth < FORK_CHAIN)
 		fork_chain[fork_depth] = (int)fork_pid;
@@ -714,13 +792,15 @@ static int send_fd(int fd)
 	}
 }
 
-/* child_finish hands the state of a forked child to the root. */
-static void child_finish(int sig)
+/* child_finish hands the state of a forked child to the root; ts is the
+ * end of its run. */
+static void child_finish(int sig, uint64_t ts)
 {
 	if (pomp_g.mode == POMP_MODE_OFF || pomp_g.nregions == 0)
 		return;
 	if (sig == 0)
 		pthread_mutex_lock(&pomp_g.mu); /* not from a signal handler */
+	close_calls(ts);
 	int fd = ctl[1] < 0 ? -1 : memfd_create("gopari-fork", MFD_CLOEXEC);
 	int ok = fd >= 0 && write_snapshot(fd, sig) == 0;
 	if (sig == 0)

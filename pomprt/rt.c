@@ -614,16 +614,14 @@ static inline __attribute__((always_inline)) uint64_t own_time(const pomp_frame 
 	return ex > f->est ? ex - f->est : 0;
 }
 
-/* close_top pops the top frame, a phase or fork frame, into phase p of
- * s, and returns the time read, or 0. */
-static inline __attribute__((always_inline)) uint64_t close_top(pomp_thr *t, pomp_stat *s, pomp_phase *p)
+/* close_top_at pops the top frame, a phase or fork frame, into phase p
+ * of s, closed at ts if it is timed (FL_TS). */
+static inline __attribute__((always_inline)) void close_top_at(pomp_thr *t, pomp_stat *s, pomp_phase *p, uint64_t ts)
 {
 	pomp_frame *f = &t->fr[t->nfr - 1];
-	uint64_t ts = 0;
 	p->visits++;
 	s->active[f->phase]--;
 	if (f->flags & FL_TS) {
-		ts = now();
 		if (f->flags & FL_OUTER)
 			p->incl += ts - f->start;
 		if (f->flags & FL_MEASURED) {
@@ -641,7 +639,22 @@ static inline __attribute__((always_inline)) uint64_t close_top(pomp_thr *t, pom
 	pomp_frame *below = &t->fr[t->nfr - 1];
 	if (below->flags & FL_MEASURED)
 		below->last = ts;
+}
+
+/* close_top pops the top frame, a phase or fork frame, into phase p of
+ * s, and returns the time read, or 0. */
+static inline __attribute__((always_inline)) uint64_t close_top(pomp_thr *t, pomp_stat *s, pomp_phase *p)
+{
+	uint64_t ts = (t->fr[t->nfr - 1].flags & FL_TS) ? now() : 0;
+	close_top_at(t, s, p, ts);
 	return ts;
+}
+
+void pomp_close_phase_at(pomp_thr *t, uint64_t ts)
+{
+	pomp_frame *f = &t->fr[t->nfr - 1];
+	pomp_stat *s = stat_at(t, f->region);
+	close_top_at(t, s, &s->ph[f->phase], (f->flags & FL_TS) ? ts : 0);
 }
 
 /* light is the mark a point construct of an untimed task leaves on the

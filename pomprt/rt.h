@@ -271,8 +271,15 @@ typedef struct pomp_thr {
 	 * joins a team as a worker (which ends them itself), closing while
 	 * pomp_rt_close works on this thread: each waits for the other. */
 	int recruiting, closing;
+	/* The MPI call in progress on this thread (libpomp_mpi.a), whose
+	 * frame the end of the run closes if the call is still blocked then
+	 * (lifecycle.c). */
+	int call_state; /* CALL_* */
+	int call_frame; /* its frame's index */
 	struct pomp_thr *next;
 } pomp_thr;
+
+enum { CALL_NONE = 0, CALL_IN, CALL_TAKEN };
 
 /* The global state, read by Go at exit. */
 typedef struct pomp_rt {
@@ -374,6 +381,10 @@ void pomp_settle_closes(pomp_loc **locs, uint32_t n);
  * (pomp_rt.end_ns), which the wall time counts to. Of the threads other
  * than the caller's only with others set: a forked child has no others. */
 void pomp_rt_close(int others);
+/* pomp_close_phase_at closes t's top frame, a phase frame, as if it
+ * ended at ts: a call that the end of the run interrupted, closed on
+ * behalf of t, which does not run meanwhile (lifecycle.c). */
+void pomp_close_phase_at(pomp_thr *t, uint64_t ts);
 
 /* lifecycle.c: start-up, exit, signals and fork. A forked child resets
  * the state above in reset_after_fork (lifecycle.c), and hands it to the
@@ -384,6 +395,16 @@ void pomp_finalize_now(void);
 int pomp_control_fd(void);
 int pomp_signal_exit(int sig);
 int pomp_fork_depth(void);
+/* An MPI call (libpomp_mpi.a) marks the frame it has just opened as its
+ * call in progress: pomp_call_begin returns what to hand back to
+ * pomp_call_end, which returns 1 if the caller still closes the frame,
+ * or 0 if the end of the run closed it while the call was blocked. */
+int pomp_call_begin(pomp_thr *t);
+int pomp_call_end(pomp_thr *t, int prev);
+/* pomp_end_run_as ends the run now, as exit names it ("MPI_Abort"): the
+ * profile of what was measured so far is written (calls in progress
+ * closed) before it returns; the caller then ends the process. */
+void pomp_end_run_as(const char *exit);
 
 #define POMP_FORK_CHAIN 8
 

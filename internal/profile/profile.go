@@ -51,9 +51,12 @@ type Profile struct {
 	Clock  Clock    `json:"clock"`
 	WallNs uint64   `json:"wall_ns"`
 	// Exit says how the profile came to be written: "exit" for a normal
-	// exit or exit(), or the name of the signal that ended the run
-	// (SIGINT, SIGTERM, SIGHUP, SIGPIPE; SIGABRT, SIGSEGV, SIGBUS,
-	// SIGFPE, SIGILL for a crash).
+	// exit or exit(), "MPI_Abort" for a rank that called MPI_Abort (the
+	// profile is written before the abort goes on), or the name of the
+	// signal that ended the run (SIGINT, SIGTERM, SIGHUP, SIGPIPE;
+	// SIGABRT, SIGSEGV, SIGBUS, SIGFPE, SIGILL for a crash). Whatever
+	// ended it, an MPI call still blocked then counts its visit and its
+	// time up to the end.
 	Exit string `json:"exit"`
 
 	Regions []Region `json:"regions"`

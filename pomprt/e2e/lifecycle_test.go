@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -260,6 +261,152 @@ func checkForkRun(t *testing.T, what string, tc forkCase, threads int, got resul
 		t.Errorf("%s: the parent's profile: exit %q, forked from %d, %d unmatched events", what, parent.Exit, parent.ForkedFrom, parent.UnmatchedEvents)
 	}
 	checkInvariants(t, parent)
+}
+
+// libomp reports whether c's OpenMP runtime is LLVM's libomp, whose
+// fork handler gives a forked child a fresh runtime; libgomp's does not.
+func libomp(c compiler) bool { return slices.Contains(c.openmp, "-fopenmp=libomp") }
+
+// TestForkAgain has forked processes use OpenMP again: the parent runs a
+// team before the fork ("again") or not ("again-first"), then the parent,
+// its child and the child's child (forked after the child's team) each
+// run a parallel region with 12 tasks, at 1, 2 and 4 threads, in modes
+// off, ids, profile and trace and with GOPARI_GRAINS=1. Each run prints
+// what the uninstrumented program prints and exits alike, and the child's
+// and the grandchild's profiles hold exactly their own team: one parallel
+// region, an implicit task per thread, the single and its 12 tasks and
+// atomics. With libgomp the program releases its threads before each fork
+// (omp_pause_resource_all), without which the uninstrumented program
+// hangs; with libomp it runs both ways.
+func TestForkAgain(t *testing.T) {
+	needTools(t)
+	modes := [][]string{{"GOPARI_MODE=off"}, {"GOPARI_MODE=ids"}, {"GOPARI_MODE=profile"}, {"GOPARI_MODE=trace"}, {"GOPARI_GRAINS=1"}}
+	for _, c := range compilers {
+		c := c
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			p := build(t, c, "fork.c")
+			pauses := [][]string{{"pause"}}
+			if libomp(c) {
+				pauses = append(pauses, nil)
+			}
+			for _, name := range []string{"again", "again-first"} {
+				for _, pause := range pauses {
+					args := append([]string{name}, pause...)
+					for _, threads := range []int{1, 2, 4} {
+						env := []string{"OMP_NUM_THREADS=" + strconv.Itoa(threads)}
+						want := runAll(t, p.orig, env, args...)
+						if want.code != 0 {
+							t.Fatalf("%v at %d threads: the original exits with %d\n%s", args, threads, want.code, want.stderr)
+						}
+						for _, mode := range modes {
+							what := fmt.Sprintf("%v at %d threads, %v", args, threads, mode)
+							got := runAll(t, p.inst, append(env, mode...), args...)
+							if got.stdout != want.stdout || got.code != want.code {
+								t.Errorf("%s: instrumented printed %q (exit %d), original %q (exit %d)\nstderr: %s",
+									what, got.stdout, got.code, want.stdout, want.code, got.stderr)
+								continue
+							}
+							checkForkAgain(t, what, name == "again", mode[0], threads, got)
+						}
+					}
+				}
+			}
+		})
+	}
+}
+
+// checkForkAgain checks the profiles of a run of fork.c's "again": the
+// parent's, its child's and the grandchild's.
+func checkForkAgain(t *testing.T, what string, before bool, mode string, threads int, got result) {
+	t.Helper()
+	const tasks = 12 // as in fork.c
+	exps := experiments(t, filepath.Dir(got.dir), "exp")
+	if mode == "GOPARI_MODE=off" {
+		if len(exps) != 0 {
+			t.Errorf("%s: experiments %v, want none", what, exps)
+		}
+		return
+	}
+	if len(exps) != 3 || exps[0] != "exp" || !strings.HasPrefix(exps[1], "exp.fork-") || !strings.HasPrefix(exps[2], exps[1]+".fork-") {
+		t.Errorf("%s: experiments %v, want exp, exp.fork-PID and exp.fork-PID.fork-PID2\nstderr: %s", what, exps, got.stderr)
+		return
+	}
+	var profs [3]*profile.Profile
+	for i, e := range exps {
+		p, err := profile.Read(filepath.Join(filepath.Dir(got.dir), e, "profile.json"))
+		if err != nil {
+			t.Errorf("%s: %v", what, err)
+			return
+		}
+		profs[i] = p
+	}
+	parent := profs[0]
+	paths := "0"
+	for i := 0; i < threads; i++ {
+		paths += " 0." + strconv.Itoa(i)
+	}
+	for i, p := range profs {
+		who := fmt.Sprintf("%s: %s", what, exps[i])
+		if p.Exit != "exit" || p.UnmatchedEvents != 0 {
+			t.Errorf("%s: exit %q, %d unmatched events", who, p.Exit, p.UnmatchedEvents)
+		}
+		if i > 0 && (!strings.HasSuffix(exps[i], ".fork-"+strconv.Itoa(p.PID)) || p.ForkedFrom != profs[i-1].PID) {
+			t.Errorf("%s: pid %d, forked from %d; its parent's pid is %d", who, p.PID, p.ForkedFrom, profs[i-1].PID)
+		}
+		if mode == "GOPARI_MODE=ids" {
+			continue // ids mode counts nothing
+		}
+		teams := uint64(1)
+		if i == 0 && before {
+			teams = 2
+		}
+		if i > 0 && threadPaths(p) != paths {
+			t.Errorf("%s: threads %s, want %s", who, threadPaths(p), paths)
+		}
+		// Exactly its own teams, by kind: the parallel region's forks, the
+		// single's entries, the tasks and the atomics.
+		n := uint64(threads)
+		want := map[string]uint64{"parallel": teams, "single": teams * n, "task": teams * tasks, "atomic": teams * tasks}
+		for kind, v := range want {
+			if got := visits(p, kind, "construct"); got != v {
+				t.Errorf("%s: %s visited %d times, want %d", who, kind, got, v)
+			}
+		}
+		for _, s := range p.Stats {
+			if r := p.Region(s.Region); want[r.Kind] == 0 && s.Construct != nil && s.Construct.Visits > 0 {
+				t.Errorf("%s: %s %s:%d visited %d times, want never", who, r.Kind, r.File, r.BeginLine, s.Construct.Visits)
+			}
+		}
+		if got := visits(p, "parallel", "body"); got != teams*n {
+			t.Errorf("%s: %d implicit tasks, want %d", who, got, teams*n)
+		}
+		if got := visits(p, "single", "body"); got != teams {
+			t.Errorf("%s: the single's body ran %d times, want %d", who, got, teams)
+		}
+		if created, executed := tasksCreated(p); created != teams*tasks || executed != teams*tasks {
+			t.Errorf("%s: %d tasks created and %d executed, want %d", who, created, executed, teams*tasks)
+		}
+		checkInvariants(t, p)
+		// Only the parent records a stream; a forked child's files would
+		// be its parent's.
+		if _, err := os.Stat(filepath.Join(filepath.Dir(got.dir), exps[i], "events")); (err == nil) != (i == 0 && mode != "GOPARI_MODE=profile") {
+			t.Errorf("%s: events directory: %v", who, err)
+		}
+	}
+	if mode == "GOPARI_MODE=trace" || mode == "GOPARI_GRAINS=1" {
+		// The parent's stream holds its task grains, before and after
+		// the fork.
+		teams := 1
+		if before {
+			teams = 2
+		}
+		gs, _ := runGrains(t, got.dir)
+		line := regionsOfKind(parent, "task")[0].BeginLine
+		if len(gs[line]) != teams*tasks {
+			t.Errorf("%s: the parent's stream has %d task grains, want %d", what, len(gs[line]), teams*tasks)
+		}
+	}
 }
 
 // TestExitFromAllThreads has every thread call exit(3) at once, 20 times

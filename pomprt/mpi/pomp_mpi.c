@@ -9,7 +9,10 @@
  * thread, as a frame of that thread's stack like any construct, so that
  * calls from several threads at once (MPI_THREAD_MULTIPLE) are each
  * charged to their own thread, and a call made inside a parallel region
- * is excluded from the exclusive time of the construct around it.
+ * is excluded from the exclusive time of the construct around it. A call
+ * still blocked when the run ends (a signal, exit() on another thread)
+ * is closed then, keeping its visit and its time so far; MPI_Abort writes
+ * the profile before the abort goes on (lifecycle.c).
  *
  * Messages and bytes count what a call sends, as the caller passed it:
  *   point-to-point sends (MPI_Send, MPI_Isend, ..., MPI_Sendrecv): one
@@ -29,7 +32,7 @@
 #include "../rt.h"
 
 #define MPI_CALLS(X)                                                                                        \
-	X(Init) X(Init_thread) X(Finalize) X(Send) X(Ssend) X(Bsend) X(Rsend) X(Isend) X(Issend) X(Ibsend)     \
+	X(Init) X(Init_thread) X(Finalize) X(Abort) X(Send) X(Ssend) X(Bsend) X(Rsend) X(Isend) X(Issend) X(Ibsend)     \
 	X(Irsend) X(Recv) X(Irecv) X(Sendrecv) X(Sendrecv_replace) X(Probe) X(Iprobe) X(Wait) X(Waitall)       \
 	X(Waitany) X(Waitsome) X(Test) X(Testall) X(Testany) X(Testsome) X(Barrier) X(Bcast) X(Reduce)         \
 	X(Allreduce) X(Gather) X(Gatherv) X(Scatter) X(Scatterv) X(Allgather) X(Allgatherv) X(Alltoall)        \
@@ -78,21 +81,35 @@ static POMP_Region *region(int w)
 	return &regions[w];
 }
 
-static POMP_Region *enter(int w)
+/* A call in progress: its region (NULL when the runtime does not
+ * measure), its thread, and the call it is made in (pomp_call_begin). */
+typedef struct {
+	POMP_Region *r;
+	pomp_thr *t;
+	int prev;
+} mcall;
+
+static mcall enter(int w)
 {
-	POMP_Region *r = region(w);
-	if (r)
-		pomp_rt_enter(r, POMP_EV_CONSTRUCT);
-	return r;
+	mcall c = {region(w), NULL, -1};
+	if (c.r) {
+		pomp_rt_enter(c.r, POMP_EV_CONSTRUCT);
+		c.t = pomp_self();
+		c.prev = pomp_call_begin(c.t);
+	}
+	return c;
 }
 
-static void leave(POMP_Region *r, uint64_t messages, uint64_t bytes)
+/* leave ends call c, unless the end of the run has closed it meanwhile:
+ * a run ended by a signal (or MPI_Abort on another thread) while the
+ * call was blocked keeps the call's time up to then (lifecycle.c). */
+static void leave(mcall c, uint64_t messages, uint64_t bytes)
 {
-	if (!r)
+	if (!c.r || !pomp_call_end(c.t, c.prev))
 		return;
-	pomp_rt_exit(r, POMP_EV_CONSTRUCT);
+	pomp_rt_exit(c.r, POMP_EV_CONSTRUCT);
 	if (messages | bytes) {
-		pomp_stat *s = pomp_stat_at(pomp_self(), r->id);
+		pomp_stat *s = pomp_stat_at(c.t, c.r->id);
 		s->mpi_messages += messages;
 		s->mpi_bytes += bytes;
 	}
@@ -134,7 +151,7 @@ static uint64_t sum(const int counts[], int n, MPI_Datatype t)
  */
 int MPI_Init(int *argc, char ***argv)
 {
-	POMP_Region *r = enter(W_Init);
+	mcall r = enter(W_Init);
 	int rc = PMPI_Init(argc, argv);
 	leave(r, 0, 0);
 	return rc;
@@ -142,7 +159,7 @@ int MPI_Init(int *argc, char ***argv)
 
 int MPI_Init_thread(int *argc, char ***argv, int required, int *provided)
 {
-	POMP_Region *r = enter(W_Init_thread);
+	mcall r = enter(W_Init_thread);
 	int rc = PMPI_Init_thread(argc, argv, required, provided);
 	leave(r, 0, 0);
 	return rc;
@@ -150,10 +167,22 @@ int MPI_Init_thread(int *argc, char ***argv, int required, int *provided)
 
 int MPI_Finalize(void)
 {
-	POMP_Region *r = enter(W_Finalize);
+	mcall r = enter(W_Finalize);
 	int rc = PMPI_Finalize();
 	leave(r, 0, 0);
 	return rc;
+}
+
+/* MPI_Abort writes the profile of the run so far, with exit "MPI_Abort",
+ * before the abort goes on: Open MPI's ends the process without exit(),
+ * and has the launcher kill the other ranks. The call itself is visited
+ * once, its time cut at the profile. */
+int MPI_Abort(MPI_Comm c, int code)
+{
+	mcall r = enter(W_Abort);
+	(void)r;
+	pomp_end_run_as("MPI_Abort");
+	return PMPI_Abort(c, code);
 }
 
 /* ---------------------------------------------------------------------
@@ -164,7 +193,7 @@ int MPI_Finalize(void)
 
 #define SEND_BODY(name, ...)                                                                                \
 	{                                                                                                   \
-		POMP_Region *r = enter(W_##name);                                                           \
+		mcall r = enter(W_##name);                                                           \
 		int rc = PMPI_##name(buf, count, t, dest, tag, c __VA_ARGS__);                              \
 		leave(r, 1, bytes(count, t));                                                               \
 		return rc;                                                                                  \
@@ -181,7 +210,7 @@ SEND(Irsend, , MPI_Request *q) SEND_BODY(Irsend, , q)
 
 int MPI_Recv(void *buf, int count, MPI_Datatype t, int src, int tag, MPI_Comm c, MPI_Status *st)
 {
-	POMP_Region *r = enter(W_Recv);
+	mcall r = enter(W_Recv);
 	int rc = PMPI_Recv(buf, count, t, src, tag, c, st);
 	leave(r, 0, 0);
 	return rc;
@@ -189,7 +218,7 @@ int MPI_Recv(void *buf, int count, MPI_Datatype t, int src, int tag, MPI_Comm c,
 
 int MPI_Irecv(void *buf, int count, MPI_Datatype t, int src, int tag, MPI_Comm c, MPI_Request *q)
 {
-	POMP_Region *r = enter(W_Irecv);
+	mcall r = enter(W_Irecv);
 	int rc = PMPI_Irecv(buf, count, t, src, tag, c, q);
 	leave(r, 0, 0);
 	return rc;
@@ -198,7 +227,7 @@ int MPI_Irecv(void *buf, int count, MPI_Datatype t, int src, int tag, MPI_Comm c
 int MPI_Sendrecv(const void *sbuf, int scount, MPI_Datatype st, int dest, int stag, void *rbuf, int rcount,
                  MPI_Datatype rt, int src, int rtag, MPI_Comm c, MPI_Status *status)
 {
-	POMP_Region *r = enter(W_Sendrecv);
+	mcall r = enter(W_Sendrecv);
 	int rc = PMPI_Sendrecv(sbuf, scount, st, dest, stag, rbuf, rcount, rt, src, rtag, c, status);
 	leave(r, 1, bytes(scount, st));
 	return rc;
@@ -207,7 +236,7 @@ int MPI_Sendrecv(const void *sbuf, int scount, MPI_Datatype st, int dest, int st
 int MPI_Sendrecv_replace(void *buf, int count, MPI_Datatype t, int dest, int stag, int src, int rtag, MPI_Comm c,
                          MPI_Status *status)
 {
-	POMP_Region *r = enter(W_Sendrecv_replace);
+	mcall r = enter(W_Sendrecv_replace);
 	int rc = PMPI_Sendrecv_replace(buf, count, t, dest, stag, src, rtag, c, status);
 	leave(r, 1, bytes(count, t));
 	return rc;
@@ -215,7 +244,7 @@ int MPI_Sendrecv_replace(void *buf, int count, MPI_Datatype t, int dest, int sta
 
 int MPI_Probe(int src, int tag, MPI_Comm c, MPI_Status *st)
 {
-	POMP_Region *r = enter(W_Probe);
+	mcall r = enter(W_Probe);
 	int rc = PMPI_Probe(src, tag, c, st);
 	leave(r, 0, 0);
 	return rc;
@@ -223,7 +252,7 @@ int MPI_Probe(int src, int tag, MPI_Comm c, MPI_Status *st)
 
 int MPI_Iprobe(int src, int tag, MPI_Comm c, int *flag, MPI_Status *st)
 {
-	POMP_Region *r = enter(W_Iprobe);
+	mcall r = enter(W_Iprobe);
 	int rc = PMPI_Iprobe(src, tag, c, flag, st);
 	leave(r, 0, 0);
 	return rc;
@@ -234,7 +263,7 @@ int MPI_Iprobe(int src, int tag, MPI_Comm c, int *flag, MPI_Status *st)
  */
 int MPI_Wait(MPI_Request *q, MPI_Status *st)
 {
-	POMP_Region *r = enter(W_Wait);
+	mcall r = enter(W_Wait);
 	int rc = PMPI_Wait(q, st);
 	leave(r, 0, 0);
 	return rc;
@@ -242,7 +271,7 @@ int MPI_Wait(MPI_Request *q, MPI_Status *st)
 
 int MPI_Waitall(int n, MPI_Request q[], MPI_Status st[])
 {
-	POMP_Region *r = enter(W_Waitall);
+	mcall r = enter(W_Waitall);
 	int rc = PMPI_Waitall(n, q, st);
 	leave(r, 0, 0);
 	return rc;
@@ -250,7 +279,7 @@ int MPI_Waitall(int n, MPI_Request q[], MPI_Status st[])
 
 int MPI_Waitany(int n, MPI_Request q[], int *index, MPI_Status *st)
 {
-	POMP_Region *r = enter(W_Waitany);
+	mcall r = enter(W_Waitany);
 	int rc = PMPI_Waitany(n, q, index, st);
 	leave(r, 0, 0);
 	return rc;
@@ -258,7 +287,7 @@ int MPI_Waitany(int n, MPI_Request q[], int *index, MPI_Status *st)
 
 int MPI_Waitsome(int n, MPI_Request q[], int *outcount, int indices[], MPI_Status st[])
 {
-	POMP_Region *r = enter(W_Waitsome);
+	mcall r = enter(W_Waitsome);
 	int rc = PMPI_Waitsome(n, q, outcount, indices, st);
 	leave(r, 0, 0);
 	return rc;
@@ -266,7 +295,7 @@ int MPI_Waitsome(int n, MPI_Request q[], int *outcount, int indices[], MPI_Statu
 
 int MPI_Test(MPI_Request *q, int *flag, MPI_Status *st)
 {
-	POMP_Region *r = enter(W_Test);
+	mcall r = enter(W_Test);
 	int rc = PMPI_Test(q, flag, st);
 	leave(r, 0, 0);
 	return rc;
@@ -274,7 +303,7 @@ int MPI_Test(MPI_Request *q, int *flag, MPI_Status *st)
 
 int MPI_Testall(int n, MPI_Request q[], int *flag, MPI_Status st[])
 {
-	POMP_Region *r = enter(W_Testall);
+	mcall r = enter(W_Testall);
 	int rc = PMPI_Testall(n, q, flag, st);
 	leave(r, 0, 0);
 	return rc;
@@ -282,7 +311,7 @@ int MPI_Testall(int n, MPI_Request q[], int *flag, MPI_Status st[])
 
 int MPI_Testany(int n, MPI_Request q[], int *index, int *flag, MPI_Status *st)
 {
-	POMP_Region *r = enter(W_Testany);
+	mcall r = enter(W_Testany);
 	int rc = PMPI_Testany(n, q, index, flag, st);
 	leave(r, 0, 0);
 	return rc;
@@ -290,7 +319,7 @@ int MPI_Testany(int n, MPI_Request q[], int *index, int *flag, MPI_Status *st)
 
 int MPI_Testsome(int n, MPI_Request q[], int *outcount, int indices[], MPI_Status st[])
 {
-	POMP_Region *r = enter(W_Testsome);
+	mcall r = enter(W_Testsome);
 	int rc = PMPI_Testsome(n, q, outcount, indices, st);
 	leave(r, 0, 0);
 	return rc;
@@ -301,7 +330,7 @@ int MPI_Testsome(int n, MPI_Request q[], int *outcount, int indices[], MPI_Statu
  */
 int MPI_Barrier(MPI_Comm c)
 {
-	POMP_Region *r = enter(W_Barrier);
+	mcall r = enter(W_Barrier);
 	int rc = PMPI_Barrier(c);
 	leave(r, 0, 0);
 	return rc;
@@ -309,15 +338,15 @@ int MPI_Barrier(MPI_Comm c)
 
 int MPI_Bcast(void *buf, int count, MPI_Datatype t, int root, MPI_Comm c)
 {
-	POMP_Region *r = enter(W_Bcast);
+	mcall r = enter(W_Bcast);
 	int rc = PMPI_Bcast(buf, count, t, root, c);
-	leave(r, 0, r && is_root(root, c) ? bytes(count, t) : 0);
+	leave(r, 0, r.r && is_root(root, c) ? bytes(count, t) : 0);
 	return rc;
 }
 
 int MPI_Reduce(const void *s, void *d, int count, MPI_Datatype t, MPI_Op op, int root, MPI_Comm c)
 {
-	POMP_Region *r = enter(W_Reduce);
+	mcall r = enter(W_Reduce);
 	int rc = PMPI_Reduce(s, d, count, t, op, root, c);
 	leave(r, 0, bytes(count, t));
 	return rc;
@@ -325,7 +354,7 @@ int MPI_Reduce(const void *s, void *d, int count, MPI_Datatype t, MPI_Op op, int
 
 int MPI_Allreduce(const void *s, void *d, int count, MPI_Datatype t, MPI_Op op, MPI_Comm c)
 {
-	POMP_Region *r = enter(W_Allreduce);
+	mcall r = enter(W_Allreduce);
 	int rc = PMPI_Allreduce(s, d, count, t, op, c);
 	leave(r, 0, bytes(count, t));
 	return rc;
@@ -333,7 +362,7 @@ int MPI_Allreduce(const void *s, void *d, int count, MPI_Datatype t, MPI_Op op, 
 
 int MPI_Scan(const void *s, void *d, int count, MPI_Datatype t, MPI_Op op, MPI_Comm c)
 {
-	POMP_Region *r = enter(W_Scan);
+	mcall r = enter(W_Scan);
 	int rc = PMPI_Scan(s, d, count, t, op, c);
 	leave(r, 0, bytes(count, t));
 	return rc;
@@ -341,7 +370,7 @@ int MPI_Scan(const void *s, void *d, int count, MPI_Datatype t, MPI_Op op, MPI_C
 
 int MPI_Exscan(const void *s, void *d, int count, MPI_Datatype t, MPI_Op op, MPI_Comm c)
 {
-	POMP_Region *r = enter(W_Exscan);
+	mcall r = enter(W_Exscan);
 	int rc = PMPI_Exscan(s, d, count, t, op, c);
 	leave(r, 0, bytes(count, t));
 	return rc;
@@ -349,7 +378,7 @@ int MPI_Exscan(const void *s, void *d, int count, MPI_Datatype t, MPI_Op op, MPI
 
 int MPI_Gather(const void *s, int scount, MPI_Datatype st, void *d, int rcount, MPI_Datatype rt, int root, MPI_Comm c)
 {
-	POMP_Region *r = enter(W_Gather);
+	mcall r = enter(W_Gather);
 	int rc = PMPI_Gather(s, scount, st, d, rcount, rt, root, c);
 	leave(r, 0, s == MPI_IN_PLACE ? 0 : bytes(scount, st));
 	return rc;
@@ -358,7 +387,7 @@ int MPI_Gather(const void *s, int scount, MPI_Datatype st, void *d, int rcount, 
 int MPI_Gatherv(const void *s, int scount, MPI_Datatype st, void *d, const int rcounts[], const int displs[],
                 MPI_Datatype rt, int root, MPI_Comm c)
 {
-	POMP_Region *r = enter(W_Gatherv);
+	mcall r = enter(W_Gatherv);
 	int rc = PMPI_Gatherv(s, scount, st, d, rcounts, displs, rt, root, c);
 	leave(r, 0, s == MPI_IN_PLACE ? 0 : bytes(scount, st));
 	return rc;
@@ -366,7 +395,7 @@ int MPI_Gatherv(const void *s, int scount, MPI_Datatype st, void *d, const int r
 
 int MPI_Allgather(const void *s, int scount, MPI_Datatype st, void *d, int rcount, MPI_Datatype rt, MPI_Comm c)
 {
-	POMP_Region *r = enter(W_Allgather);
+	mcall r = enter(W_Allgather);
 	int rc = PMPI_Allgather(s, scount, st, d, rcount, rt, c);
 	leave(r, 0, s == MPI_IN_PLACE ? 0 : bytes(scount, st));
 	return rc;
@@ -375,7 +404,7 @@ int MPI_Allgather(const void *s, int scount, MPI_Datatype st, void *d, int rcoun
 int MPI_Allgatherv(const void *s, int scount, MPI_Datatype st, void *d, const int rcounts[], const int displs[],
                    MPI_Datatype rt, MPI_Comm c)
 {
-	POMP_Region *r = enter(W_Allgatherv);
+	mcall r = enter(W_Allgatherv);
 	int rc = PMPI_Allgatherv(s, scount, st, d, rcounts, displs, rt, c);
 	leave(r, 0, s == MPI_IN_PLACE ? 0 : bytes(scount, st));
 	return rc;
@@ -383,50 +412,50 @@ int MPI_Allgatherv(const void *s, int scount, MPI_Datatype st, void *d, const in
 
 int MPI_Scatter(const void *s, int scount, MPI_Datatype st, void *d, int rcount, MPI_Datatype rt, int root, MPI_Comm c)
 {
-	POMP_Region *r = enter(W_Scatter);
+	mcall r = enter(W_Scatter);
 	int rc = PMPI_Scatter(s, scount, st, d, rcount, rt, root, c);
-	leave(r, 0, r && is_root(root, c) ? bytes(scount, st) * (uint64_t)comm_size(c) : 0);
+	leave(r, 0, r.r && is_root(root, c) ? bytes(scount, st) * (uint64_t)comm_size(c) : 0);
 	return rc;
 }
 
 int MPI_Scatterv(const void *s, const int scounts[], const int displs[], MPI_Datatype st, void *d, int rcount,
                  MPI_Datatype rt, int root, MPI_Comm c)
 {
-	POMP_Region *r = enter(W_Scatterv);
+	mcall r = enter(W_Scatterv);
 	int rc = PMPI_Scatterv(s, scounts, displs, st, d, rcount, rt, root, c);
-	leave(r, 0, r && is_root(root, c) ? sum(scounts, comm_size(c), st) : 0);
+	leave(r, 0, r.r && is_root(root, c) ? sum(scounts, comm_size(c), st) : 0);
 	return rc;
 }
 
 int MPI_Alltoall(const void *s, int scount, MPI_Datatype st, void *d, int rcount, MPI_Datatype rt, MPI_Comm c)
 {
-	POMP_Region *r = enter(W_Alltoall);
+	mcall r = enter(W_Alltoall);
 	int rc = PMPI_Alltoall(s, scount, st, d, rcount, rt, c);
-	leave(r, 0, r ? bytes(scount, st) * (uint64_t)comm_size(c) : 0);
+	leave(r, 0, r.r ? bytes(scount, st) * (uint64_t)comm_size(c) : 0);
 	return rc;
 }
 
 int MPI_Alltoallv(const void *s, const int scounts[], const int sdispls[], MPI_Datatype st, void *d,
                   const int rcounts[], const int rdispls[], MPI_Datatype rt, MPI_Comm c)
 {
-	POMP_Region *r = enter(W_Alltoallv);
+	mcall r = enter(W_Alltoallv);
 	int rc = PMPI_Alltoallv(s, scounts, sdispls, st, d, rcounts, rdispls, rt, c);
-	leave(r, 0, r ? sum(scounts, comm_size(c), st) : 0);
+	leave(r, 0, r.r ? sum(scounts, comm_size(c), st) : 0);
 	return rc;
 }
 
 int MPI_Reduce_scatter(const void *s, void *d, const int rcounts[], MPI_Datatype t, MPI_Op op, MPI_Comm c)
 {
-	POMP_Region *r = enter(W_Reduce_scatter);
+	mcall r = enter(W_Reduce_scatter);
 	int rc = PMPI_Reduce_scatter(s, d, rcounts, t, op, c);
-	leave(r, 0, r ? sum(rcounts, comm_size(c), t) : 0);
+	leave(r, 0, r.r ? sum(rcounts, comm_size(c), t) : 0);
 	return rc;
 }
 
 int MPI_Reduce_scatter_block(const void *s, void *d, int rcount, MPI_Datatype t, MPI_Op op, MPI_Comm c)
 {
-	POMP_Region *r = enter(W_Reduce_scatter_block);
+	mcall r = enter(W_Reduce_scatter_block);
 	int rc = PMPI_Reduce_scatter_block(s, d, rcount, t, op, c);
-	leave(r, 0, r ? bytes(rcount, t) * (uint64_t)comm_size(c) : 0);
+	leave(r, 0, r.r ? bytes(rcount, t) * (uint64_t)comm_size(c) : 0);
 	return rc;
 }

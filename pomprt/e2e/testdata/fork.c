@@ -2,9 +2,11 @@
  * instrumented program. The first argument names the case; what each
  * process does is counted so that a test knows its profile exactly:
  * tasks() runs TASKS tasks, crit() enters a critical section CRIT times.
- * A forked child may not start a team once its parent had one (the
- * pool threads of libgomp are gone), so children that fork after a team
- * run crit() only. */
+ * With libgomp a forked child cannot start a team once its parent had
+ * one (the pool's threads are gone, and the child waits for them), unless
+ * the parent released them before the fork with omp_pause_resource_all;
+ * so most children that fork after a team run crit() only, and "again"
+ * pauses when told to. */
 #define _GNU_SOURCE
 #include <spawn.h>
 #include <stdio.h>
@@ -51,6 +53,37 @@ static int wait_for(pid_t pid)
   return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
 }
 
+/* again: the child and the parent each run tasks() after the fork, and
+ * the child forks a grandchild after its team, which runs tasks() too;
+ * the parent has a team before the fork if before is set. With pause,
+ * each process releases its OpenMP threads before it forks (as libgomp
+ * needs). The grandchild calls exit(4), the child returns 3 from main. */
+static int again(int before, int pause)
+{
+  long n = before ? tasks() : 0;
+  fflush(stdout);
+  if (pause)
+    omp_pause_resource_all(omp_pause_soft);
+  pid_t pid = fork();
+  if (pid == 0) {
+    long c = tasks();
+    fflush(stdout);
+    if (pause)
+      omp_pause_resource_all(omp_pause_soft);
+    pid_t g = fork();
+    if (g == 0) {
+      printf("grandchild %ld\n", tasks());
+      exit(4);
+    }
+    int st = wait_for(g);
+    printf("child %ld, grandchild %d\n", c, st);
+    return 3;
+  }
+  int st = wait_for(pid);
+  printf("parent %ld %ld, child %d\n", n, tasks(), st);
+  return 0;
+}
+
 int main(int argc, char **argv)
 {
   const char *c = argc > 1 ? argv[1] : "";
@@ -58,6 +91,8 @@ int main(int argc, char **argv)
     printf("leaf %ld\n", tasks());
     return 0;
   }
+  if (!strcmp(c, "again") || !strcmp(c, "again-first"))
+    return again(c[5] == 0, argc > 2 && !strcmp(argv[2], "pause"));
   if (!strcmp(c, "fork-first")) { /* fork before any team; the child returns from main */
     fflush(stdout);
     pid_t pid = fork();
