@@ -33,8 +33,9 @@ import (
 // every compiler.
 func TestGrains(t *testing.T) {
 	needTools(t)
-	// The model: lineage R.p0 is the team; a call above the cutoff makes
-	// children .0 (fib(n-1)) and .1 (fib(n-2)).
+	// The model: lineage R.p0.w0 is the team's first worksharing
+	// construct, the single; a call above the cutoff makes children .0
+	// (fib(n-1)) and .1 (fib(n-2)).
 	want := map[string]bool{}
 	var model func(n int, lin string)
 	model = func(n int, lin string) {
@@ -47,7 +48,7 @@ func TestGrains(t *testing.T) {
 			model(m, l)
 		}
 	}
-	model(18, "R.p0")
+	model(18, "R.p0.w0")
 	for _, c := range compilers {
 		c := c
 		t.Run(c.name, func(t *testing.T) {
@@ -98,7 +99,7 @@ func TestGrains(t *testing.T) {
 					switch {
 					case ok && pl != g.Lineage[:i]:
 						t.Errorf("grain %s has parent %s", g.Lineage, pl)
-					case !ok && g.Lineage[:i] != "R.p0":
+					case !ok && g.Lineage[:i] != "R.p0.w0":
 						t.Errorf("grain %s: its parent is no grain", g.Lineage)
 					}
 				}
