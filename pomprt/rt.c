@@ -1185,8 +1185,6 @@ static uint64_t lock_address(const POMP_Region *r)
 	return h;
 }
 
-/* ev_enter and ev_exit record a region phase; a critical section's body
- * is bracketed by the acquisition and release of its lock. */
 /* grain_phase reports whether grains mode records phase ph of region r:
  * a task's waits, the executions of loops and taskloops, and the parts
  * of single and sections constructs (RF_GRAINEV, RF_GRAINBODY). */
@@ -1196,6 +1194,8 @@ static inline int grain_phase(const POMP_Region *r, int ph)
 	return (f & RF_GRAINEV) && (ph != PH_BODY || (f & RF_GRAINBODY));
 }
 
+/* ev_enter and ev_exit record a region phase; a critical section's body
+ * is bracketed by the acquisition and release of its lock. */
 static __attribute__((noinline)) void ev_enter(pomp_thr *t, const POMP_Region *r, int ph, uint64_t ts)
 {
 	/* A section's number, from pomp_rt_section_begin: 0 when unknown

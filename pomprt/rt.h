@@ -308,7 +308,7 @@ enum {
 	RF_SCHED = 1 << 3,      /* a task scheduling point: an untied task may move there */
 	RF_EXITHOOK = 1 << 4,   /* its exit needs more than closing its frame */
 	RF_SHORT = 1 << 5,      /* its measured instances ran shorter than SHORT_NS, but for 1% */
-	RF_GRAINEV = 1 << 6,    /* grains mode records its phases: a task waits for its children there, a loop's chunks run there */
+	RF_GRAINEV = 1 << 6,    /* grains mode records its phases: a task waits for its children there, a loop's chunks run there, they name tasks */
 	RF_POINT = 1 << 7,      /* a scheduling point without a body of its task's code (taskwait, taskyield, barrier) */
 	RF_COUNT = 1 << 8,      /* a standalone ordered counted, never timed (GOPARI_ORDERED=count) */
 	RF_GRAINBODY = 1 << 9   /* grains mode records its body phase too: single, sections (grain identity) */
