@@ -8,13 +8,16 @@
  * its logical key (some of them grow with the team by construction).
  *
  * Instrumented (pomp.h defines POMP_H), the program writes to stderr,
- * per key, the task that ran it (POMP_Get_current_task) and the time it
- * measured itself: the truth that gopari grains' lineages and work
- * deviations are checked against. It prints the same to stdout either
- * way. The first argument is the spin's iterations per unit of work. */
+ * per key, the task that ran it (POMP_Get_current_task), the time it
+ * measured itself and the CPU time its thread spent meanwhile (less when
+ * the thread was preempted): the truth that gopari grains' lineages and
+ * work deviations are checked against. It prints the same to stdout
+ * either way. The first argument is the spin's iterations per unit of
+ * work. */
 #include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <time.h>
 
 #ifdef POMP_H
 #define TASK_ID() ((unsigned long long)POMP_Get_current_task())
@@ -41,7 +44,7 @@ static const int sizes[NFAM] = {NFOR, 2 * NFOR, NFOR, MAXT * NPER, 2 * NSEC, 2 *
 
 static struct rec {
   unsigned long long id;
-  double us;
+  double us, cpu;
 } *recs[NFAM];
 
 static volatile double sink;
@@ -55,11 +58,19 @@ static void spin(long units)
   sink = x;
 }
 
+static double cpu_us(void)
+{
+  struct timespec ts;
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return ts.tv_sec * 1e6 + ts.tv_nsec * 1e-3;
+}
+
 /* work spins units of work for key i of family f and notes who ran it. */
 static void work(int f, int i, long units)
 {
-  double t0 = omp_get_wtime();
+  double t0 = omp_get_wtime(), c0 = cpu_us();
   spin(units);
+  recs[f][i].cpu = cpu_us() - c0;
   recs[f][i].us = (omp_get_wtime() - t0) * 1e6;
   recs[f][i].id = TASK_ID();
 }
@@ -175,7 +186,7 @@ int main(int argc, char **argv)
       if (recs[f][i].us > 0) {
         n++;
 #ifdef POMP_H
-        fprintf(stderr, "key %s %d id 0x%llx us %.1f\n", names[f], i, recs[f][i].id, recs[f][i].us);
+        fprintf(stderr, "key %s %d id 0x%llx us %.1f cpu %.1f\n", names[f], i, recs[f][i].id, recs[f][i].us, recs[f][i].cpu);
 #endif
       }
     printf("%s %d\n", names[f], n);
