@@ -31,7 +31,7 @@
 #define EV_RESERVE_FILE "space-for-profile.reserve"
 
 enum {
-	EV_VERSION = 2, /* 2: CHUNK_NEXT records */
+	EV_VERSION = 3, /* 2: CHUNK_NEXT records; 3: grains mode records worksharing and taskloop constructs, a section's number */
 	EV_FILE_HEADER = 32, /* bytes */
 	EV_BLOCK_HEADER = 16
 };
@@ -80,8 +80,11 @@ enum {
 	 (1ull << EV_TASKLOOP_END) | (1ull << EV_CHUNK_BEGIN) | (1ull << EV_CHUNK_END))
 
 /* The region phases that grains mode records, of the regions flagged
- * RF_GRAINEV only (rt.h): construct and wait phases. */
-#define EV_MASK_PHASES ((1ull << EV_ENTER) | (1ull << EV_ENTER_WAIT) | (1ull << EV_EXIT) | (1ull << EV_EXIT_WAIT))
+ * RF_GRAINEV only (rt.h): construct and wait phases, and body phases of
+ * the regions flagged RF_GRAINBODY. */
+#define EV_MASK_PHASES                                                                                         \
+	((1ull << EV_ENTER) | (1ull << EV_ENTER_BODY) | (1ull << EV_ENTER_WAIT) | (1ull << EV_EXIT) | (1ull << EV_EXIT_BODY) | \
+	 (1ull << EV_EXIT_WAIT))
 
 /* A thread's stream state; part of pomp_thr. */
 typedef struct pomp_evbuf {

@@ -189,7 +189,7 @@ static uint16_t region_flags(const POMP_Region *r)
 			f |= RF_STANDALONE | (pomp_g.ordered_count ? RF_COUNT : 0);
 		break;
 	case POMP_TASKLOOP:
-		f |= RF_SCHED | RF_EXITHOOK;
+		f |= RF_SCHED | RF_EXITHOOK | RF_GRAINEV; /* its executions name its tasks */
 		if (r->clauses && strstr(r->clauses, "nogroup"))
 			f |= RF_NOGROUP;
 		break;
@@ -204,8 +204,15 @@ static uint16_t region_flags(const POMP_Region *r)
 		f |= RF_EXITHOOK | RF_GRAINEV; /* the wait follows the end of its body */
 		break;
 	case POMP_FOR:
-		if (r->flags & POMP_FLAG_CHUNKS)
-			f |= RF_GRAINEV; /* its executions delimit its chunks */
+		/* Its executions delimit its chunks, and name the tasks its
+		 * iterations create (or say that they cannot be named). */
+		f |= RF_GRAINEV;
+		break;
+	case POMP_SINGLE:
+	case POMP_SECTIONS:
+		/* Which thread runs a single's body or a section varies: the
+		 * tasks created there are named by the construct and section. */
+		f |= RF_GRAINEV | RF_GRAINBODY;
 		break;
 	}
 	return f;
@@ -1220,22 +1227,41 @@ static uint64_t lock_address(const POMP_Region *r)
 	return h;
 }
 
+/* grain_phase reports whether grains mode records phase ph of region r:
+ * a task's waits, the executions of loops and taskloops, and the parts
+ * of single and sections constructs (RF_GRAINEV, RF_GRAINBODY). */
+static inline int grain_phase(const POMP_Region *r, int ph)
+{
+	uint16_t f = pomp_g.rflags[r->id];
+	return (f & RF_GRAINEV) && (ph != PH_BODY || (f & RF_GRAINBODY));
+}
+
 /* ev_enter and ev_exit record a region phase; a critical section's body
  * is bracketed by the acquisition and release of its lock. */
 static __attribute__((noinline)) void ev_enter(pomp_thr *t, const POMP_Region *r, int ph, uint64_t ts)
 {
-	if (!pomp_g.ev_all && !(pomp_g.rflags[r->id] & RF_GRAINEV))
-		return; /* grains mode: only a task's waits */
+	/* A section's number, from pomp_rt_section_begin: 0 when unknown
+	 * (code instrumented before sections were numbered). */
+	uint32_t section = 0;
+	if (r->kind == POMP_SECTIONS && ph == PH_BODY) {
+		section = t->section;
+		t->section = 0;
+	}
+	if (!pomp_g.ev_all && !grain_phase(r, ph))
+		return; /* grains mode: only what grains need */
 	if (!ts)
 		ts = now();
 	if (r->kind == POMP_CRITICAL && ph == PH_BODY)
 		EV(t, EV_LOCK_ACQUIRED, r->id, ts, 1, lock_address(r), 0, 0);
-	EV(t, EV_ENTER + ph, r->id, ts, 0, 0, 0, 0);
+	if (section)
+		EV(t, EV_ENTER + ph, r->id, ts, 1, section - 1, 0, 0);
+	else
+		EV(t, EV_ENTER + ph, r->id, ts, 0, 0, 0, 0);
 }
 
 static __attribute__((noinline)) void ev_exit(pomp_thr *t, const POMP_Region *r, int ph, uint64_t ts)
 {
-	if (!pomp_g.ev_all && !(pomp_g.rflags[r->id] & RF_GRAINEV))
+	if (!pomp_g.ev_all && !grain_phase(r, ph))
 		return;
 	if (!ts)
 		ts = now();
@@ -1698,6 +1724,19 @@ void pomp_rt_exit(POMP_Region *r, int ev)
 	exit_body(t, r, ev, 0);
 }
 
+/* pomp_rt_section_begin begins section number section of the sections
+ * region r: a region event whose record, where the thread keeps a
+ * stream, carries the number (the grains of tasks created in a section
+ * are named by it). Untraced, one load and a test more than
+ * pomp_rt_enter. */
+void pomp_rt_section_begin(POMP_Region *r, int section)
+{
+	pomp_thr *t = self_tls;
+	if (t && t->ev.mask)
+		t->section = (uint32_t)section + 1;
+	pomp_rt_enter(r, POMP_EV_BODY);
+}
+
 static inline __attribute__((always_inline)) POMP_Task_handle create_body(pomp_thr *t, POMP_Region *r, POMP_Task_ctx *ctx, const int traced)
 {
 	uint32_t id = r->id;
@@ -1947,7 +1986,9 @@ void pomp_rt_taskloop_loop(POMP_Taskloop_info *tl, int level, long long lb, long
 {
 	int ok;
 	uint64_t n = trip(lb, ub, step, rel, &ok);
-	if (!ok || level != tl->levels || level > 1) {
+	/* A bound POMP_ITERATION_UNKNOWN: a variable declared outside the
+	 * header that is no integer. */
+	if (!ok || level != tl->levels || level > 1 || lb == POMP_ITERATION_UNKNOWN || ub == POMP_ITERATION_UNKNOWN) {
 		tl->levels = -1; /* unknown for good */
 		return;
 	}
@@ -1995,7 +2036,7 @@ static uint64_t index_of(long long lb, long long step, long long v)
  * variables are v0 (and v1), or POMP_ITERATION_UNKNOWN. */
 static int64_t logical(const POMP_Taskloop_info *tl, long long v0, long long v1)
 {
-	if (tl->levels <= 0 || tl->sched <= 0)
+	if (tl->levels <= 0 || tl->sched <= 0 || v0 == POMP_ITERATION_UNKNOWN || (tl->levels == 2 && v1 == POMP_ITERATION_UNKNOWN))
 		return POMP_ITERATION_UNKNOWN;
 	uint64_t i = index_of(tl->lb[0], tl->step[0], v0);
 	if (tl->levels == 2)

@@ -276,6 +276,7 @@ typedef struct pomp_thr {
 	 * (lifecycle.c). */
 	int call_state; /* CALL_* */
 	int call_frame; /* its frame's index */
+	uint32_t section; /* 1 + the number of the section beginning (pomp_rt_section_begin), or 0 */
 	struct pomp_thr *next;
 } pomp_thr;
 
@@ -329,9 +330,10 @@ enum {
 	RF_SCHED = 1 << 3,      /* a task scheduling point: an untied task may move there */
 	RF_EXITHOOK = 1 << 4,   /* its exit needs more than closing its frame */
 	RF_SHORT = 1 << 5,      /* its measured instances ran shorter than SHORT_NS, but for 1% */
-	RF_GRAINEV = 1 << 6,    /* grains mode records its phases: a task waits for its children there, a loop's chunks run there */
+	RF_GRAINEV = 1 << 6,    /* grains mode records its phases: a task waits for its children there, a loop's chunks run there, they name tasks */
 	RF_POINT = 1 << 7,      /* a scheduling point without a body of its task's code (taskwait, taskyield, barrier) */
-	RF_COUNT = 1 << 8       /* a standalone ordered counted, never timed (GOPARI_ORDERED=count) */
+	RF_COUNT = 1 << 8,      /* a standalone ordered counted, never timed (GOPARI_ORDERED=count) */
+	RF_GRAINBODY = 1 << 9   /* grains mode records its body phase too: single, sections (grain identity) */
 };
 
 #define SAMPLE_EXACT 1000

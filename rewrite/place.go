@@ -3,6 +3,7 @@ package rewrite
 import (
 	"bytes"
 	"sort"
+	"strconv"
 
 	"gopari/parser"
 )
@@ -73,19 +74,24 @@ func allEmpty(segs []seg) bool {
 // sections wraps every section of a sections construct in begin and end
 // events. The end of a section is emitted just before the next section
 // directive or the closing brace, so sections in #if branches stay
-// balanced in every configuration.
+// balanced in every configuration. A section's begin names it by its
+// number in source order, which stays unique in every configuration.
 func (g *gen) sections(c *parser.Construct, reg int) {
 	if len(c.Sections) == 0 && !c.ImplicitFirst || reg < 0 {
 		return
 	}
 	g.buf = g.buf[:0]
-	open := g.part(func() {
-		g.w("{")
-		if c.Cancellable {
-			g.cleanupVar("POMP_Body_end_cleanup", reg)
-		}
-		g.call("POMP_Section_begin", reg)
-	})
+	number := 0
+	open := func() seg {
+		return g.part(func() {
+			g.w("{")
+			if c.Cancellable {
+				g.cleanupVar("POMP_Body_end_cleanup", reg)
+			}
+			g.call("POMP_Section_begin", reg, strconv.Itoa(number))
+			number++
+		})
+	}
 	end := g.part(func() {
 		if !c.Cancellable {
 			g.call("POMP_Section_end", reg)
@@ -97,16 +103,16 @@ func (g *gen) sections(c *parser.Construct, reg int) {
 	opened := false
 	if c.ImplicitFirst {
 		at := int(g.toks[c.First].End)
-		g.edits.insert(at, g.joinLead(at, open), innerOpenKey(depth))
+		g.edits.insert(at, g.joinLead(at, open()), innerOpenKey(depth))
 		opened = true
 	}
 	for _, k := range c.Sections {
 		d := g.pr.Directives[g.dirIndex(k)]
 		var text seg
 		if opened {
-			text = g.join(d.Pos, g.newlines(d.Pos, d.End), end, section, open)
+			text = g.join(d.Pos, g.newlines(d.Pos, d.End), end, section, open())
 		} else {
-			text = g.join(d.Pos, g.newlines(d.Pos, d.End), section, open)
+			text = g.join(d.Pos, g.newlines(d.Pos, d.End), section, open())
 		}
 		g.edits.replace(d.Pos, d.End, text)
 		g.attrEdited(d)

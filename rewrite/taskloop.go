@@ -40,7 +40,14 @@ func (b *leafBuilder) taskloop() {
 		g.w("{", saveTask, "POMP_Taskloop_task pomp_tl;")
 		g.call(b.cl.enter, r, "pomp_old_task", "&pomp_tl")
 		for i, l := range nest {
-			g.w(fmt.Sprintf("POMP_Taskloop_loop(&pomp_tl, %d, (long long)(%s), (long long)(%s), %s, %d);", i, l.lb, l.ub, l.step, l.rel))
+			// A variable declared outside the header: its type is the
+			// compiler's to tell, and the bounds count only where it is
+			// an integer (else the runtime leaves the iterations unnumbered).
+			lb, ub := "(long long)("+l.lb+")", "(long long)("+l.ub+")"
+			if l.outside {
+				lb, ub = g.valueIf(l.v, l.lb), g.valueIf(l.v, l.ub)
+			}
+			g.w(fmt.Sprintf("POMP_Taskloop_loop(&pomp_tl, %d, %s, %s, %s, %d);", i, lb, ub, l.step, l.rel))
 		}
 		if nest != nil {
 			if value != "0" {
@@ -74,10 +81,14 @@ func (g *gen) iterationHook(c *parser.Construct, nest []loopHeader) {
 	args := "0"
 	fn := "POMP_Taskloop_iteration"
 	for i, l := range nest {
+		v := "(long long)(" + l.v + ")"
+		if l.outside {
+			v = g.valueIf(l.v, l.v)
+		}
 		if i == 0 {
-			args = "(long long)(" + l.v + ")"
+			args = v
 		} else {
-			args += ", (long long)(" + l.v + ")"
+			args += ", " + v
 			fn = "POMP_Taskloop_iteration2"
 		}
 	}
@@ -96,11 +107,27 @@ func (g *gen) iterationHook(c *parser.Construct, nest []loopHeader) {
 }
 
 // A loopHeader is a loop of a taskloop's nest as POMP_Taskloop_loop
-// describes it: "for (T v = lb; v REL ub; v += step)", the expressions
-// as C text on one line and the test as a POMP_TL_* value.
+// describes it: "for (T v = lb; v REL ub; v += step)", or "for (v = lb;
+// ...)" with v declared outside (outside), the expressions as C text on
+// one line and the test as a POMP_TL_* value.
 type loopHeader struct {
 	v, lb, ub, step string
 	rel             int
+	outside         bool
+}
+
+// valueIf returns expression e as a long long where loop variable v is
+// of an integer type, else POMP_ITERATION_UNKNOWN, which leaves the
+// taskloop's iterations unnumbered: the compiler tells the type of a
+// variable declared outside the loop header (__builtin_classify_type in
+// C, overloads of POMP_Chunk_value in C++). Its values are taken as
+// signed: an unsigned variable whose bounds straddle 2^63 makes a loop
+// the runtime finds empty, and leaves unnumbered.
+func (g *gen) valueIf(v, e string) string {
+	if g.pr.Config.CPlusPlus {
+		return "POMP_Chunk_value(" + e + ")"
+	}
+	return "(__builtin_classify_type(" + v + ") == 1 ? (long long)(" + e + ") : " + iterationUnknown + ")"
 }
 
 // The tests of pomp.h's POMP_TL_* enum.
@@ -180,7 +207,8 @@ func plainExpr(s string) bool {
 
 // loopNest reads the headers of the n loops of the taskloop c's nest
 // (n at most 2), or returns nil when one is not a loop the runtime can
-// number: each must declare its integer variable in its header, test it
+// number: each must declare its integer variable in its header (or
+// assign one declared outside, whose type the compiler checks), test it
 // with <, <=, >, >= or !=, step it by a loop-invariant amount, and write
 // its expressions without side effects and without the variables of the
 // loops around it. Its expressions are evaluated once more, before the
@@ -277,7 +305,7 @@ func (g *gen) loopHeader(open int, outer []loopHeader) (l loopHeader, end int, o
 		avoid = append(avoid, o.v)
 	}
 	unsigned := false
-	if l.v, l.lb, unsigned, ok = g.loopInit(parts[0][0], parts[0][1]); !ok {
+	if l.v, l.lb, unsigned, l.outside, ok = g.loopInit(parts[0][0], parts[0][1]); !ok {
 		return l, 0, false
 	}
 	avoid = append(avoid, l.v)
@@ -306,24 +334,25 @@ func isIdentRune(r rune) bool {
 	return r == '_' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= 0x80
 }
 
-// loopInit reads "T v = lb" with T integer words.
-func (g *gen) loopInit(a, b int) (v, lb string, unsigned, ok bool) {
+// loopInit reads "T v = lb" with T integer words, or "v = lb" with v
+// declared outside the header.
+func (g *gen) loopInit(a, b int) (v, lb string, unsigned, outside, ok bool) {
 	var words []string
 	i := a
 	for ; i < b && g.toks[i].Kind == parser.Ident; i++ {
 		words = append(words, g.text(i))
 	}
-	if len(words) < 2 || !g.isPunct(i, '=') {
-		return "", "", false, false
+	if len(words) < 1 || !g.isPunct(i, '=') {
+		return "", "", false, false, false
 	}
 	for _, w := range words[:len(words)-1] {
 		if !integerWords[w] {
-			return "", "", false, false
+			return "", "", false, false, false
 		}
 		unsigned = unsigned || unsignedWords[w]
 	}
 	lb, ok = g.exprText(i+1, b, false)
-	return words[len(words)-1], lb, unsigned, ok
+	return words[len(words)-1], lb, unsigned, len(words) == 1, ok
 }
 
 // loopTest reads "v REL ub" or "ub REL v".

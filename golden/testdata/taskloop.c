@@ -21,3 +21,21 @@ void scale(double *a, int n, double f)
         a[i * (n / 4) + j] *= 2.0;
   }
 }
+
+/* Loop variables declared outside the header: the compiler checks their
+ * type, and the runtime numbers the iterations where it is an integer. */
+void outside(double *a, int n)
+{
+  int i;
+  char *p;
+  #pragma omp parallel
+  #pragma omp single
+  {
+    #pragma omp taskloop grainsize(8)
+    for (i = 0; i < n; i++)
+      a[i] += 1.0;
+    #pragma omp taskloop num_tasks(2)
+    for (p = (char *)a; p < (char *)(a + n); p += 8)
+      *p = 0;
+  }
+}

@@ -10,8 +10,12 @@ package events
 
 import "fmt"
 
-// Version is the newest stream format this package reads.
-const Version = 2
+// Version is the newest stream format this package reads. Version 3
+// records, in grains mode too, the ENTER and EXIT records of worksharing
+// constructs (for, sections, single: their body phase too) and of
+// taskloops, and a section's ENTER (body) carries the section's number:
+// what names the grains of the tasks created there (internal/timeline).
+const Version = 3
 
 // Magic strings of the file header and of every block.
 const (

@@ -81,6 +81,7 @@ type Metrics struct {
 	Scatter                   float64 // distinct threads of the siblings, 0 (one) .. 1 (all they could)
 	Critical                  bool
 	Problems                  Problem
+	Baseline                  Match // how the grain was matched with the baseline's
 }
 
 // hist is the number of executing grains over time, in bins that double
@@ -269,7 +270,6 @@ type Analysis struct {
 	cp         map[uint64]*cpEntry
 	critical   map[uint64]bool // task IDs on the critical path; implicit task IDs whose chunks are
 	baseline   *baseline
-	Unmatched  int64 // baseline grains not found, or grains without a baseline
 	Timeline   timeline.Stats
 }
 
@@ -456,7 +456,8 @@ func (a *Analysis) Measure(g *Grain) Metrics {
 		}
 	}
 	if a.baseline != nil {
-		if b := a.baseline.time(g); b > 0 {
+		var b float64
+		if b, m.Baseline = a.baseline.time(g); b > 0 {
 			m.Deviation = m.ExecNs / b
 			if m.Deviation > a.Opts.Inflation {
 				m.Problems |= Inflation

@@ -322,9 +322,6 @@ func (x *extractor) task(ev *timeline.Event) {
 		// Logical iterations, or unknown when gopari could not number
 		// them (docs/events.md).
 		g.Kind, g.First, g.Last, g.HasIters = Taskloop, t.First, t.Last, t.First != events.UnknownIteration
-		if t.Last == events.UnknownIteration {
-			g.Last = t.First
-		}
 	}
 	// Creation runs until the task is queued, or for an undeferred task
 	// until it begins, as in the profile: never its execution.

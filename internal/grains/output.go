@@ -44,6 +44,9 @@ type Result struct {
 	Grains  int64
 	ByKind  [3]int64
 	Regions map[[2]uint32]*Totals // by kind and region
+	// ByMatch counts the grains by how they were matched with the
+	// baseline's (index Match).
+	ByMatch [4]int64
 }
 
 // Write makes the second pass: every grain with its metrics to the CSV
@@ -67,6 +70,7 @@ func (a *Analysis) Write(out Outputs) (*Result, error) {
 		m := a.Measure(g)
 		res.Grains++
 		res.ByKind[g.Kind]++
+		res.ByMatch[m.Baseline]++
 		k := [2]uint32{uint32(g.Kind), g.Region}
 		t := res.Regions[k]
 		if t == nil {
@@ -180,7 +184,14 @@ func count(n int64) string {
 // the share of its instances flagged and what to try. At most top lines
 // of problems are written (0: all).
 func (a *Analysis) Summary(w io.Writer, res *Result, top int) {
-	fmt.Fprintf(w, "%s grains: %d tasks, %d taskloop tasks, %d chunks\n", count(res.Grains), res.ByKind[Task], res.ByKind[Taskloop], res.ByKind[Chunk])
+	against := ""
+	if a.baseline != nil {
+		// Grains that cannot be matched unambiguously have no work
+		// deviation: never one against another grain.
+		against = fmt.Sprintf("; against the baseline: %d matched, %d ambiguous, %d not in it",
+			res.ByMatch[Matched], res.ByMatch[Ambiguous], res.ByMatch[Missing])
+	}
+	fmt.Fprintf(w, "%s grains: %d tasks, %d taskloop tasks, %d chunks%s\n", count(res.Grains), res.ByKind[Task], res.ByKind[Taskloop], res.ByKind[Chunk], against)
 	type line struct {
 		weight float64
 		text   string

@@ -66,10 +66,11 @@ type Task struct {
 	ID, Parent uint64
 	Region     uint32
 	Kind       Kind
-	// Lineage is the path of child numbers from the initial task: "R" for
-	// the initial task of OS thread 0, ".pK" for the implicit tasks of the
-	// K-th parallel region a task forked, ".N" for its N-th child task,
-	// ".lI" for a taskloop task whose first iteration is I.
+	// Lineage names the task by the program's logical structure (see
+	// Unknown): "R" for the initial task of OS thread 0, ".pK" for the
+	// team of the K-th parallel region forked, ".N" for the N-th task
+	// created, ".tlK.lI" for the task of the K-th taskloop whose first
+	// iteration is I; an implicit task has its team's.
 	Lineage string
 	// Creation: the location and time span, when the stream holds them
 	// (Created). A taskloop's tasks have no creation records: their
@@ -92,9 +93,11 @@ type Task struct {
 	Data                   any   // a handler's own state
 	running                bool
 	resumed                uint64
-	forks                  int
 	os                     int // the OS thread it is on, -1 when none
 	creatorOS              int
+	own                    scope                 // what it creates outside worksharing constructs
+	ws                     *worksharing          // implicit tasks: the construct they are in
+	tl                     map[uint32]*taskloops // the taskloops it encountered, by region
 }
 
 // Current reports whether the task is executing (not suspended).
@@ -116,7 +119,6 @@ type Team struct {
 	Fork         uint64
 	Members      []*Task
 	Lineage      string
-	nextChild    int
 }
 
 // An Event is one record with what the replay knows about it.
@@ -181,11 +183,12 @@ type Replay struct {
 	ev      Event
 	gaps    []Gap  // at the end of the streams (EndGaps)
 	maxTime uint64 // the latest record
+	wsKnown bool   // the stream records what names tasks (lineage.go)
 }
 
 // New prepares a replay of exp.
 func New(exp *events.Experiment) *Replay {
-	r := &Replay{exp: exp, live: map[uint64]*Task{}, teams: map[uint64]*Team{}}
+	r := &Replay{exp: exp, live: map[uint64]*Task{}, teams: map[uint64]*Team{}, wsKnown: wsKnown(exp)}
 	byPath := map[string]int{}
 	for i, t := range exp.Threads {
 		byPath[t.Path] = i
@@ -389,18 +392,19 @@ func (r *Replay) step(x *events.Reader, th *thread, src int, rec events.Record) 
 	case typ.IsEnter():
 		c := r.current(th)
 		c.Open = append(c.Open, Frame{Kind: FrameKind(typ.PhaseOf()), Region: rec.Region, Start: t})
+		r.region(c, &rec)
 		ev.Task, ev.Frame = c, c.Open[len(c.Open)-1]
 	case typ.IsExit():
 		c := r.current(th)
 		f, ok := r.close(c, FrameKind(typ.PhaseOf()), rec.Region, 0)
+		r.region(c, &rec)
 		if !ok {
 			return false, nil
 		}
 		ev.Task, ev.Frame = c, f
 	case typ == events.Fork:
 		c := r.current(th)
-		c.forks++
-		team := &Team{Region: rec.Region, Encountering: c, Loc: th.loc, Fork: t, Lineage: c.Lineage + ".p" + strconv.Itoa(c.forks-1)}
+		team := &Team{Region: rec.Region, Encountering: c, Loc: th.loc, Fork: t, Lineage: scopeOf(c).fork()}
 		r.teams[c.ID] = team
 		if c.ID != rec.Args[0] {
 			r.teams[rec.Args[0]] = team
@@ -415,10 +419,10 @@ func (r *Replay) step(x *events.Reader, th *thread, src int, rec events.Record) 
 		}
 		team := r.teams[rec.Args[1]]
 		if team == nil {
-			team = &Team{Region: rec.Region, Loc: -1, Fork: t, Lineage: "?.p"}
+			team = &Team{Region: rec.Region, Loc: -1, Fork: t, Lineage: Unknown + ".p"}
 			if p := r.live[rec.Args[1]]; p != nil {
 				team.Encountering = p
-				team.Lineage = p.Lineage + ".p?"
+				team.Lineage = p.Lineage + ".p" + Unknown
 			}
 			r.teams[rec.Args[1]] = team
 			r.Stats.Unmatched++
@@ -429,6 +433,7 @@ func (r *Replay) step(x *events.Reader, th *thread, src int, rec events.Record) 
 		}
 		task := &Task{ID: rec.Args[0], Parent: rec.Args[1], Region: rec.Region, Kind: Implicit, Lineage: team.Lineage,
 			Loc: th.loc, Begin: t, Begun: true, Team: team, os: th.os, CreateLoc: -1}
+		r.implicitScope(task, team, th.loc)
 		task.resume(t)
 		team.Members = append(team.Members, task)
 		th.stack = append(th.stack, task)
@@ -468,8 +473,7 @@ func (r *Replay) step(x *events.Reader, th *thread, src int, rec events.Record) 
 		ev.Task, ev.Team, ev.Frame = c, team, f
 	case typ == events.CreateBegin:
 		c := r.current(th)
-		n := c.nextChild()
-		task := &Task{ID: rec.Args[0], Parent: c.ID, Region: rec.Region, Kind: Explicit, Lineage: c.Lineage + "." + strconv.Itoa(n),
+		task := &Task{ID: rec.Args[0], Parent: c.ID, Region: rec.Region, Kind: Explicit, Lineage: scopeOf(c).child(),
 			CreateLoc: th.loc, CreateBegin: t, Created: true, os: -1, creatorOS: th.os, Loc: -1}
 		c.Children++
 		if old := r.live[task.ID]; old != nil {
@@ -501,14 +505,18 @@ func (r *Replay) step(x *events.Reader, th *thread, src int, rec events.Record) 
 			task = &Task{ID: rec.Args[0], Parent: rec.Args[1], Region: rec.Region, Kind: kind, CreateLoc: -1, os: -1}
 			p := r.live[rec.Args[1]]
 			switch {
-			case p == nil:
-				task.Lineage = "?"
 			case kind == Taskloop:
-				task.Lineage = p.Lineage + ".l" + strconv.FormatInt(int64(rec.Args[2]), 10)
 				task.First = int64(rec.Args[2])
-				task.CreateLoc = p.Loc
+				task.Lineage = taskloopLineage(p, rec.Region, task.First)
+				if p != nil {
+					task.CreateLoc = p.Loc // the thread that ran the taskloop
+				}
+			case p == nil:
+				task.Lineage = Unknown
 			default:
-				task.Lineage = p.Lineage + "." + strconv.Itoa(p.nextChild())
+				// Begun without its creation: its place among its
+				// siblings is unknown.
+				task.Lineage = p.Lineage + "." + Unknown
 			}
 			if p != nil {
 				p.Children++
@@ -591,9 +599,11 @@ func (r *Replay) step(x *events.Reader, th *thread, src int, rec events.Record) 
 	case typ == events.ChunkBegin:
 		c := r.current(th)
 		c.Open = append(c.Open, Frame{Kind: FrameChunk, Region: rec.Region, Start: t, First: int64(rec.Args[0])})
+		r.chunk(c, &rec)
 		ev.Task, ev.Frame = c, c.Open[len(c.Open)-1]
 	case typ == events.ChunkEnd:
 		c := r.current(th)
+		r.chunk(c, &rec)
 		f, ok := r.close(c, FrameChunk, rec.Region, 0)
 		if !ok {
 			return false, nil
@@ -605,18 +615,6 @@ func (r *Replay) step(x *events.Reader, th *thread, src int, rec events.Record) 
 		return false, nil // a type this replay does not use
 	}
 	return true, nil
-}
-
-// nextChild numbers a child of t: children of implicit tasks are numbered
-// across their team, so that a task created in a single construct has
-// the same lineage whichever thread ran it.
-func (t *Task) nextChild() int {
-	if t.Kind == Implicit && t.Team != nil {
-		t.Team.nextChild++
-		return t.Team.nextChild - 1
-	}
-	n := t.Children
-	return n
 }
 
 func (r *Replay) threadOf(os int) *thread {

@@ -9,7 +9,6 @@ import (
 	"path/filepath"
 	"regexp"
 	"runtime"
-	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -20,6 +19,7 @@ import (
 	"gopari/internal/chrome"
 	"gopari/internal/events"
 	"gopari/internal/grains"
+	"gopari/internal/profile"
 	"gopari/internal/timeline"
 	"gopari/parser"
 	"gopari/rewrite"
@@ -33,8 +33,9 @@ import (
 // every compiler.
 func TestGrains(t *testing.T) {
 	needTools(t)
-	// The model: lineage R.p0 is the team; a call above the cutoff makes
-	// children .0 (fib(n-1)) and .1 (fib(n-2)).
+	// The model: lineage R.p0.w0 is the team's first worksharing
+	// construct, the single; a call above the cutoff makes children .0
+	// (fib(n-1)) and .1 (fib(n-2)).
 	want := map[string]bool{}
 	var model func(n int, lin string)
 	model = func(n int, lin string) {
@@ -47,7 +48,7 @@ func TestGrains(t *testing.T) {
 			model(m, l)
 		}
 	}
-	model(18, "R.p0")
+	model(18, "R.p0.w0")
 	for _, c := range compilers {
 		c := c
 		t.Run(c.name, func(t *testing.T) {
@@ -98,7 +99,7 @@ func TestGrains(t *testing.T) {
 					switch {
 					case ok && pl != g.Lineage[:i]:
 						t.Errorf("grain %s has parent %s", g.Lineage, pl)
-					case !ok && g.Lineage[:i] != "R.p0":
+					case !ok && g.Lineage[:i] != "R.p0.w0":
 						t.Errorf("grain %s: its parent is no grain", g.Lineage)
 					}
 				}
@@ -515,8 +516,8 @@ func TestGrainGraph(t *testing.T) {
 
 // TestGrainsMode checks what GOPARI_GRAINS=1 records: with profile mode a
 // stream of kind grains (the profile's mode stays profile) holding only
-// the types of grains mode, and region phases only of taskwait,
-// taskgroup and the for loops whose chunks are recorded; with trace mode
+// the types of grains mode, and region phases only of what grains need
+// (grainPhase); with trace mode
 // a stream of both kinds; with ids mode, or a value other than 0 and 1,
 // no stream and a warning.
 func TestGrainsMode(t *testing.T) {
@@ -525,7 +526,8 @@ func TestGrainsMode(t *testing.T) {
 	grainTypes := map[events.Type]bool{events.Time: true, events.Loc: true, events.Dropped: true, events.Fork: true, events.Join: true,
 		events.ImplicitBegin: true, events.ImplicitEnd: true, events.CreateBegin: true, events.CreateEnd: true, events.TaskBegin: true,
 		events.TaskEnd: true, events.Resume: true, events.TaskloopBegin: true, events.TaskloopEnd: true, events.ChunkBegin: true,
-		events.ChunkEnd: true, events.EnterConstruct: true, events.ExitConstruct: true, events.EnterWait: true, events.ExitWait: true}
+		events.ChunkEnd: true, events.EnterConstruct: true, events.ExitConstruct: true, events.EnterWait: true, events.ExitWait: true,
+		events.EnterBody: true, events.ExitBody: true}
 	for _, tc := range []struct {
 		env   []string
 		mode  string
@@ -576,14 +578,31 @@ func TestGrainsMode(t *testing.T) {
 				switch {
 				case !grainTypes[rec.Type]:
 					t.Errorf("%v: a %v record", tc.env, rec.Type)
-				case rec.Type >= events.EnterConstruct && rec.Type <= events.ExitWait &&
-					!(reg != nil && (reg.Kind == "taskwait" || reg.Kind == "taskgroup" || reg.Kind == "for" && slices.Contains(reg.Flags, "chunks"))):
+				case rec.Type >= events.EnterConstruct && rec.Type <= events.ExitWait && !grainPhase(reg, rec.Type.PhaseOf()):
 					t.Errorf("%v: %v of region %d (%v)", tc.env, rec.Type, rec.Region, reg)
 				}
 			}
 			rd.Close()
 		}
 	}
+}
+
+// grainPhase reports whether grains mode records phase ph of region reg:
+// the waits of taskwait and taskgroup regions, the executions of loops
+// and taskloops, and the parts of single and sections constructs.
+func grainPhase(reg *profile.Region, ph events.Phase) bool {
+	if reg == nil {
+		return false
+	}
+	switch reg.Kind {
+	case "taskwait", "for", "taskloop":
+		return ph == events.PhaseConstruct
+	case "taskgroup":
+		return ph == events.PhaseWait
+	case "single", "sections":
+		return ph == events.PhaseConstruct || ph == events.PhaseBody
+	}
+	return false
 }
 
 // TestChunksVectorize checks what the README says of --chunks and

@@ -81,7 +81,8 @@
  *                  restore; X_exit(r) (region flag POMP_FLAG_IMPLICIT_BARRIER).
  *                  Inside a combined "parallel X" the construct gets
  *                  nowait and the parallel region's own barrier follows.
- *   section        Section_begin(r); SEQUENCE Section_end(r)  (r: the sections region)
+ *   section        Section_begin(r, k); SEQUENCE Section_end(r)  (r: the sections region,
+ *                  k: the section's number in it, 0-based in source order)
  *   single         only the executing thread: Single_begin(r); BODY Single_end(r)
  *   master, masked Master_begin(r); BODY Master_end(r)   (executing thread only)
  *   critical       Critical_enter(r); { Critical_begin(r); BODY Critical_end(r); } Critical_exit(r)
@@ -123,9 +124,11 @@
  *                  finds it unused at the task's first iteration and
  *                  begins the task there: a fresh ID, its parent the
  *                  encountering task. When every loop of the nest
- *                  declares its integer variable in its header and is in
- *                  canonical form (and collapse is at most 2), gopari
- *                  describes the loops to the runtime (their bounds,
+ *                  has an integer variable (declared in its header, or
+ *                  outside it: then the compiler checks its type, and
+ *                  the values are POMP_ITERATION_UNKNOWN for any other)
+ *                  and is in canonical form (and collapse is at most
+ *                  2), gopari describes the loops to the runtime (their bounds,
  *                  steps and tests, evaluated once more before the
  *                  directive, as OpenMP allows) and the grainsize or
  *                  num_tasks clause; the runtime then numbers the
@@ -141,8 +144,8 @@
  *                  iteration counts down, a decrement and a test, and the
  *                  end of the last one ends the task, exactly, nogroup
  *                  or not. Where the loop cannot be described (a variable
- *                  declared outside the header, a loop gopari cannot
- *                  read) or the split turns out otherwise, a C task's
+ *                  that is no integer, a loop gopari cannot read) or
+ *                  the split turns out otherwise, a C task's
  *                  iterations are counted through the runtime and its
  *                  end is observed at the next event of its thread,
  *                  never later than the taskloop's end (Taskloop_exit)
@@ -739,7 +742,8 @@ POMP_INLINE void POMP_Chunk_close_count(POMP_Chunk *c, long long n, long long la
 /* POMP_Chunk_value returns a loop variable's value if it is an integer,
  * else POMP_ITERATION_UNKNOWN: for loop variables declared outside the
  * loop, whose type gopari does not see (C code asks the compiler with
- * __builtin_classify_type). C++ only. */
+ * __builtin_classify_type), of for loops and of taskloops (their bounds
+ * too). C++ only. */
 template <class T> POMP_INLINE long long POMP_Chunk_value(const T &) { return POMP_ITERATION_UNKNOWN; }
 POMP_INLINE long long POMP_Chunk_value(char v) { return v; }
 POMP_INLINE long long POMP_Chunk_value(signed char v) { return v; }
@@ -779,7 +783,7 @@ POMP_INLINE long long POMP_Chunk_trip(int empty, long long range, long long step
 
 POMP_PAIR_(POMP_For_enter, POMP_For_exit, POMP_EV_CONSTRUCT)
 POMP_PAIR_(POMP_Sections_enter, POMP_Sections_exit, POMP_EV_CONSTRUCT)
-POMP_PAIR_(POMP_Section_begin, POMP_Section_end, POMP_EV_BODY)
+POMP_EVENT_(POMP_Section_end, pomp_rt_exit, POMP_EV_BODY)
 POMP_PAIR_(POMP_Single_enter, POMP_Single_exit, POMP_EV_CONSTRUCT)
 POMP_PAIR_(POMP_Single_begin, POMP_Single_end, POMP_EV_BODY)
 POMP_PAIR_(POMP_Scope_enter, POMP_Scope_exit, POMP_EV_CONSTRUCT)
@@ -802,6 +806,18 @@ POMP_PAIR_(POMP_Loop_enter, POMP_Loop_exit, POMP_EV_CONSTRUCT)
 POMP_PAIR_(POMP_Cancel_enter, POMP_Cancel_exit, POMP_EV_CONSTRUCT)
 POMP_PAIR_(POMP_Cancellation_point_enter, POMP_Cancellation_point_exit, POMP_EV_CONSTRUCT)
 POMP_PAIR_(POMP_User_region_begin, POMP_User_region_end, POMP_EV_CONSTRUCT)
+
+/* A section's begin names the section: section is its number in its
+ * sections construct, 0-based in source order. The runtime records it
+ * where it keeps an event stream: the section names the grains of the
+ * tasks created there, whichever thread runs it. */
+void pomp_rt_section_begin(POMP_Region *r, int section);
+
+POMP_INLINE void POMP_Section_begin(POMP_Region *r, int section)
+{
+	if (pomp_mode >= POMP_MODE_PROFILE)
+		pomp_rt_section_begin(r, section);
+}
 
 /* Cleanup handlers: gopari declares a variable
  *   POMP_Region *pomp_end_N __attribute__((cleanup(POMP_X_end_cleanup))) = r;

@@ -297,7 +297,7 @@ static __inline__ __attribute__((__always_inline__, __unused__)) long long POMP_
 }
 static __inline__ __attribute__((__always_inline__, __unused__)) void POMP_For_enter(POMP_Region *r) { if (pomp_mode >= POMP_MODE_PROFILE) pomp_rt_enter(r, POMP_EV_CONSTRUCT); } static __inline__ __attribute__((__always_inline__, __unused__)) void POMP_For_exit(POMP_Region *r) { if (pomp_mode >= POMP_MODE_PROFILE) pomp_rt_exit(r, POMP_EV_CONSTRUCT); }
 static __inline__ __attribute__((__always_inline__, __unused__)) void POMP_Sections_enter(POMP_Region *r) { if (pomp_mode >= POMP_MODE_PROFILE) pomp_rt_enter(r, POMP_EV_CONSTRUCT); } static __inline__ __attribute__((__always_inline__, __unused__)) void POMP_Sections_exit(POMP_Region *r) { if (pomp_mode >= POMP_MODE_PROFILE) pomp_rt_exit(r, POMP_EV_CONSTRUCT); }
-static __inline__ __attribute__((__always_inline__, __unused__)) void POMP_Section_begin(POMP_Region *r) { if (pomp_mode >= POMP_MODE_PROFILE) pomp_rt_enter(r, POMP_EV_BODY); } static __inline__ __attribute__((__always_inline__, __unused__)) void POMP_Section_end(POMP_Region *r) { if (pomp_mode >= POMP_MODE_PROFILE) pomp_rt_exit(r, POMP_EV_BODY); }
+static __inline__ __attribute__((__always_inline__, __unused__)) void POMP_Section_end(POMP_Region *r) { if (pomp_mode >= POMP_MODE_PROFILE) pomp_rt_exit(r, POMP_EV_BODY); }
 static __inline__ __attribute__((__always_inline__, __unused__)) void POMP_Single_enter(POMP_Region *r) { if (pomp_mode >= POMP_MODE_PROFILE) pomp_rt_enter(r, POMP_EV_CONSTRUCT); } static __inline__ __attribute__((__always_inline__, __unused__)) void POMP_Single_exit(POMP_Region *r) { if (pomp_mode >= POMP_MODE_PROFILE) pomp_rt_exit(r, POMP_EV_CONSTRUCT); }
 static __inline__ __attribute__((__always_inline__, __unused__)) void POMP_Single_begin(POMP_Region *r) { if (pomp_mode >= POMP_MODE_PROFILE) pomp_rt_enter(r, POMP_EV_BODY); } static __inline__ __attribute__((__always_inline__, __unused__)) void POMP_Single_end(POMP_Region *r) { if (pomp_mode >= POMP_MODE_PROFILE) pomp_rt_exit(r, POMP_EV_BODY); }
 static __inline__ __attribute__((__always_inline__, __unused__)) void POMP_Scope_enter(POMP_Region *r) { if (pomp_mode >= POMP_MODE_PROFILE) pomp_rt_enter(r, POMP_EV_CONSTRUCT); } static __inline__ __attribute__((__always_inline__, __unused__)) void POMP_Scope_exit(POMP_Region *r) { if (pomp_mode >= POMP_MODE_PROFILE) pomp_rt_exit(r, POMP_EV_CONSTRUCT); }
@@ -320,6 +320,12 @@ static __inline__ __attribute__((__always_inline__, __unused__)) void POMP_Loop_
 static __inline__ __attribute__((__always_inline__, __unused__)) void POMP_Cancel_enter(POMP_Region *r) { if (pomp_mode >= POMP_MODE_PROFILE) pomp_rt_enter(r, POMP_EV_CONSTRUCT); } static __inline__ __attribute__((__always_inline__, __unused__)) void POMP_Cancel_exit(POMP_Region *r) { if (pomp_mode >= POMP_MODE_PROFILE) pomp_rt_exit(r, POMP_EV_CONSTRUCT); }
 static __inline__ __attribute__((__always_inline__, __unused__)) void POMP_Cancellation_point_enter(POMP_Region *r) { if (pomp_mode >= POMP_MODE_PROFILE) pomp_rt_enter(r, POMP_EV_CONSTRUCT); } static __inline__ __attribute__((__always_inline__, __unused__)) void POMP_Cancellation_point_exit(POMP_Region *r) { if (pomp_mode >= POMP_MODE_PROFILE) pomp_rt_exit(r, POMP_EV_CONSTRUCT); }
 static __inline__ __attribute__((__always_inline__, __unused__)) void POMP_User_region_begin(POMP_Region *r) { if (pomp_mode >= POMP_MODE_PROFILE) pomp_rt_enter(r, POMP_EV_CONSTRUCT); } static __inline__ __attribute__((__always_inline__, __unused__)) void POMP_User_region_end(POMP_Region *r) { if (pomp_mode >= POMP_MODE_PROFILE) pomp_rt_exit(r, POMP_EV_CONSTRUCT); }
+void pomp_rt_section_begin(POMP_Region *r, int section);
+static __inline__ __attribute__((__always_inline__, __unused__)) void POMP_Section_begin(POMP_Region *r, int section)
+{
+ if (pomp_mode >= POMP_MODE_PROFILE)
+  pomp_rt_section_begin(r, section);
+}
 void POMP_Parallel_end_cleanup(POMP_Region **r);
 void POMP_Body_end_cleanup(POMP_Region **r);
 void POMP_Task_end_cleanup(POMP_Region **r);

@@ -5,6 +5,7 @@ package evtest
 
 import (
 	"bufio"
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -31,7 +32,10 @@ type Sim struct {
 	// profile) instead of profile.json (see Kill).
 	Killed bool
 	// CreateTicks is how long a task creation takes in scenarios.
-	CreateTicks  uint64
+	CreateTicks uint64
+	// Version is the stream's format version, events.Version if 0 (the
+	// streams of older runtimes).
+	Version      int
 	regions      []profile.Region
 	locs         []profile.Thread
 	threads      []*Thread
@@ -59,6 +63,9 @@ func (s *Sim) Region(kind, file string, line int) uint32 {
 	s.regions = append(s.regions, profile.Region{ID: id, Kind: kind, Name: kind, File: file, BeginLine: line, EndLine: line + 2})
 	return uint32(id)
 }
+
+// Clauses gives region id its clauses, as written.
+func (s *Sim) Clauses(id uint32, clauses string) { s.regions[id-1].Clauses = clauses }
 
 // Name gives region id a name other than its kind's (masked, of kind
 // master; MPI_Send, of kind mpi).
@@ -108,7 +115,7 @@ func (s *Sim) Thread() *Thread {
 		return nil
 	}
 	bw := bufio.NewWriterSize(f, 1<<16)
-	w, err := events.NewWriter(bw, events.Header{OSThread: uint32(idx), PID: 4242, Tick0: s.Tick0}, s.BlockSize)
+	w, err := events.NewWriter(bw, events.Header{Version: s.Version, OSThread: uint32(idx), PID: 4242, Tick0: s.Tick0}, s.BlockSize)
 	if err != nil {
 		s.err = err
 	}
@@ -190,7 +197,7 @@ func (s *Sim) Close() error {
 		"mode":    "trace",
 		"exit":    "exit",
 		"clock":   map[string]any{"name": "tsc", "ns_per_tick": s.NsPerTick, "tick0": s.Tick0, "ns0": 0, "realtime0_ns": uint64(Realtime0Ns)},
-		"events": events.Meta{Version: events.Version, Dir: "events", Kinds: s.Kinds, Files: files,
+		"events": events.Meta{Version: cmp.Or(s.Version, events.Version), Dir: "events", Kinds: s.Kinds, Files: files,
 			Bytes: bytes, Records: records, Dropped: dropped, Complete: !s.Incomplete, Unwritten: s.unwritten},
 		"regions":    s.regions,
 		"threads":    s.locs,

@@ -159,7 +159,7 @@ func (g *fibGen) create(t *Thread, k, cn, d int, lin string) (int, *fibChild) {
 	parent := t.cur
 	clin := lin + "." + Itoa(k)
 	if lin == "" {
-		clin = "R.p0." + Itoa(t.s.rootChildren)
+		clin = "R.p0.w0." + Itoa(t.s.rootChildren) // the single of the region
 		t.s.rootChildren++
 	}
 	g.c.Tasks++

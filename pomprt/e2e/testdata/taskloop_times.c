@@ -5,8 +5,8 @@
  * past a nogroup taskloop), so a task end seen late would show. Prints,
  * per task, "task LOOP FIRST ITERATIONS SECONDS" with the logical number
  * of its first iteration, and per loop "loop LOOP ITERATIONS". The
- * variables of loops 5 and 7 are declared outside their headers: gopari
- * only counts their iterations. */
+ * variables of loops 5 and 7 are declared outside their headers: the
+ * compiler checks their type for gopari. */
 #include <stdio.h>
 #include <omp.h>
 
