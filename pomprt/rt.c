@@ -285,6 +285,8 @@ static pomp_thr *register_thread(void)
 	f->id = pomp_thread.current;
 	f->prev_task = -1;
 	f->last = now();
+	if (t->index == 0 && pomp_g.tick0 && pomp_g.tick0 <= f->last)
+		f->last = pomp_g.tick0; /* the initial thread's initial task began with the run */
 	t->task = 0;
 	t->cur_id = f->id;
 	t->measured = 1;
@@ -2470,14 +2472,15 @@ static uint64_t initial_own(const pomp_thr *t, uint64_t ts)
 
 void pomp_rt_close(int others)
 {
-	pomp_g.end_ns = pomp_ns();
+	uint64_t ts, end_ns;
+	pomp_clock_pair(&ts, &end_ns); /* one moment: the wall time and the last times agree */
+	pomp_g.end_ns = end_ns;
 	if (pomp_g.mode != POMP_MODE_PROFILE)
 		return;
 	/* The list only grows at its head, and may be read without the lock
 	 * (a forked child ends here in a signal handler). */
 	pomp_thr *all = __atomic_load_n(&pomp_g.threads, __ATOMIC_ACQUIRE);
 	pomp_thr *me = self_tls;
-	uint64_t ts = now();
 	for (pomp_thr *t = all; t; t = t->next) {
 		if (t == me) {
 			end_left(t, 1, ts);

@@ -335,7 +335,7 @@ func checkExclusiveSums(t *testing.T, p *profile.Profile) {
 			if th.Path != "0" {
 				continue // another initial thread: its time is not in the profile
 			}
-			want, tol = float64(p.WallNs), 1e6+0.01*float64(p.WallNs)
+			want, tol = float64(p.WallNs), 200e3+0.005*float64(p.WallNs)
 		}
 		if m, ok := byPath[th.Path+".0"]; ok {
 			want -= span[m.Index]
