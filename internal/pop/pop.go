@@ -130,7 +130,7 @@ func Compute(p *profile.Profile) *Metrics {
 	locs := locations(p)
 	createMean := map[int]float64{}
 	for _, t := range p.Tasks {
-		createMean[t.Region] = t.Create.MeanNs()
+		createMean[t.Region] = t.CreateMeanNs() // estimated: the timed creations are no fair sample
 	}
 	// Waits per location, and the workers' bodies.
 	lost := make([]Lost, len(p.Threads))

@@ -106,6 +106,31 @@ func TestSerialOnly(t *testing.T) {
 	}
 }
 
+// TestClosingTasks: tasks that thread 0.1 ran in the closing barrier
+// (200 of its 290 ns there) are its useful work, not waiting.
+func TestClosingTasks(t *testing.T) {
+	p := constructed()
+	p.Stats[2].Barrier = ph(290, 90)
+	m := Compute(p)
+	near(t, "useful 0.1", m.Workers[1].UsefulNs, 290+200)
+	near(t, "barrier", m.InRegions.Lost.Barrier, 40+90)
+	b := Balances(p)
+	near(t, "work 0.1", b[0].Threads[1].BodyNs, 490)
+	near(t, "wait 0.1", b[0].Threads[1].WaitNs, 90)
+}
+
+// TestSampledCreation: the time lost to creating tasks is the estimate of
+// all creations, not the mean of the timed ones times their number: the
+// first 1,000 creations at a place, all timed, took 100 ns each; of the
+// 32,000 after them one in 32 was timed, at 2 ns each.
+func TestSampledCreation(t *testing.T) {
+	p := constructed()
+	p.Stats[6].TasksCreated = 33000
+	p.Tasks[0].Created = 33000
+	p.Tasks[0].Create = profile.Dist{Timed: 2000, SumNs: 1000*100 + 1000*2, MinNs: 2, MaxNs: 100, Sampled: 1000, SampledSumNs: 1000 * 2}
+	near(t, "create", Compute(p).InRegions.Lost.Create, 1000*100+32000*2)
+}
+
 func TestBalances(t *testing.T) {
 	b := Balances(constructed())
 	if len(b) != 1 || len(b[0].Threads) != 2 {
