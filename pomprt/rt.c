@@ -587,7 +587,9 @@ static inline __attribute__((always_inline)) pomp_frame *top(pomp_thr *t) { retu
  * it is the outermost frame of its region and phase here (for the
  * inclusive time); *ts is the time read, or 0. A frame on top of a
  * measured frame is measured itself: they belong to one task. */
-static inline __attribute__((always_inline)) pomp_frame *open_phase(pomp_thr *t, pomp_stat *s, uint32_t region, int kind, int phase, int measured, uint64_t *ts)
+/* open_phase_at is open_phase at a time read already (at), or that it
+ * reads if it needs one (at 0). */
+static inline __attribute__((always_inline)) pomp_frame *open_phase_at(pomp_thr *t, pomp_stat *s, uint32_t region, int kind, int phase, int measured, uint64_t at, uint64_t *ts)
 {
 	if (__builtin_expect(t->nfr == t->capfr, 0))
 		grow_frames(t);
@@ -597,7 +599,7 @@ static inline __attribute__((always_inline)) pomp_frame *open_phase(pomp_thr *t,
 		flags |= FL_OUTER | FL_TS;
 	uint64_t now_ts = 0;
 	if (flags | t->tracing) {
-		now_ts = now();
+		now_ts = at ? at : now();
 		flags |= FL_TS;
 		if (below->flags & FL_MEASURED)
 			below->excl += now_ts - below->last;
@@ -612,6 +614,11 @@ static inline __attribute__((always_inline)) pomp_frame *open_phase(pomp_thr *t,
 	f->est = 0;
 	*ts = now_ts;
 	return f;
+}
+
+static inline __attribute__((always_inline)) pomp_frame *open_phase(pomp_thr *t, pomp_stat *s, uint32_t region, int kind, int phase, int measured, uint64_t *ts)
+{
+	return open_phase_at(t, s, region, kind, phase, measured, 0, ts);
 }
 
 /* own_time returns the exclusive ticks of measured frame f closed at ts:
@@ -1352,6 +1359,23 @@ static __attribute__((noinline)) void exit_full(POMP_Region *r, int ev)
 		ev_exit(t, r, ph, ts);
 }
 
+/* close_wait closes the wait phase of taskgroup r on top of t, at its
+ * exit: the group's tasks are done. */
+static void close_wait(pomp_thr *t, POMP_Region *r)
+{
+	pomp_frame *f = top(t);
+	if (f->region != r->id || f->kind != FR_PHASE || f->phase != PH_WAIT) {
+		end_counted(t); /* C taskloop tasks it ran there, ended */
+		f = top(t);
+		if (f->region != r->id || f->kind != FR_PHASE || f->phase != PH_WAIT)
+			return;
+	}
+	pomp_stat *s = stat_at(t, r->id);
+	uint64_t ts = close_top(t, s, &s->ph[PH_WAIT]);
+	if (t->ev.mask)
+		ev_exit(t, r, PH_WAIT, ts);
+}
+
 static __attribute__((noinline)) void exit_slow(pomp_thr *t, POMP_Region *r, int ph)
 {
 	uint32_t id = r->id;
@@ -1366,6 +1390,8 @@ static __attribute__((noinline)) void exit_slow(pomp_thr *t, POMP_Region *r, int
 		t->skip_region = 0; /* an unmeasured standalone ordered */
 		return;
 	}
+	if (r->kind == POMP_TASKGROUP && ph == PH_CONSTRUCT)
+		close_wait(t, r);
 	int i = find(t, id, FR_PHASE, ph);
 	if (i < 0 && end_counted(t))
 		i = find(t, id, FR_PHASE, ph);
@@ -1381,6 +1407,15 @@ static __attribute__((noinline)) void exit_slow(pomp_thr *t, POMP_Region *r, int
 	uint64_t ts = close_top(t, s, &s->ph[ph]);
 	if (t->ev.mask)
 		ev_exit(t, r, ph, ts);
+	if (r->kind == POMP_TASKGROUP && ph == PH_BODY) {
+		/* The end of its body begins the wait for the group's tasks
+		 * (Wait, until Taskgroup_exit), at the time the body ended. */
+		uint64_t wts;
+		open_phase_at(t, s, id, FR_PHASE, PH_WAIT, t->measured, ts, &wts);
+		if (t->ev.mask)
+			ev_enter(t, r, PH_WAIT, wts);
+		ts = wts;
+	}
 	if (r->kind == POMP_TASKLOOP && !(pomp_g.rflags[id] & RF_NOGROUP)) {
 		/* Its tasks have all ended: a bound for the ends observed late. */
 		pomp_tlinst *in = &t->tlinst[aux % POMP_TLINST];

@@ -617,7 +617,8 @@ func TestFibPairs(t *testing.T) {
 // TestClosingBarrierTasks is issue 23's first point: tasks that run in
 // the closing barrier of a parallel region — one thread creates them in a
 // single nowait, master or single construct, and the team runs them at
-// the end of the region — are charged to the threads that ran them. The
+// the end of the region — or in a barrier construct or at the end of a
+// taskgroup are charged to the threads that ran them. The
 // program measures every task with its own clock; at 1, 2 and 4 threads,
 // gcc and clang: parallel efficiency within 0.05 of the truth (the
 // tasks' time over the threads times the run's), the task region's
@@ -631,7 +632,7 @@ func TestClosingBarrierTasks(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
 			p := build(t, c, "closetasks.c")
-			for k, mode := range []string{"nowait", "master", "single"} {
+			for k, mode := range []string{"nowait", "master", "single", "barrier", "taskgroup"} {
 				for _, threads := range threadCounts {
 					what := mode + ", " + threads + " threads"
 					r := run(t, p.inst, []string{"OMP_NUM_THREADS=" + threads}, mode)

@@ -3,7 +3,10 @@
  * a single nowait, master or single construct (argv[1]: nowait, master,
  * single) and goes on to the end of the region; the others, and then it
  * too, run the tasks there (in a single with its barrier, in that
- * barrier). Every task adds the time it spun to its thread's busy time,
+ * barrier). Or the team runs them elsewhere: in a barrier construct after
+ * the master created them (barrier), or the master in the end of the
+ * taskgroup it created them in while the others run them in the closing
+ * barrier (taskgroup). Every task adds the time it spun to its thread's busy time,
  * as the program's own clock measures it, and every thread notes when it
  * began the region's body. The program prints, per thread, its busy
  * time, how many tasks it ran and its time in the region (from the
@@ -67,7 +70,7 @@ int main(int argc, char **argv)
         }
       }
     }
-  } else {
+  } else if (!strcmp(mode, "single")) {
     #pragma omp parallel
     {
       enter[omp_get_thread_num()] = omp_get_wtime();
@@ -77,6 +80,36 @@ int main(int argc, char **argv)
         for (int i = 0; i < TASKS; i++) {
           #pragma omp task
           work();
+        }
+      }
+    }
+  } else if (!strcmp(mode, "barrier")) {
+    #pragma omp parallel
+    {
+      enter[omp_get_thread_num()] = omp_get_wtime();
+      #pragma omp master
+      {
+        n = omp_get_num_threads();
+        for (int i = 0; i < TASKS; i++) {
+          #pragma omp task
+          work();
+        }
+      }
+      #pragma omp barrier
+    }
+  } else {
+    #pragma omp parallel
+    {
+      enter[omp_get_thread_num()] = omp_get_wtime();
+      #pragma omp master
+      {
+        n = omp_get_num_threads();
+        #pragma omp taskgroup
+        {
+          for (int i = 0; i < TASKS; i++) {
+            #pragma omp task
+            work();
+          }
         }
       }
     }
