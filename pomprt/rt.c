@@ -1360,20 +1360,21 @@ static __attribute__((noinline)) void exit_full(POMP_Region *r, int ev)
 }
 
 /* close_wait closes the wait phase of taskgroup r on top of t, at its
- * exit: the group's tasks are done. */
-static void close_wait(pomp_thr *t, POMP_Region *r)
+ * exit: the group's tasks are done. It returns the time it read, or 0. */
+static uint64_t close_wait(pomp_thr *t, POMP_Region *r)
 {
 	pomp_frame *f = top(t);
 	if (f->region != r->id || f->kind != FR_PHASE || f->phase != PH_WAIT) {
 		end_counted(t); /* C taskloop tasks it ran there, ended */
 		f = top(t);
 		if (f->region != r->id || f->kind != FR_PHASE || f->phase != PH_WAIT)
-			return;
+			return 0;
 	}
 	pomp_stat *s = stat_at(t, r->id);
 	uint64_t ts = close_top(t, s, &s->ph[PH_WAIT]);
 	if (t->ev.mask)
 		ev_exit(t, r, PH_WAIT, ts);
+	return ts;
 }
 
 static __attribute__((noinline)) void exit_slow(pomp_thr *t, POMP_Region *r, int ph)
@@ -1390,8 +1391,9 @@ static __attribute__((noinline)) void exit_slow(pomp_thr *t, POMP_Region *r, int
 		t->skip_region = 0; /* an unmeasured standalone ordered */
 		return;
 	}
+	uint64_t wts = 0; /* the end of a taskgroup's wait: its exit */
 	if (r->kind == POMP_TASKGROUP && ph == PH_CONSTRUCT)
-		close_wait(t, r);
+		wts = close_wait(t, r);
 	int i = find(t, id, FR_PHASE, ph);
 	if (i < 0 && end_counted(t))
 		i = find(t, id, FR_PHASE, ph);
@@ -1404,7 +1406,11 @@ static __attribute__((noinline)) void exit_slow(pomp_thr *t, POMP_Region *r, int
 	pomp_stat *s = stat_at(t, id);
 	pomp_frame *f = top(t);
 	uint64_t aux = f->aux;
-	uint64_t ts = close_top(t, s, &s->ph[ph]);
+	uint64_t ts;
+	if (wts && (f->flags & FL_TS) && i == t->nfr - 1)
+		close_top_at(t, s, &s->ph[ph], ts = wts);
+	else
+		ts = close_top(t, s, &s->ph[ph]);
 	if (t->ev.mask)
 		ev_exit(t, r, ph, ts);
 	if (r->kind == POMP_TASKGROUP && ph == PH_BODY) {
