@@ -150,8 +150,8 @@ func (g *gen) construct(c *parser.Construct) {
 	if ignored[d.Class()] {
 		if e := c.Enclosed; e != nil {
 			// begin metadirective whose variant is nothing: both go.
-			g.edits.replace(d.Pos, d.End, g.join(d.Pos, g.newlines(d.Pos, d.End)))
-			g.edits.replace(e.Pos, e.End, g.join(e.Pos, g.newlines(e.Pos, e.End)))
+			g.edits.replace(d.Pos, d.End, g.join(d.Pos, d.End))
+			g.edits.replace(e.Pos, e.End, g.join(e.Pos, e.End))
 		}
 		return
 	}
@@ -159,6 +159,7 @@ func (g *gen) construct(c *parser.Construct) {
 		g.errorf(d.Pos, "'#pragma omp %s' is nested %d constructs deep; gopari handles at most %d", d.Name, c.Depth, maxDepth)
 		return
 	}
+	g.pragmaLines = g.lineLayout(d)
 	var specBuf [maxLeaves]spec
 	specs := g.specs(c, specBuf[:0])
 	enabled := false
@@ -215,7 +216,7 @@ func (g *gen) specs(c *parser.Construct, out []spec) []spec {
 // leaf returns the parts of one directive and registers its region.
 func (g *gen) leaf(c *parser.Construct, s spec) (parts, int) {
 	if g.off[s.class] {
-		return parts{pragma: g.part(func() { g.pragma(s.name, s.arg, s.hasArg, s.clauses) })}, -1
+		return parts{pragma: g.part(func() { g.userPragma(c.Dir, &s, s.clauses) })}, -1
 	}
 	cl := &classes[s.class]
 	if cl.kind == "" {
@@ -322,8 +323,7 @@ type leafBuilder struct {
 
 // pragma builds the directive itself, with extra clauses added.
 func (b *leafBuilder) pragma(extra ...string) seg {
-	s := &b.s
-	return b.g.part(func() { b.g.pragma(s.name, s.arg, s.hasArg, b.clauses, extra...) })
+	return b.g.part(func() { b.g.userPragma(b.c.Dir, &b.s, b.clauses, extra...) })
 }
 
 // enclose surrounds the directive with the class's enter and exit calls,

@@ -31,7 +31,7 @@ func (g *gen) w(words ...string) {
 }
 
 func (g *gen) sep() {
-	if len(g.buf) > g.partStart && !(g.pragmaLines && g.buf[len(g.buf)-1] == resyncLine) {
+	if len(g.buf) > g.partStart && g.buf[len(g.buf)-1] != resyncLine && g.buf[len(g.buf)-1] != resyncOptional {
 		g.buf = append(g.buf, ' ')
 	}
 }
