@@ -129,3 +129,38 @@ func lineNumber(l []byte) (int, bool) {
 	n, err := strconv.Atoi(f[0])
 	return n, err == nil
 }
+
+// TestOutline checks that the outline of a source's instrumentation is
+// that of its preprocessed form when the text shows every construct as
+// preprocessing does, and differs when a macro makes a directive or
+// hides a loop's shape.
+func TestOutline(t *testing.T) {
+	outline := func(src string, pre bool) string {
+		t.Helper()
+		res, diags := Source("o.c", []byte(src), parser.Config{Preprocessed: pre}, Options{Chunks: true})
+		if res == nil {
+			t.Fatalf("%q: %v", src, diags)
+		}
+		return res.Outline()
+	}
+	const text = "#define N 8\nvoid f(int *a) {\n#pragma omp parallel for schedule(dynamic, N)\nfor (int i = 0; i < N; i++)\n  a[i] = 0;\n}\n"
+	const pre = "# 1 \"o.c\"\n\nvoid f(int *a) {\n#pragma omp parallel for schedule(dynamic, 8)\nfor (int i = 0; i < 8; i++)\n  a[i] = 0;\n}\n"
+	if a, b := outline(text, false), outline(pre, true); a != b {
+		t.Errorf("outlines differ:\n%s\n%s", a, b)
+	} else if !strings.Contains(a, "POMP_FOR") || !strings.Contains(a, "chunks") {
+		t.Errorf("outline without the loop or its chunks:\n%s", a)
+	}
+	for _, text := range []string{
+		// a directive from a macro
+		"#define PFOR _Pragma(\"omp parallel for\")\nvoid f(int *a) {\nPFOR\nfor (int i = 0; i < 8; i++)\n  a[i] = 0;\n}\n",
+		// a loop whose header a macro hides: no chunks in the text
+		"#define EACH(i) for (int i = 0; i < 8; i++)\nvoid f(int *a) {\n#pragma omp parallel for schedule(dynamic, 8)\nEACH(i)\n  a[i] = 0;\n}\n",
+	} {
+		if outline(text, false) == outline(pre, true) {
+			t.Errorf("%q: the outline is its preprocessed form's", text)
+		}
+	}
+	if res, _ := Source("o.c", []byte("int x;\n"), parser.Config{}, Options{}); res.Changed() {
+		t.Errorf("a file without directives is changed")
+	}
+}

@@ -1,6 +1,7 @@
 package rewrite
 
 import (
+	"fmt"
 	"strings"
 
 	"gopari/parser"
@@ -381,6 +382,9 @@ func (b *leafBuilder) body(args ...string) {
 func (b *leafBuilder) worksharing() {
 	g, s, c, r := b.g, &b.s, b.c, b.r
 	b.chunk = b.chunks()
+	if p := b.chunk; p != nil {
+		b.reg.shape = fmt.Sprintf("chunks counting=%v strip=%v size=%v", p.counting, p.strip, p.size != "0")
+	}
 	switch {
 	case has(s.clauses, "nowait"):
 		b.reg.flags |= flagNowait

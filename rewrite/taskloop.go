@@ -36,6 +36,7 @@ func (b *leafBuilder) taskloop() {
 			nest = nil
 		}
 	}
+	b.reg.shape = fmt.Sprintf("taskloop hook=%v loops=%d", hook, len(nest))
 	b.p.pre = g.part(func() {
 		g.w("{", saveTask, "POMP_Taskloop_task pomp_tl;")
 		g.call(b.cl.enter, r, "pomp_old_task", "&pomp_tl")
