@@ -53,7 +53,7 @@ func (g *gen) call(fn string, reg int, args ...string) {
 // cleanupVar declares a variable whose cleanup handler delivers the end
 // event when cancellation leaves a body.
 func (g *gen) cleanupVar(fn string, reg int) {
-	g.w("POMP_Region *pomp_end __attribute__((__cleanup__(" + fn + "))) =")
+	g.w("POMP_Region *pomp_end __attribute__((__unused__, __cleanup__(" + fn + "))) =")
 	g.sep()
 	g.buf = append(g.buf, "pomp_r("...)
 	g.buf = itoa(g.buf, reg)
