@@ -86,7 +86,7 @@ func (g *gen) userPragma(d *parser.Directive, s *spec, clauses []parser.Clause, 
 	}
 	var added []parser.Clause
 	for _, c := range clauses {
-		if c.End > 0 {
+		if c.End > 0 && sameClause(src[c.Off:c.End], c) {
 			keep = append(keep, [2]int{c.Off, c.End})
 		} else {
 			added = append(added, c)
@@ -171,6 +171,44 @@ func (g *gen) userPragma(d *parser.Directive, s *spec, clauses []parser.Clause, 
 	} else {
 		g.buf = append(g.buf, resyncOptional)
 	}
+}
+
+// sameClause reports whether the source text b of clause c, without its
+// blanks, comments and backslash-newlines, is the clause as gopari writes
+// it: a clause that gopari changed is written at the directive's end.
+func sameClause(b []byte, c parser.Clause) bool {
+	want := c.Name
+	if c.HasArgs {
+		want += "(" + c.Args + ")"
+	}
+	j := 0
+	for i := 0; i < len(b); {
+		switch {
+		case b[i] == ' ' || b[i] == '\t' || b[i] == '\r' || b[i] == '\n' || b[i] == '\f' || b[i] == '\v':
+			i++
+		case b[i] == '\\' && spliceEnd(b, i, len(b)) > i:
+			i = spliceEnd(b, i, len(b))
+		case b[i] == '/' && i+1 < len(b) && b[i+1] == '*':
+			k := bytes.Index(b[i+2:], []byte("*/"))
+			if k < 0 {
+				return false
+			}
+			i += k + 4
+		default:
+			for j < len(want) && (want[j] == ' ' || want[j] == '\t') {
+				j++
+			}
+			if j >= len(want) || want[j] != b[i] {
+				return false
+			}
+			i++
+			j++
+		}
+	}
+	for j < len(want) && (want[j] == ' ' || want[j] == '\t') {
+		j++
+	}
+	return j == len(want)
 }
 
 // ompEnd returns the offset after the word omp of directive d, and for
