@@ -176,7 +176,8 @@ func (g *gen) construct(c *parser.Construct) {
 	var allBuf [maxLeaves]parts
 	var regBuf [maxLeaves]int
 	all, regs := allBuf[:0], regBuf[:0]
-	for _, s := range specs {
+	for i, s := range specs {
+		g.setLocals(c.Depth, i)
 		p, r := g.leaf(c, s)
 		all = append(all, p)
 		regs = append(regs, r)
@@ -335,7 +336,7 @@ func (b *leafBuilder) enclose(save bool) {
 	b.p.pre = g.part(func() {
 		g.w("{")
 		if save {
-			g.w(saveTask)
+			g.w(g.saveTask())
 		}
 		if enter != "" {
 			g.call(enter, b.r)
@@ -345,7 +346,7 @@ func (b *leafBuilder) enclose(save bool) {
 	b.p.pragma = b.pragma()
 	b.p.post = g.part(func() {
 		if save {
-			g.w(restoreTask)
+			g.w(g.restoreTask())
 		}
 		b.chunksPost()
 		if exit != "" {
@@ -405,10 +406,10 @@ func (b *leafBuilder) worksharing() {
 		b.p.post = g.part(func() {
 			b.chunksPost()
 			g.call(b.cl.exit, r)
-			g.w("{", saveTask)
+			g.w("{", g.saveTask())
 			g.call("POMP_Implicit_barrier_enter", r)
 			g.pragma("barrier", "", false, nil)
-			g.w(restoreTask)
+			g.w(g.restoreTask())
 			g.call("POMP_Implicit_barrier_exit", r)
 			g.w("}", "}")
 		})
@@ -435,13 +436,14 @@ func taskReduction(cs []parser.Clause) bool {
 // every implicit task with the encountering task's handle.
 func (b *leafBuilder) parallel() {
 	g, r := b.g, b.r
+	old, team := g.local("pomp_old_task"), g.local("pomp_team")
 	b.p.pre = g.part(func() {
-		g.w("{", saveTask, "POMP_Task_info pomp_team =")
-		g.call(b.cl.enter, r, "pomp_old_task")
+		g.w("{", g.saveTask(), "POMP_Task_info "+team+" =")
+		g.call(b.cl.enter, r, old)
 	})
-	b.p.pragma = b.pragma("firstprivate(pomp_old_task, pomp_team)")
-	b.body("pomp_old_task", "pomp_team")
-	b.p.post = g.part(func() { g.call(b.cl.exit, r, "pomp_old_task"); g.w(restoreTask, "}") })
+	b.p.pragma = b.pragma("firstprivate(" + old + ", " + team + ")")
+	b.body(old, team)
+	b.p.post = g.part(func() { g.call(b.cl.exit, r, old); g.w(g.restoreTask(), "}") })
 }
 
 // task builds an explicit task: the new task's ID and its creation
@@ -450,12 +452,13 @@ func (b *leafBuilder) parallel() {
 // of its own).
 func (b *leafBuilder) task() {
 	g, r := b.g, b.r
+	id, ctx := g.local("pomp_task_id"), g.local("pomp_task_ctx")
 	b.p.pre = g.part(func() {
-		g.w("{", "POMP_Task_ctx pomp_task_ctx; POMP_Task_handle pomp_task_id =")
-		g.call(b.cl.enter, r, "&pomp_task_ctx")
-		g.w(saveTask)
+		g.w("{", "POMP_Task_ctx "+ctx+"; POMP_Task_handle "+id+" =")
+		g.call(b.cl.enter, r, "&"+ctx)
+		g.w(g.saveTask())
 	})
-	b.p.pragma = b.pragma("firstprivate(pomp_task_id, pomp_task_ctx)")
-	b.body("pomp_task_id", "pomp_task_ctx")
-	b.p.post = g.part(func() { g.w(restoreTask); g.call(b.cl.exit, r, "pomp_task_ctx"); g.w("}") })
+	b.p.pragma = b.pragma("firstprivate(" + id + ", " + ctx + ")")
+	b.body(id, ctx)
+	b.p.post = g.part(func() { g.w(g.restoreTask()); g.call(b.cl.exit, r, ctx); g.w("}") })
 }

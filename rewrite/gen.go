@@ -52,6 +52,7 @@ type gen struct {
 	tmp       []byte
 	digits    []byte // regionDigits' last answer, for region digitsOf
 	digitsOf  int
+	sfx       string // the suffix of the names of the leaf's variables (emit.go)
 
 	// depths holds the parentheses open before each token, once
 	// parenDepth needs them; noTail holds the offsets, in increasing
