@@ -92,7 +92,11 @@ func (g *gen) userPragma(d *parser.Directive, s *spec, clauses []parser.Clause, 
 			added = append(added, c)
 		}
 	}
-	sort.Slice(keep, func(i, j int) bool { return keep[i][0] < keep[j][0] })
+	for i := 1; i < len(keep); i++ { // a few spans, nearly in order
+		for j := i; j > 0 && keep[j][0] < keep[j-1][0]; j-- {
+			keep[j], keep[j-1] = keep[j-1], keep[j]
+		}
+	}
 
 	g.sep()
 	g.buf = append(g.buf, pragmaStart)
