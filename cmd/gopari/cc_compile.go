@@ -186,9 +186,10 @@ func (p *ccPlan) compileAsWritten(src ccInput, obj string) error {
 //     found as the source's are; elsewhere it has the source's name in a
 //     directory of its own, and -iquote names the source's directory
 //     first. GCC (11 or later) records the source's name through
-//     -ffile-prefix-map; other compilers (and --raw, which does not
-//     preprocess) record it in debug information, -fdebug-prefix-map,
-//     and leave the copy's name in the file symbol.
+//     -ffile-prefix-map; clang under a launcher, and any compiler with
+//     --raw (which does not preprocess, and so does not know it), record
+//     it in debug information (-fdebug-prefix-map) and may leave the
+//     copy's name in the file symbol.
 //
 // deps adds the dependency options (--raw: otherwise preprocessing wrote
 // the dependency file).
