@@ -222,6 +222,9 @@ type Clause struct {
 	Args    string // inside the parentheses, trimmed
 	HasArgs bool
 	Off     int // offset of the clause name in the source
+	// End is the offset after the clause's last byte in the source (its
+	// ')' or its name), 0 for a clause gopari wrote itself.
+	End int
 }
 
 // String renders the clause as it would appear in a directive.
@@ -684,6 +687,7 @@ func (p *parser) parseClauses(t *text, str string, i int, d *Directive) []Clause
 			}
 			c.Args, c.HasArgs, i = arg, true, next
 		}
+		c.End = t.off(i-1) + 1
 		if j < len(s) && s[j] == ')' {
 			p.errorf(t.off(j), "unbalanced ')' in clauses of '%s'", d.Name)
 			return done()

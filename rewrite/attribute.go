@@ -30,6 +30,7 @@ func (g *gen) attributes() {
 		return
 	}
 	ds := g.pr.Directives
+	g.pragmaLines = g.preprocessed
 	for i := 0; i < len(ds); {
 		d := ds[i]
 		j := i + 1
@@ -55,7 +56,7 @@ func (g *gen) attributes() {
 			}
 			g.buf = g.buf[:0]
 			text := g.part(func() { g.pragmaText(e.Text) })
-			g.edits.replace(e.Pos, e.End, g.join(e.Pos, g.newlines(e.Pos, e.End), text))
+			g.edits.replace(e.Pos, e.End, g.join(e.Pos, e.End, text))
 		}
 	}
 }

@@ -87,6 +87,7 @@ func (b *leafBuilder) strip(p *chunkPlan, sched []string, at int) bool {
 	args := cl[at].Args
 	kindEnd := scheduleRE.FindStringSubmatchIndex(args)[3]
 	cl[at].Args = strings.TrimSpace(args[:kindEnd]) + ", 1"
+	cl[at].End = 0 // not the user's text any more: written at the directive's end
 	b.clauses = cl
 	cast := strings.TrimSpace(strings.ReplaceAll(" "+decl+" ", " register ", " "))
 	p.edits = func() {

@@ -1,6 +1,7 @@
 package rewrite
 
 import (
+	"fmt"
 	"strings"
 
 	"gopari/parser"
@@ -150,8 +151,8 @@ func (g *gen) construct(c *parser.Construct) {
 	if ignored[d.Class()] {
 		if e := c.Enclosed; e != nil {
 			// begin metadirective whose variant is nothing: both go.
-			g.edits.replace(d.Pos, d.End, g.join(d.Pos, g.newlines(d.Pos, d.End)))
-			g.edits.replace(e.Pos, e.End, g.join(e.Pos, g.newlines(e.Pos, e.End)))
+			g.edits.replace(d.Pos, d.End, g.join(d.Pos, d.End))
+			g.edits.replace(e.Pos, e.End, g.join(e.Pos, e.End))
 		}
 		return
 	}
@@ -159,6 +160,7 @@ func (g *gen) construct(c *parser.Construct) {
 		g.errorf(d.Pos, "'#pragma omp %s' is nested %d constructs deep; gopari handles at most %d", d.Name, c.Depth, maxDepth)
 		return
 	}
+	g.pragmaLines = g.lineLayout(d)
 	var specBuf [maxLeaves]spec
 	specs := g.specs(c, specBuf[:0])
 	enabled := false
@@ -174,7 +176,8 @@ func (g *gen) construct(c *parser.Construct) {
 	var allBuf [maxLeaves]parts
 	var regBuf [maxLeaves]int
 	all, regs := allBuf[:0], regBuf[:0]
-	for _, s := range specs {
+	for i, s := range specs {
+		g.setLocals(c.Depth, i)
 		p, r := g.leaf(c, s)
 		all = append(all, p)
 		regs = append(regs, r)
@@ -215,7 +218,7 @@ func (g *gen) specs(c *parser.Construct, out []spec) []spec {
 // leaf returns the parts of one directive and registers its region.
 func (g *gen) leaf(c *parser.Construct, s spec) (parts, int) {
 	if g.off[s.class] {
-		return parts{pragma: g.part(func() { g.pragma(s.name, s.arg, s.hasArg, s.clauses) })}, -1
+		return parts{pragma: g.part(func() { g.userPragma(c.Dir, &s, s.clauses) })}, -1
 	}
 	cl := &classes[s.class]
 	if cl.kind == "" {
@@ -322,8 +325,7 @@ type leafBuilder struct {
 
 // pragma builds the directive itself, with extra clauses added.
 func (b *leafBuilder) pragma(extra ...string) seg {
-	s := &b.s
-	return b.g.part(func() { b.g.pragma(s.name, s.arg, s.hasArg, b.clauses, extra...) })
+	return b.g.part(func() { b.g.userPragma(b.c.Dir, &b.s, b.clauses, extra...) })
 }
 
 // enclose surrounds the directive with the class's enter and exit calls,
@@ -334,7 +336,7 @@ func (b *leafBuilder) enclose(save bool) {
 	b.p.pre = g.part(func() {
 		g.w("{")
 		if save {
-			g.w(saveTask)
+			g.w(g.saveTask())
 		}
 		if enter != "" {
 			g.call(enter, b.r)
@@ -344,7 +346,7 @@ func (b *leafBuilder) enclose(save bool) {
 	b.p.pragma = b.pragma()
 	b.p.post = g.part(func() {
 		if save {
-			g.w(restoreTask)
+			g.w(g.restoreTask())
 		}
 		b.chunksPost()
 		if exit != "" {
@@ -381,6 +383,9 @@ func (b *leafBuilder) body(args ...string) {
 func (b *leafBuilder) worksharing() {
 	g, s, c, r := b.g, &b.s, b.c, b.r
 	b.chunk = b.chunks()
+	if p := b.chunk; p != nil {
+		b.reg.shape = fmt.Sprintf("chunks counting=%v strip=%v size=%v", p.counting, p.strip, p.size != "0")
+	}
 	switch {
 	case has(s.clauses, "nowait"):
 		b.reg.flags |= flagNowait
@@ -401,10 +406,10 @@ func (b *leafBuilder) worksharing() {
 		b.p.post = g.part(func() {
 			b.chunksPost()
 			g.call(b.cl.exit, r)
-			g.w("{", saveTask)
+			g.w("{", g.saveTask())
 			g.call("POMP_Implicit_barrier_enter", r)
 			g.pragma("barrier", "", false, nil)
-			g.w(restoreTask)
+			g.w(g.restoreTask())
 			g.call("POMP_Implicit_barrier_exit", r)
 			g.w("}", "}")
 		})
@@ -431,13 +436,14 @@ func taskReduction(cs []parser.Clause) bool {
 // every implicit task with the encountering task's handle.
 func (b *leafBuilder) parallel() {
 	g, r := b.g, b.r
+	old, team := g.local("pomp_old_task"), g.local("pomp_team")
 	b.p.pre = g.part(func() {
-		g.w("{", saveTask, "POMP_Task_info pomp_team =")
-		g.call(b.cl.enter, r, "pomp_old_task")
+		g.w("{", g.saveTask(), "POMP_Task_info "+team+" =")
+		g.call(b.cl.enter, r, old)
 	})
-	b.p.pragma = b.pragma("firstprivate(pomp_old_task, pomp_team)")
-	b.body("pomp_old_task", "pomp_team")
-	b.p.post = g.part(func() { g.call(b.cl.exit, r, "pomp_old_task"); g.w(restoreTask, "}") })
+	b.p.pragma = b.pragma("firstprivate(" + old + ", " + team + ")")
+	b.body(old, team)
+	b.p.post = g.part(func() { g.call(b.cl.exit, r, old); g.w(g.restoreTask(), "}") })
 }
 
 // task builds an explicit task: the new task's ID and its creation
@@ -446,12 +452,13 @@ func (b *leafBuilder) parallel() {
 // of its own).
 func (b *leafBuilder) task() {
 	g, r := b.g, b.r
+	id, ctx := g.local("pomp_task_id"), g.local("pomp_task_ctx")
 	b.p.pre = g.part(func() {
-		g.w("{", "POMP_Task_ctx pomp_task_ctx; POMP_Task_handle pomp_task_id =")
-		g.call(b.cl.enter, r, "&pomp_task_ctx")
-		g.w(saveTask)
+		g.w("{", "POMP_Task_ctx "+ctx+"; POMP_Task_handle "+id+" =")
+		g.call(b.cl.enter, r, "&"+ctx)
+		g.w(g.saveTask())
 	})
-	b.p.pragma = b.pragma("firstprivate(pomp_task_id, pomp_task_ctx)")
-	b.body("pomp_task_id", "pomp_task_ctx")
-	b.p.post = g.part(func() { g.w(restoreTask); g.call(b.cl.exit, r, "pomp_task_ctx"); g.w("}") })
+	b.p.pragma = b.pragma("firstprivate(" + id + ", " + ctx + ")")
+	b.body(id, ctx)
+	b.p.post = g.part(func() { g.w(g.restoreTask()); g.call(b.cl.exit, r, ctx); g.w("}") })
 }

@@ -1,6 +1,10 @@
 package rewrite
 
-import "gopari/parser"
+import (
+	"strconv"
+
+	"gopari/parser"
+)
 
 // The code of one construct is built in gen.buf, part by part, and then
 // copied into the edit arena by join (place.go). A part is a sequence of
@@ -12,6 +16,43 @@ const (
 	saveTask    = "POMP_Task_handle pomp_old_task = POMP_Get_current_task();"
 	restoreTask = "POMP_Set_current_task(pomp_old_task);"
 )
+
+// The variables gopari declares are named for the leaf at hand: a
+// construct nested in another gets names of its own, so that none hides
+// another's (-Wshadow warned about gopari's code in most programs). The
+// outermost constructs' are the plain names.
+
+// local returns the name of variable base for the leaf at hand.
+func (g *gen) local(base string) string {
+	if g.sfx == "" {
+		return base
+	}
+	return base + g.sfx
+}
+
+// saveTask and restoreTask return the code of saveTask and restoreTask
+// for the leaf at hand.
+func (g *gen) saveTask() string {
+	if g.sfx == "" {
+		return saveTask
+	}
+	return "POMP_Task_handle " + g.local("pomp_old_task") + " = POMP_Get_current_task();"
+}
+
+func (g *gen) restoreTask() string {
+	if g.sfx == "" {
+		return restoreTask
+	}
+	return "POMP_Set_current_task(" + g.local("pomp_old_task") + ");"
+}
+
+// setLocals names the variables of leaf i of a construct at depth.
+func (g *gen) setLocals(depth, i int) {
+	g.sfx = ""
+	if n := depth*maxLeaves + i; n > 0 {
+		g.sfx = "_" + strconv.Itoa(n)
+	}
+}
 
 // part builds one part in gen.buf: build writes words with w, call and
 // pragma, which separates them by blanks.
@@ -31,7 +72,7 @@ func (g *gen) w(words ...string) {
 }
 
 func (g *gen) sep() {
-	if len(g.buf) > g.partStart && !(g.pragmaLines && g.buf[len(g.buf)-1] == resyncLine) {
+	if len(g.buf) > g.partStart && g.buf[len(g.buf)-1] != resyncLine && g.buf[len(g.buf)-1] != resyncOptional {
 		g.buf = append(g.buf, ' ')
 	}
 }
@@ -53,7 +94,7 @@ func (g *gen) call(fn string, reg int, args ...string) {
 // cleanupVar declares a variable whose cleanup handler delivers the end
 // event when cancellation leaves a body.
 func (g *gen) cleanupVar(fn string, reg int) {
-	g.w("POMP_Region *pomp_end __attribute__((__cleanup__(" + fn + "))) =")
+	g.w("POMP_Region *" + g.local("pomp_end") + " __attribute__((__unused__, __cleanup__(" + fn + "))) =")
 	g.sep()
 	g.buf = append(g.buf, "pomp_r("...)
 	g.buf = itoa(g.buf, reg)

@@ -92,7 +92,7 @@ func FuzzInstrument(f *testing.F) {
 	})
 }
 
-var beginRx = regexp.MustCompile(`^\{ (?:POMP_Region \*pomp_end __attribute__\(\(__cleanup__\((POMP_\w+_cleanup)\)\)\) = pomp_r\((\d+)\); )?(POMP_(\w+)_begin)\(pomp_r\((\d+)\)`)
+var beginRx = regexp.MustCompile(`^\{ (?:POMP_Region \*pomp_end(?:_\d+)? __attribute__\(\(__unused__, __cleanup__\((POMP_\w+_cleanup)\)\)\) = pomp_r\((\d+)\); )?(POMP_(\w+)_begin)\(pomp_r\((\d+)\)`)
 
 // checkPairs checks that the structured block of every directive in an
 // instrumented file that starts with POMP_X_begin(pomp_r(N)) ends with

@@ -21,12 +21,15 @@ type gen struct {
 	name  string // the file name recorded in #line and the region table
 	diags *parser.DiagnosticList
 
-	// pragmaLines writes directives as #pragma lines followed by GCC line
-	// markers, instead of _Pragma operators, and iface is the interface
-	// the header carries instead of #include "pomp.h": both for
-	// preprocessed input.
-	pragmaLines bool
-	iface       []byte
+	// preprocessed input gets GCC line markers instead of #line
+	// directives, and iface is the interface its header carries instead
+	// of #include "pomp.h". pragmaLines writes the directives of the
+	// construct at hand as #pragma lines, instead of _Pragma operators:
+	// always in preprocessed input, where GCC ignores _Pragma, and where
+	// the construct is laid out in lines (columns.go).
+	preprocessed bool
+	pragmaLines  bool
+	iface        []byte
 
 	edits   editList
 	regions []region
@@ -49,12 +52,20 @@ type gen struct {
 	tmp       []byte
 	digits    []byte // regionDigits' last answer, for region digitsOf
 	digitsOf  int
+	sfx       string // the suffix of the names of the leaf's variables (emit.go)
+
+	// depths holds the parentheses open before each token, once
+	// parenDepth needs them; noTail holds the offsets, in increasing
+	// order, where keepColumns leaves the line after an edit as it is
+	// (columns.go).
+	depths []int32
+	noTail []int
 }
 
 func newGen(pr *parser.Result, opts Options) *gen {
 	g := &gen{pr: pr, f: pr.File, src: pr.File.Src, toks: pr.Toks, opts: opts, diags: &pr.Diags, nl: "\n", offloadPos: -1, lineNo: 1}
 	if pr.Config.Preprocessed {
-		g.pragmaLines = true
+		g.preprocessed, g.pragmaLines = true, true
 		g.iface = include.PompC
 		if pr.Config.CPlusPlus {
 			g.iface = include.PompCXX
@@ -115,6 +126,7 @@ func (g *gen) run() *Result {
 	}
 	pr.Diags.Sort()
 	g.edits.sort()
+	g.keepColumns()
 	return &Result{Regions: len(g.regions), g: g, src: g.src, edits: &g.edits}
 }
 

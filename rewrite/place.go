@@ -35,31 +35,57 @@ func (g *gen) place(c *parser.Construct, all []parts) {
 	}
 	if c.Last < 0 {
 		// A standalone directive: everything in its place.
-		g.edits.replace(d.Pos, d.End, g.join(d.Pos, g.newlines(d.Pos, d.End), append(opening, closing...)...))
+		g.edits.replace(d.Pos, d.End, g.join(d.Pos, d.End, append(opening, closing...)...))
 		return
 	}
 	if c.Hoist >= 0 {
 		hoist := g.f.LineStart(g.f.Line(int(g.toks[c.Hoist].Pos)))
-		g.lineInsert(hoist, g.join(hoist, 0, all[0].pre), openKey(depth))
-		g.edits.replace(d.Pos, d.End, g.join(d.Pos, g.newlines(d.Pos, d.End), all[0].pragma))
+		g.lineInsert(hoist, g.join(hoist, hoist, all[0].pre), openKey(depth))
+		g.edits.replace(d.Pos, d.End, g.join(d.Pos, d.End, all[0].pragma))
 		reopen := g.lineAfter(c.Reopen)
-		if s := g.join(reopen, 0, inner...); !s.empty() {
+		if s := g.join(reopen, reopen, inner...); !s.empty() {
 			g.lineInsert(reopen, s, openKey(depth))
 		}
 	} else {
-		g.edits.replace(d.Pos, d.End, g.join(d.Pos, g.newlines(d.Pos, d.End), opening...))
+		g.edits.replace(d.Pos, d.End, g.join(d.Pos, d.End, opening...))
 	}
 	if e := c.Enclosed; e != nil {
-		g.edits.replace(e.Pos, e.End, g.join(e.Pos, g.newlines(e.Pos, e.End), closing...))
+		g.edits.replace(e.Pos, e.End, g.join(e.Pos, e.End, closing...))
 	} else if c.Close >= 0 {
 		at := g.lineAfter(c.Close)
-		if s := g.join(at, 0, closing...); !s.empty() {
+		if s := g.join(at, at, closing...); !s.empty() {
 			g.lineInsert(at, s, closeKey(depth))
 		}
 	} else if !allEmpty(closing) {
 		at := int(g.toks[c.Last].End)
+		if g.pragmaLines && g.unbracedBody(c) {
+			// Code after the unbraced body of a for, while or if on the
+			// body's line looks to clang like a statement indented as
+			// if it were part of the body (-Wmisleading-indentation): it
+			// starts a line of its own.
+			a := len(g.edits.arena)
+			g.edits.arena = append(g.edits.arena, g.nl...)
+			g.edits.arena = g.lineDirective(g.edits.arena, g.line(at), g.fileAt(at))
+			s := g.join(at, at, closing...)
+			g.edits.insert(at, seg{a, s.b}, closeKey(depth))
+			return
+		}
 		g.edits.insert(at, g.joinLead(at, closing...), closeKey(depth))
 	}
+}
+
+// unbracedBody reports whether the block of c is a for, while or if
+// statement whose last body is not a compound statement.
+func (g *gen) unbracedBody(c *parser.Construct) bool {
+	first, last := g.toks[c.First], g.toks[c.Last]
+	if first.Kind != parser.Ident || last.Kind == parser.Punct && last.Sub == '}' {
+		return false
+	}
+	switch string(g.src[first.Pos:first.End]) {
+	case "for", "while", "if":
+		return true
+	}
+	return false
 }
 
 func allEmpty(segs []seg) bool {
@@ -98,7 +124,6 @@ func (g *gen) sections(c *parser.Construct, reg int) {
 		}
 		g.w("}")
 	})
-	section := g.part(func() { g.pragma("section", "", false, nil) })
 	depth := c.Depth
 	opened := false
 	if c.ImplicitFirst {
@@ -108,11 +133,12 @@ func (g *gen) sections(c *parser.Construct, reg int) {
 	}
 	for _, k := range c.Sections {
 		d := g.pr.Directives[g.dirIndex(k)]
+		section := g.part(func() { g.userPragma(d, &spec{name: "section"}, nil) })
 		var text seg
 		if opened {
-			text = g.join(d.Pos, g.newlines(d.Pos, d.End), end, section, open())
+			text = g.join(d.Pos, d.End, end, section, open())
 		} else {
-			text = g.join(d.Pos, g.newlines(d.Pos, d.End), section, open())
+			text = g.join(d.Pos, d.End, section, open())
 		}
 		g.edits.replace(d.Pos, d.End, text)
 		g.attrEdited(d)
@@ -120,7 +146,7 @@ func (g *gen) sections(c *parser.Construct, reg int) {
 	}
 	if opened {
 		at := int(g.toks[c.Last].Pos)
-		s := g.join(at, 0, end)
+		s := g.join(at, at, end)
 		g.edits.arena = append(g.edits.arena, ' ')
 		g.edits.insert(at, seg{s.a, s.b + 1}, innerCloseKey(depth))
 	}
@@ -137,31 +163,74 @@ func (g *gen) dirIndex(k int) int {
 }
 
 // join copies segments of gen.buf into the edit arena, separated by
-// blanks, followed by nl line breaks. at is the source offset where the
-// text goes: #pragma lines resynchronize to its line.
-func (g *gen) join(at, nl int, segs ...seg) seg {
+// blanks, for the source span [at, end) that they replace (or the point
+// at, when end == at). A directive the user wrote goes on a line of its
+// own when code precedes it; #pragma lines resynchronize to the line of
+// end; when neither a directive the user wrote reproduced the span's
+// line breaks nor a line directive numbers what follows, the text ends
+// with as many.
+func (g *gen) join(at, end int, segs ...seg) seg {
 	a := len(g.edits.arena)
-	for _, s := range segs {
+	last := -1
+	for i, s := range segs {
+		if !s.empty() {
+			last = i
+		}
+	}
+	user := false
+	for i, s := range segs {
 		if s.empty() {
 			continue
 		}
 		text := g.buf[s.a:s.b]
-		if len(g.edits.arena) > a && text[0] != '\n' {
+		if n := len(g.edits.arena); n > a && text[0] != '\n' && text[0] != pragmaStart && g.edits.arena[n-1] != '\n' {
 			g.edits.arena = append(g.edits.arena, ' ')
 		}
 		for {
-			k := bytes.IndexByte(text, resyncLine)
+			k := bytes.IndexAny(text, "\x01\x02\x03")
 			if k < 0 {
 				break
 			}
 			g.edits.arena = append(g.edits.arena, text[:k]...)
-			g.edits.arena = g.marker(g.edits.arena, at)
+			switch text[k] {
+			case pragmaStart:
+				user = true
+				e := k + 1 + bytes.IndexByte(text[k+1:], pragmaOffEnd)
+				pos, _ := strconv.Atoi(string(text[k+1 : e]))
+				if len(g.edits.arena) > a || pos != at {
+					if len(g.edits.arena) > a || at > 0 && g.src[at-1] != '\n' {
+						g.edits.arena = append(g.edits.arena, g.nl...)
+					}
+					g.edits.arena = g.lineDirective(g.edits.arena, g.line(pos), g.fileAt(pos))
+					g.edits.arena = g.pad(g.edits.arena, pos)
+				}
+				text = text[e:]
+				k = 0
+			case resyncOptional:
+				if i == last && k == len(text)-1 {
+					break
+				}
+				fallthrough
+			default:
+				user = true // the line directive numbers what follows
+				if i == last && k == len(text)-1 && end < len(g.src) && (g.src[end] == '\n' || g.src[end] == '\r') {
+					// The user's line break ends the directive that
+					// numbers the next line.
+					g.edits.arena = append(g.edits.arena, g.nl...)
+					g.edits.arena = g.lineDirective(g.edits.arena, g.line(end)+1, g.fileAt(end))
+					g.edits.arena = g.edits.arena[:len(g.edits.arena)-len(g.nl)]
+					break
+				}
+				g.edits.arena = g.marker(g.edits.arena, end)
+			}
 			text = text[k+1:]
 		}
 		g.edits.arena = append(g.edits.arena, text...)
 	}
-	for i := 0; i < nl; i++ {
-		g.edits.arena = append(g.edits.arena, g.nl...)
+	if !user {
+		for i := g.newlines(at, end); i > 0; i-- {
+			g.edits.arena = append(g.edits.arena, g.nl...)
+		}
 	}
 	return seg{a, len(g.edits.arena)}
 }
@@ -170,7 +239,7 @@ func (g *gen) join(at, nl int, segs ...seg) seg {
 func (g *gen) joinLead(at int, segs ...seg) seg {
 	a := len(g.edits.arena)
 	g.edits.arena = append(g.edits.arena, ' ')
-	s := g.join(at, 0, segs...)
+	s := g.join(at, at, segs...)
 	return seg{a, s.b}
 }
 
@@ -201,7 +270,7 @@ func (g *gen) marker(b []byte, at int) []byte {
 // lineDirective appends a #line directive, or a GCC line marker for
 // preprocessed output, and its newline.
 func (g *gen) lineDirective(b []byte, line int, file string) []byte {
-	if g.pragmaLines {
+	if g.preprocessed {
 		b = append(b, "# "...)
 	} else {
 		b = append(b, "#line "...)

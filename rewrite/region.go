@@ -19,6 +19,10 @@ type region struct {
 	arg     string // a directive argument shown with the clauses: flush(list)
 	hasArg  bool
 	clauses []parser.Clause
+	// shape records choices of the code that the table does not show:
+	// how a taskloop hands its tasks their IDs, how a loop's chunks are
+	// recorded (Result.Outline).
+	shape string
 }
 
 // flags are the POMP_FLAG_* bits of a region.
@@ -182,3 +186,40 @@ func appendClauses(b []byte, cs []parser.Clause, lead bool) []byte {
 	}
 	return b
 }
+
+// Outline describes what the instrumentation does, a line per region:
+// its kind, flags, lines, names, the names of its clauses and the shape
+// of its code, without the text of clause arguments. Two instrumentations
+// of one file with equal outlines differ only in text that the same
+// preprocessing turns into the same tokens: gopari cc compares the
+// instrumentation of a preprocessed source with that of its text.
+func (r *Result) Outline() string {
+	var b []byte
+	for i := range r.g.regions {
+		x := &r.g.regions[i]
+		b = append(b, x.kind...)
+		b = append(b, ' ')
+		b = x.flags.append(b)
+		b = append(b, ' ')
+		b = appendQuoted(b, x.file)
+		b = append(b, ':')
+		b = itoa(b, x.begin)
+		b = append(b, '-')
+		b = itoa(b, x.end)
+		b = append(b, ' ')
+		b = appendQuoted(b, x.name)
+		b = append(b, ' ')
+		b = appendQuoted(b, x.sub)
+		for _, c := range x.clauses {
+			b = append(b, ' ')
+			b = append(b, c.Name...)
+		}
+		b = append(b, " ["...)
+		b = append(b, x.shape...)
+		b = append(b, "]\n"...)
+	}
+	return string(b)
+}
+
+// Changed reports whether the instrumentation changes the file at all.
+func (r *Result) Changed() bool { return len(r.edits.edits) > 0 }

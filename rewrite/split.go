@@ -67,9 +67,9 @@ var placements = map[string]func(*splitter, parser.Clause){
 
 // splitCombined distributes the clauses of a combined directive over its
 // leaves as OpenMP 5.2, section 17.2, prescribes. Where a data-sharing
-// clause moves to an inner leaf of a parallel construct, the list item is
-// made shared on the parallel leaf, so that the split code means the same
-// and still compiles under default(none).
+// clause moves to an inner leaf of a parallel construct under a default
+// clause such as default(none), the list item is made shared on the
+// parallel leaf, so that the split code means the same and compiles.
 func splitCombined(d *parser.Directive) ([]leaf, []string) {
 	sp := &splitter{d: d, names: d.Leaves, out: make([]leaf, len(d.Leaves)), par: -1}
 	for i, n := range sp.names {
@@ -235,9 +235,16 @@ func (sp *splitter) placeEverywhere(c parser.Clause) {
 func (sp *splitter) deferAllocate(c parser.Clause) { sp.allocates = append(sp.allocates, c) }
 
 // shareOnParallel adds a shared clause to the parallel leaf for the list
-// items that inner leaves privatize, unless parallel names them already.
+// items that inner leaves privatize, unless parallel names them already,
+// when a default clause other than default(shared) makes the parallel
+// leaf need it. Without one the items are shared on the parallel leaf
+// anyway, and a shared clause of gopari's would give the compiler a
+// second place to report a misspelt item at, one the user did not write.
 func (sp *splitter) shareOnParallel() {
 	if sp.par < 0 || len(sp.shared) == 0 {
+		return
+	}
+	if c, ok := sp.d.Clause("default"); !ok || strings.TrimSpace(c.Args) == "shared" {
 		return
 	}
 	have := make(map[string]bool)

@@ -36,9 +36,11 @@ func (b *leafBuilder) taskloop() {
 			nest = nil
 		}
 	}
+	b.reg.shape = fmt.Sprintf("taskloop hook=%v loops=%d", hook, len(nest))
+	tl := g.local("pomp_tl")
 	b.p.pre = g.part(func() {
-		g.w("{", saveTask, "POMP_Taskloop_task pomp_tl;")
-		g.call(b.cl.enter, r, "pomp_old_task", "&pomp_tl")
+		g.w("{", g.saveTask(), "POMP_Taskloop_task "+tl+";")
+		g.call(b.cl.enter, r, g.local("pomp_old_task"), "&"+tl)
 		for i, l := range nest {
 			// A variable declared outside the header: its type is the
 			// compiler's to tell, and the bounds count only where it is
@@ -47,23 +49,23 @@ func (b *leafBuilder) taskloop() {
 			if l.outside {
 				lb, ub = g.valueIf(l.v, l.lb), g.valueIf(l.v, l.ub)
 			}
-			g.w(fmt.Sprintf("POMP_Taskloop_loop(&pomp_tl, %d, %s, %s, %s, %d);", i, lb, ub, l.step, l.rel))
+			g.w(fmt.Sprintf("POMP_Taskloop_loop(&%s, %d, %s, %s, %s, %d);", tl, i, lb, ub, l.step, l.rel))
 		}
 		if nest != nil {
 			if value != "0" {
 				value = "(long long)(" + value + ")"
 			}
-			g.w(fmt.Sprintf("POMP_Taskloop_schedule(&pomp_tl, %s, %s);", kind, value))
+			g.w(fmt.Sprintf("POMP_Taskloop_schedule(&%s, %s, %s);", tl, kind, value))
 		}
 	})
 	if hook {
-		b.p.pragma = b.pragma("firstprivate(pomp_tl)")
+		b.p.pragma = b.pragma("firstprivate(" + tl + ")")
 		g.iterationHook(c, nest)
 	} else {
 		b.p.pragma = b.pragma()
 	}
 	b.p.post = g.part(func() {
-		g.w(restoreTask)
+		g.w(g.restoreTask())
 		g.call(b.cl.exit, r)
 		g.w("}")
 	})
@@ -92,9 +94,9 @@ func (g *gen) iterationHook(c *parser.Construct, nest []loopHeader) {
 			fn = "POMP_Taskloop_iteration2"
 		}
 	}
-	call := fn + "(&pomp_tl, " + args + ");"
+	call := fn + "(&" + g.local("pomp_tl") + ", " + args + ");"
 	if !g.pr.Config.CPlusPlus {
-		call = "POMP_Taskloop_task *pomp_tl_it __attribute__((__unused__, __cleanup__(POMP_Taskloop_iteration_end))) = " + call
+		call = "POMP_Taskloop_task *" + g.local("pomp_tl_it") + " __attribute__((__unused__, __cleanup__(POMP_Taskloop_iteration_end))) = " + call
 	}
 	if body.Kind == parser.Punct && body.Sub == '{' {
 		at := int(body.End)

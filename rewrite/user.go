@@ -15,9 +15,9 @@ func (g *gen) userRegion(u *parser.UserRegion) {
 	g.buf = g.buf[:0]
 	begin := g.part(func() { g.call("POMP_User_region_begin", i) })
 	end := g.part(func() { g.call("POMP_User_region_end", i) })
-	g.edits.replace(u.Begin.Pos, u.Begin.End, g.join(u.Begin.Pos, g.newlines(u.Begin.Pos, u.Begin.End), begin))
+	g.edits.replace(u.Begin.Pos, u.Begin.End, g.join(u.Begin.Pos, u.Begin.End, begin))
 	for _, e := range u.Ends {
-		g.edits.replace(e.Pos, e.End, g.join(e.Pos, g.newlines(e.Pos, e.End), end))
+		g.edits.replace(e.Pos, e.End, g.join(e.Pos, e.End, end))
 	}
 }
 
@@ -29,7 +29,7 @@ func (g *gen) userControl(d *parser.Directive) {
 	fn := controlCalls[d.Name]
 	g.buf = g.buf[:0]
 	text := g.part(func() { g.w(fn) })
-	g.edits.replace(d.Pos, d.End, g.join(d.Pos, g.newlines(d.Pos, d.End), text))
+	g.edits.replace(d.Pos, d.End, g.join(d.Pos, d.End, text))
 }
 
 // controlCalls are the calls of the POMP control directives.
@@ -64,6 +64,11 @@ func (g *gen) lock(l parser.LockCall) {
 		name.b = len(g.edits.arena)
 	}
 	g.edits.replace(int(t.Pos), int(t.End), name)
+	// The wrapper's call is longer than the user's: what follows on its
+	// line moves right. Lock calls are many, and a line of its own for
+	// the rest of each one's line would make code hard to read
+	// (keepColumns).
+	g.noTail = append(g.noTail, int(t.End), int(g.toks[l.Paren].End))
 	a := len(g.edits.arena)
 	g.edits.arena = append(g.edits.arena, "pomp_r("...)
 	g.edits.arena = itoa(g.edits.arena, i)

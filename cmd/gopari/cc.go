@@ -306,8 +306,8 @@ func (p *ccPlan) cleanup() {
 	if p.o.keep {
 		return
 	}
-	for _, t := range p.temps {
-		os.Remove(t)
+	for i := len(p.temps) - 1; i >= 0; i-- {
+		os.Remove(p.temps[i]) // files before the directories that hold them
 	}
 	p.temps = nil
 }

@@ -2,8 +2,10 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"hash/fnv"
 	"io"
 	"os"
 	"os/exec"
@@ -15,10 +17,22 @@ import (
 )
 
 // The compile of one source through gopari: preprocess, instrument,
-// compile the instrumented copy. Every message the user sees names the
-// user's files: the compiler's own errors come first when a source does
-// not preprocess or parse, and intermediate files never show in the
-// compiler's or the linker's messages.
+// compile. Every message the user sees names the user's files: the
+// compiler's own errors come first when a source does not preprocess or
+// parse, and intermediate files never show in the compiler's or the
+// linker's messages.
+//
+// What the compiler compiles decides what its messages say. A source
+// that instrumentation leaves as it is is compiled as the user wrote it,
+// so every message is the compiler's own. A source whose text gopari can
+// instrument to the same constructs as its preprocessed form (no
+// directive comes from a macro or a header, no macro hides the shape of
+// a block) is compiled from its instrumented text, macros unexpanded:
+// the compiler then reports macro expansions as it would, and every line
+// and column of the user's code is its own (rewrite/columns.go). Only the
+// others are compiled from the instrumented preprocessed text, whose
+// lines are the user's but whose macros are expanded, as the compiler's
+// own -save-temps builds are.
 
 // instrumentError is a failure to instrument a source; diags holds
 // gopari's diagnostics, not yet printed.
@@ -35,28 +49,17 @@ func (p *ccPlan) compile(src ccInput) error {
 	obj := p.objectOf(src)
 	cpp := src.lang == "c++" || src.lang == "c++-cpp-output"
 	stem := p.stem(src, obj)
-	modeFlag := "-c"
-	if l.mode == 'S' {
-		modeFlag = "-S"
-	}
-	if p.o.raw && (src.lang == "c" || src.lang == "c++") {
-		ext := filepath.Ext(src.path)
-		inst := p.temp(stem + ".pomp" + ext)
-		if err := p.instrument(src.path, src.path, inst, parser.Config{CPlusPlus: cpp}); err != nil {
+	text := src.lang == "c" || src.lang == "c++" // not preprocessed yet
+	if p.o.raw && text {
+		res, err := p.instrument(src.path, src.path, parser.Config{CPlusPlus: cpp})
+		if err != nil {
 			return p.instrumentFailed(src, err, nil)
 		}
-		argv := append(append([]string(nil), p.compiler...), p.flags(keepAll, preprocess)...)
-		argv = append(argv, "-isystem", p.includeDir, "-iquote", filepath.Dir(src.path))
-		argv = append(argv, p.depFlags(src)...)
-		argv = append(argv, "-x", src.lang, inst, "-x", "none", modeFlag, "-o", obj)
-		if err := p.exec(argv); err != nil {
-			return err
-		}
-		return p.fixDeps(src, inst)
+		return p.compileText(src, res, stem, obj, true)
 	}
 	pre := src.path
 	var preMsgs bytes.Buffer // what the preprocessor said, shown once gopari knows more
-	if src.lang == "c" || src.lang == "c++" {
+	if text {
 		ext := ".i"
 		if cpp {
 			ext = ".ii"
@@ -65,23 +68,53 @@ func (p *ccPlan) compile(src ccInput) error {
 		argv := append(append([]string(nil), p.compiler...), p.flags(keepAll, preprocess)...)
 		argv = append(argv, p.depFlags(src)...)
 		argv = append(argv, "-E", "-x", src.lang, src.path, "-x", "none", "-o", pre)
-		err := execute(argv, p.stdin, p.stdout, &preMsgs, p.o)
-		if err != nil {
-			p.stderr.Write(preMsgs.Bytes())
-			return err
+		if p.o.verbose || p.o.dry {
+			fmt.Fprintln(p.stderr, shellQuote(argv))
+		}
+		if !p.o.dry {
+			quiet := *p.o
+			quiet.verbose = false
+			if err := execute(argv, p.stdin, p.stdout, &preMsgs, &quiet); err != nil {
+				p.stderr.Write(preMsgs.Bytes())
+				return err
+			}
 		}
 	}
 	lang, ext := "cpp-output", ".pomp.i"
 	if cpp {
 		lang, ext = "c++-cpp-output", ".pomp.ii"
 	}
-	inst := p.temp(stem + ext)
-	if err := p.instrument(pre, src.path, inst, parser.Config{CPlusPlus: cpp, Preprocessed: true}); err != nil {
+	res, err := p.instrument(pre, src.path, parser.Config{CPlusPlus: cpp, Preprocessed: true})
+	if err != nil {
 		return p.instrumentFailed(src, err, preMsgs.Bytes())
 	}
+	if text && res.Result != nil && !p.saveTemps() {
+		// The compile preprocesses the source again and says again what
+		// preprocessing said.
+		if !res.Changed() {
+			printDiags(p.stderr, res.diags)
+			return p.compileAsWritten(src, obj)
+		}
+		if res.kind != "" {
+			if raw := p.sameInText(src, res, cpp); raw != nil {
+				printDiags(p.stderr, res.diags)
+				return p.compileText(src, raw, stem, obj, false)
+			}
+		}
+	}
 	p.stderr.Write(preMsgs.Bytes())
+	if text && res.Result != nil && !p.saveTemps() {
+		// The compiler's columns are the user's on the lines that
+		// preprocessing only respaced (the compiler's own -save-temps
+		// builds see them respaced).
+		res = p.respaced(pre, src.path, cpp, res)
+	}
+	inst := p.temp(stem + ext)
+	if err := p.write(res, src.path, inst, true); err != nil {
+		return err
+	}
 	argv := append(append([]string(nil), p.compiler...), p.flags(keepAll)...)
-	argv = append(argv, "-x", lang, inst, "-x", "none", modeFlag, "-o", obj)
+	argv = append(argv, "-x", lang, inst, "-x", "none", p.modeFlag(), "-o", obj)
 	if err := p.exec(argv); err != nil {
 		return err
 	}
@@ -89,6 +122,247 @@ func (p *ccPlan) compile(src ccInput) error {
 		p.objects[src.index] = obj
 	}
 	return nil
+}
+
+// respaced instruments the preprocessed source pre again with the lines
+// that preprocessing only respaced as the user wrote them
+// (parser.Respace), or returns res when there are none.
+func (p *ccPlan) respaced(pre, name string, cpp bool, res *instrumented) *instrumented {
+	b, err := os.ReadFile(pre)
+	if err != nil || len(b) == 0 {
+		return res
+	}
+	nb := parser.Respace(b, func(file string) ([]byte, bool) {
+		src, err := os.ReadFile(file)
+		return src, err == nil
+	})
+	if &nb[0] == &b[0] {
+		return res
+	}
+	again, err := p.instrumentBytes(nb, pre, name, parser.Config{CPlusPlus: cpp, Preprocessed: true})
+	if err != nil {
+		return res // never worse than without respacing
+	}
+	again.kind = res.kind
+	return again
+}
+
+// modeFlag is the option that makes the compiler stop at an object, or
+// at assembly for -S.
+func (p *ccPlan) modeFlag() string {
+	if p.line.mode == 'S' {
+		return "-S"
+	}
+	return "-c"
+}
+
+// compileAsWritten compiles a source that instrumentation does not
+// change as the user wrote it: the compiler sees the user's file.
+func (p *ccPlan) compileAsWritten(src ccInput, obj string) error {
+	argv := append(append([]string(nil), p.compiler...), p.flags(keepAll, preprocess)...)
+	argv = append(argv, "-x", src.lang, src.path, "-x", "none", p.modeFlag(), "-o", obj)
+	if err := p.exec(argv); err != nil {
+		return err
+	}
+	if p.line.mode == 'l' {
+		p.objects[src.index] = obj
+	}
+	return nil
+}
+
+// compileText compiles the instrumented text of a source (not
+// preprocessed) so that the compiler sees it as the source: its messages,
+// and the object's records of the file compiled (its file symbol, which
+// the linker's messages show, and its debug information), name the
+// source, and #include "..." finds the same headers under the same
+// names. How depends on the compiler, which preprocessing revealed
+// (compilerKind):
+//
+//   - clang reads the copy in place of the source through a virtual file
+//     system overlay (-ivfsoverlay), unless a launcher such as ccache
+//     runs it, which would not cache such a compile;
+//   - otherwise the copy lies in the source's directory, named after the
+//     output, when the output goes there too, so that its headers are
+//     found as the source's are; elsewhere it has the source's name in a
+//     directory of its own, and -iquote names the source's directory
+//     first. GCC (11 or later) records the source's name through
+//     -ffile-prefix-map; clang under a launcher, and any compiler with
+//     --raw (which does not preprocess, and so does not know it), record
+//     it in debug information (-fdebug-prefix-map) and may leave the
+//     copy's name in the file symbol.
+//
+// deps adds the dependency options (--raw: otherwise preprocessing wrote
+// the dependency file).
+func (p *ccPlan) compileText(src ccInput, res *instrumented, stem, obj string, deps bool) error {
+	argv := append([]string(nil), p.compiler...)
+	in := src.path
+	var inst string
+	if res.kind == "clang" && len(p.compiler) == 1 {
+		inst = p.temp(stem + ".pomp" + filepath.Ext(src.path))
+		overlay, err := p.overlay(src, inst, stem)
+		if err != nil {
+			return err
+		}
+		argv = append(argv, p.flags(keepAll, preprocess)...)
+		argv = append(argv, "-ivfsoverlay", overlay)
+	} else {
+		base := filepath.Base(src.path)
+		prefix := strings.TrimSuffix(src.path, base) // the source's directory as the user wrote it
+		name := stem + ".pomp" + filepath.Ext(src.path)
+		switch {
+		case p.sameDir(filepath.Dir(src.path), p.outDir()) && p.saveTemps():
+			inst = prefix + name
+		case p.sameDir(filepath.Dir(src.path), p.outDir()):
+			inst = prefix + ".gopari-" + name
+			p.temps = append(p.temps, inst)
+		case prefix == "" && !p.saveTemps() && p.canWrite("."):
+			// A source named without a directory finds its headers
+			// under bare names, which only a file in the current
+			// directory shares; the output's directory in the name
+			// keeps builds of one source into several outputs apart.
+			h := fnv.New32a()
+			abs, _ := filepath.Abs(p.outDir())
+			h.Write([]byte(abs))
+			inst = fmt.Sprintf(".gopari-%s-%08x.pomp%s", stem, h.Sum32(), filepath.Ext(src.path))
+			p.temps = append(p.temps, inst)
+		default:
+			dir := p.temp(stem + ".pomp")
+			if !p.o.dry {
+				if err := os.Mkdir(dir, 0o777); err != nil && !os.IsExist(err) {
+					return &instrumentError{err: fmt.Errorf("cannot write the instrumented copy of %s beside %s: %v", src.path, p.userOutput(), cause(err, ""))}
+				}
+			}
+			inst = filepath.Join(dir, base)
+			p.temps = append(p.temps, inst)
+			argv = append(argv, "-iquote", filepath.Dir(src.path))
+		}
+		argv = append(argv, p.flags(keepAll, preprocess)...)
+		switch {
+		case res.kind == "gcc":
+			argv = append(argv, "-ffile-prefix-map="+inst+"="+src.path)
+		case p.debugInfo():
+			argv = append(argv, "-fdebug-prefix-map="+inst+"="+src.path)
+		}
+		in = inst
+	}
+	if err := p.write(res, src.path, inst, false); err != nil {
+		return err
+	}
+	argv = append(argv, "-isystem", p.includeDir)
+	if deps {
+		argv = append(argv, p.depFlags(src)...)
+	}
+	argv = append(argv, "-x", src.lang, in, "-x", "none", p.modeFlag(), "-o", obj)
+	if err := p.exec(argv); err != nil {
+		return err
+	}
+	if p.line.mode == 'l' {
+		p.objects[src.index] = obj
+	}
+	if deps && in != src.path {
+		return p.fixDeps(src, inst)
+	}
+	return nil
+}
+
+// overlay writes the virtual file system overlay that shows clang the
+// instrumented copy inst under the source's name, and returns its path.
+func (p *ccPlan) overlay(src ccInput, inst, stem string) (string, error) {
+	path := p.temp(stem + ".vfs.yaml")
+	if p.o.dry {
+		return path, nil
+	}
+	dir, err1 := filepath.Abs(filepath.Dir(src.path))
+	copyPath, err2 := filepath.Abs(inst)
+	if err := errors.Join(err1, err2); err != nil {
+		return "", failure(err)
+	}
+	type entry struct {
+		Name     string  `json:"name"`
+		Type     string  `json:"type"`
+		External string  `json:"external-contents,omitempty"`
+		Contents []entry `json:"contents,omitempty"`
+	}
+	doc, _ := json.Marshal(struct {
+		Version  int     `json:"version"`
+		External bool    `json:"use-external-names"`
+		Roots    []entry `json:"roots"`
+	}{0, false, []entry{{Name: dir, Type: "directory", Contents: []entry{{Name: filepath.Base(src.path), Type: "file", External: copyPath}}}}})
+	if err := writeFileAtomic(path, append(doc, '\n')); err != nil {
+		return "", &instrumentError{err: fmt.Errorf("cannot write beside %s: %v", p.userOutput(), cause(err, ""))}
+	}
+	return path, nil
+}
+
+// canWrite reports whether files can be made in directory dir.
+func (p *ccPlan) canWrite(dir string) bool {
+	if p.o.dry {
+		return true
+	}
+	f, err := os.CreateTemp(dir, ".gopari-probe-*")
+	if err != nil {
+		return false
+	}
+	f.Close()
+	os.Remove(f.Name())
+	return true
+}
+
+// sameDir reports whether directories a and b are one.
+func (p *ccPlan) sameDir(a, b string) bool {
+	if filepath.Clean(a) == filepath.Clean(b) {
+		return true
+	}
+	sa, err1 := os.Stat(a)
+	sb, err2 := os.Stat(b)
+	return err1 == nil && err2 == nil && os.SameFile(sa, sb)
+}
+
+// debugInfo reports whether the command asks for debug information.
+func (p *ccPlan) debugInfo() bool {
+	for _, a := range p.line.args {
+		if strings.HasPrefix(a, "-g") && a != "-g0" {
+			return true
+		}
+	}
+	return false
+}
+
+// compilerKind tells the compiler from the line markers at the top of
+// its preprocessed output: "gcc" for GCC 11 or later, which numbers
+// the first lines 0, "clang", or "" for another.
+func compilerKind(pre []byte) string {
+	head := pre[:min(len(pre), 4096)]
+	switch {
+	case bytes.HasPrefix(head, []byte("# 0 \"")) && bytes.Contains(head, []byte("\n# 0 \"<command-line>\"\n")):
+		return "gcc"
+	case bytes.Contains(head, []byte("\n# 1 \"<command line>\" 1\n")):
+		return "clang"
+	}
+	return ""
+}
+
+// sameInText instruments the text of src, as written, and returns it if
+// it has the same outline as res, the instrumentation of its
+// preprocessed form: every construct, lock call and user region
+// instrumented, in the same files and lines, with the same clauses and
+// the same code. It returns nil otherwise: a directive that comes from a
+// macro or a header, a construct behind a conditional that preprocessing
+// removed, a macro that hides a brace or a loop's shape.
+func (p *ccPlan) sameInText(src ccInput, res *instrumented, cpp bool) *instrumented {
+	b, err := os.ReadFile(src.path)
+	if err != nil {
+		return nil
+	}
+	cfg := parser.Config{CPlusPlus: cpp, IgnoresMetadirective: p.ignoresMetadirective(b, cpp)}
+	raw, _ := rewrite.Source(src.path, b, cfg, p.optsFor(src.path))
+	if raw == nil || raw.Outline() != res.Outline() {
+		if p.o.verbose {
+			fmt.Fprintf(p.stderr, "gopari: %s: instrumenting the preprocessed source (its text does not show every construct as preprocessing does)\n", src.path)
+		}
+		return nil
+	}
+	return &instrumented{Result: raw, in: src.path, kind: res.kind}
 }
 
 // stem returns the name the intermediate files of src derive from: the
@@ -126,35 +400,68 @@ func (p *ccPlan) instrumentFailed(src ccInput, err error, preMsgs []byte) error 
 	return err
 }
 
-// instrument instruments file in into out, recording name. Its
-// diagnostics are printed unless it fails with errors: instrumentFailed
-// decides then.
-func (p *ccPlan) instrument(in, name, out string, cfg parser.Config) error {
-	if p.o.verbose || p.o.dry {
-		fmt.Fprintf(p.stderr, "gopari instrument %s -o %s\n", in, out)
-	}
+// An instrumented source: the file it was made from, the result (nil
+// for --dry-run), gopari's diagnostics about it and, for preprocessed
+// input, the compiler that preprocessed it (compilerKind).
+type instrumented struct {
+	*rewrite.Result
+	in    string
+	diags parser.DiagnosticList
+	kind  string
+}
+
+// optsFor returns the instrumentation options for a source named name.
+// #line directives and the region table name it as the user did, as
+// the compiler does in its messages and in __FILE__.
+func (p *ccPlan) optsFor(name string) rewrite.Options {
+	opts := p.o.opts
+	opts.Name = name
+	return opts
+}
+
+// instrument instruments file in, the source name or its preprocessed
+// form. Its diagnostics are not printed yet (write prints them).
+func (p *ccPlan) instrument(in, name string, cfg parser.Config) (*instrumented, error) {
 	if p.o.dry {
-		return nil
+		return &instrumented{in: in}, nil
 	}
 	src, err := os.ReadFile(in)
 	if err != nil {
-		return &instrumentError{err: fmt.Errorf("cannot read %s: %v", name, cause(err, ""))}
+		return nil, &instrumentError{err: fmt.Errorf("cannot read %s: %v", name, cause(err, ""))}
 	}
+	return p.instrumentBytes(src, in, name, cfg)
+}
+
+// instrumentBytes is instrument for the bytes src of file in.
+func (p *ccPlan) instrumentBytes(src []byte, in, name string, cfg parser.Config) (*instrumented, error) {
 	defer pauseGC(int64(len(src)))()
 	cfg.IgnoresMetadirective = p.ignoresMetadirective(src, cfg.CPlusPlus)
-	opts := p.o.opts
-	opts.Name = filepath.ToSlash(filepath.Clean(name))
-	res, diags := rewrite.Source(opts.Name, src, cfg, opts)
+	res, diags := rewrite.Source(name, src, cfg, p.optsFor(name))
 	if res == nil {
-		return &instrumentError{err: errors.New("instrumentation failed"), diags: diags}
+		return nil, &instrumentError{err: errors.New("instrumentation failed"), diags: diags}
 	}
-	printDiags(p.stderr, diags)
+	out := &instrumented{Result: res, in: in, diags: diags}
+	if cfg.Preprocessed {
+		out.kind = compilerKind(src)
+	}
+	return out, nil
+}
+
+// write prints gopari's diagnostics about res and writes it to out. The
+// preprocessed form starts with a line marker naming the source, so that
+// the compiler records the user's source as the file compiled: in debug
+// information and in the linker's messages, not the intermediate file.
+func (p *ccPlan) write(res *instrumented, name, out string, preprocessed bool) error {
+	if p.o.verbose || p.o.dry {
+		fmt.Fprintf(p.stderr, "gopari instrument %s -o %s\n", res.in, out)
+	}
+	if res.Result == nil { // --dry-run
+		return nil
+	}
+	printDiags(p.stderr, res.diags)
 	write := func(w io.Writer) error {
-		if cfg.Preprocessed {
-			// A first line marker makes the compiler record the user's
-			// source as the file compiled: in debug information and in
-			// the linker's messages, not the intermediate file.
-			if _, err := w.Write(rewrite.LineMarker(0, opts.Name)); err != nil {
+		if preprocessed {
+			if _, err := w.Write(rewrite.LineMarker(0, name)); err != nil {
 				return err
 			}
 		}
