@@ -59,14 +59,60 @@ func (g *gen) userPragma(d *parser.Directive, s *spec, clauses []parser.Clause, 
 		g.pragma(s.name, s.arg, s.hasArg, clauses, extra...)
 		return
 	}
-	src := g.src
-	omp, strEnd := ompEnd(src, d, g.toks)
+	omp, strEnd := ompEnd(g.src, d, g.toks)
 	if omp < 0 {
 		g.pragma(s.name, s.arg, s.hasArg, clauses, extra...)
 		return
 	}
 	var keepBuf [16][2]int
-	keep := append(keepBuf[:0], [2]int{d.Pos, omp})
+	keep, added := g.keptSpans(d, s, clauses, omp, keepBuf[:0])
+	g.sep()
+	g.buf = append(g.buf, pragmaStart)
+	g.buf = itoa(g.buf, d.Pos)
+	g.buf = append(g.buf, pragmaOffEnd)
+	end := d.End
+	if d.Form == parser.FormOperator {
+		end = strEnd
+	}
+	broken := g.writeKept(d, keep, end)
+	n := len(g.buf)
+	for g.buf[n-1] == ' ' || g.buf[n-1] == '\t' {
+		n--
+	}
+	g.buf = g.buf[:n]
+	g.tmp = appendClauses(g.tmp[:0], added, true)
+	for _, e := range extra {
+		g.tmp = append(g.tmp, ' ')
+		g.tmp = append(g.tmp, e...)
+	}
+	if d.Form == parser.FormOperator {
+		q := appendQuoted(nil, g.tmp)
+		g.buf = append(g.buf, q[1:len(q)-1]...)
+		for i := strEnd; i < d.End; i++ {
+			if c := g.src[i]; c == '\n' || c == '\r' {
+				g.buf = append(g.buf, ' ')
+				broken = true
+			} else {
+				g.buf = append(g.buf, c)
+			}
+		}
+	} else {
+		g.buf = append(g.buf, g.tmp...)
+	}
+	if broken {
+		g.buf = append(g.buf, resyncLine)
+	} else {
+		g.buf = append(g.buf, resyncOptional)
+	}
+}
+
+// keptSpans returns the spans of directive d that leaf s keeps, in
+// order — the pragma's start through "omp", the leaf's words and
+// argument, the clauses gopari writes as the user did — appended to
+// keep, and the clauses to add at the directive's end.
+func (g *gen) keptSpans(d *parser.Directive, s *spec, clauses []parser.Clause, omp int, keep [][2]int) ([][2]int, []parser.Clause) {
+	src := g.src
+	keep = append(keep, [2]int{d.Pos, omp})
 	first, words := leafWords(d, s.name)
 	i, last := d.NameOff, d.NameOff
 	for w := 0; w < first+words; w++ {
@@ -97,18 +143,16 @@ func (g *gen) userPragma(d *parser.Directive, s *spec, clauses []parser.Clause, 
 			keep[j], keep[j-1] = keep[j-1], keep[j]
 		}
 	}
+	return keep, added
+}
 
-	g.sep()
-	g.buf = append(g.buf, pragmaStart)
-	g.buf = itoa(g.buf, d.Pos)
-	g.buf = append(g.buf, pragmaOffEnd)
-	end := d.End
-	if d.Form == parser.FormOperator {
-		end = strEnd
-	}
-	broken := false // a line break outside a backslash-newline became a blank
+// writeKept writes the directive d's text up to end, its kept spans as
+// they are and every other byte blanked, its lines kept. It reports
+// whether a line break outside a backslash-newline became a blank.
+func (g *gen) writeKept(d *parser.Directive, keep [][2]int, end int) (broken bool) {
+	src := g.src
 	k := 0
-	i = d.Pos
+	i := d.Pos
 	if d.Form == parser.FormHash && src[i] == '%' {
 		g.buf = append(g.buf, '#', ' ') // the digraph %:, which not every C parser reads
 		i += 2
@@ -146,35 +190,7 @@ func (g *gen) userPragma(d *parser.Directive, s *spec, clauses []parser.Clause, 
 		}
 		i++
 	}
-	n := len(g.buf)
-	for g.buf[n-1] == ' ' || g.buf[n-1] == '\t' {
-		n--
-	}
-	g.buf = g.buf[:n]
-	g.tmp = appendClauses(g.tmp[:0], added, true)
-	for _, e := range extra {
-		g.tmp = append(g.tmp, ' ')
-		g.tmp = append(g.tmp, e...)
-	}
-	if d.Form == parser.FormOperator {
-		q := appendQuoted(nil, g.tmp)
-		g.buf = append(g.buf, q[1:len(q)-1]...)
-		for i := strEnd; i < d.End; i++ {
-			if c := src[i]; c == '\n' || c == '\r' {
-				g.buf = append(g.buf, ' ')
-				broken = true
-			} else {
-				g.buf = append(g.buf, c)
-			}
-		}
-	} else {
-		g.buf = append(g.buf, g.tmp...)
-	}
-	if broken {
-		g.buf = append(g.buf, resyncLine)
-	} else {
-		g.buf = append(g.buf, resyncOptional)
-	}
+	return broken
 }
 
 // sameClause reports whether the source text b of clause c, without its
