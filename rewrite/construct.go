@@ -448,7 +448,11 @@ func (b *leafBuilder) task() {
 	g, r := b.g, b.r
 	b.p.pre = g.part(func() {
 		g.w("{", "POMP_Task_ctx pomp_task_ctx; POMP_Task_handle pomp_task_id =")
-		g.call(b.cl.enter, r, "&pomp_task_ctx")
+		if it := g.taskIteration(b.c); it != nil {
+			g.call("POMP_Task_create_begin_iter", r, append([]string{"&pomp_task_ctx"}, it...)...) // iteration.go
+		} else {
+			g.call(b.cl.enter, r, "&pomp_task_ctx")
+		}
 		g.w(saveTask)
 	})
 	b.p.pragma = b.pragma("firstprivate(pomp_task_id, pomp_task_ctx)")
