@@ -1795,14 +1795,14 @@ static uint64_t index_of(long long lb, long long step, long long v);
 /* pomp_rt_task_create_begin_iter creates a task in the iteration of a
  * worksharing loop whose loop variable is v (pomp.h): called only where
  * there is a stream, whose CREATE_BEGIN record then carries the logical
- * iteration as its second word (8 bytes and a division; no clock read
- * more). In ids mode or off (after POMP_Off) it does what
+ * iteration as its second word (8 bytes, and a division where the step
+ * is not 1; no clock read more). In ids mode or off (after POMP_Off) it does what
  * Task_create_begin does. */
 POMP_Task_handle pomp_rt_task_create_begin_iter(POMP_Region *r, POMP_Task_ctx *ctx, long long v, long long lb, long long step)
 {
 	if (pomp_mode < POMP_MODE_PROFILE)
 		return POMP_Task_create_begin(r, ctx);
-	uint64_t i = step ? index_of(lb, step, v) : (uint64_t)POMP_ITERATION_UNKNOWN;
+	uint64_t i = step == 1 ? (uint64_t)v - (uint64_t)lb : step ? index_of(lb, step, v) : (uint64_t)POMP_ITERATION_UNKNOWN;
 	int64_t iter = i >> 63 ? POMP_ITERATION_UNKNOWN : (int64_t)i;
 	pomp_thr *t = self_tls;
 	if (__builtin_expect(!fast(t) || r->id >= t->nstat || (uint32_t)pomp_thread.next == 0, 0))
