@@ -12,7 +12,40 @@ import (
 // A baseline is a 1-thread run of the same program: the execution time of
 // each of its grains, for the work deviation of a run's grains.
 type baseline struct {
-	exec map[string]float64 // ns by identity; NaN where two grains have one
+	exec  map[string]float64  // ns by identity; NaN where two grains have one
+	loops map[string]*LoopSum // chunks together, by loop execution
+}
+
+// A LoopSum is the chunks of one execution of a loop together: the
+// loop-level figure of work inflation where the chunks are other grains
+// than the baseline's (a static schedule divides the iterations by the
+// team's size). It is never a grain's work deviation.
+type LoopSum struct {
+	Region      uint32
+	Ns          float64
+	Iters       int64
+	First, Last int64
+	Unmatched   bool // a chunk of it has no baseline chunk
+}
+
+// add counts chunk g, of ns, into the sum of its loop execution in m.
+func addLoop(m map[string]*LoopSum, g *Grain, ns float64, matched bool) {
+	if g.Kind != Chunk || !g.HasIters || g.Last == events.UnknownIteration || strings.Contains(g.Lineage, timeline.Unknown) {
+		return
+	}
+	k := g.Lineage
+	if i := strings.LastIndexByte(k, '@'); i >= 0 {
+		k = k[:i]
+	}
+	s := m[k]
+	if s == nil {
+		s = &LoopSum{Region: g.Region, First: g.First, Last: g.Last}
+		m[k] = s
+	}
+	s.Ns += ns
+	s.Iters += g.Last - g.First + 1
+	s.First, s.Last = min(s.First, g.First), max(s.Last, g.Last)
+	s.Unmatched = s.Unmatched || !matched
 }
 
 // A Match says how a grain was matched with the baseline's grains.
@@ -50,8 +83,9 @@ func identity(g *Grain) string {
 
 // readBaseline reads the grains of exp.
 func readBaseline(exp *events.Experiment) (*baseline, error) {
-	b := &baseline{exec: map[string]float64{}}
+	b := &baseline{exec: map[string]float64{}, loops: map[string]*LoopSum{}}
 	_, err := Extract(exp, func(g *Grain, _ *timeline.Event) {
+		addLoop(b.loops, g, exp.Clock.Dur(g.Exec), true)
 		k := identity(g)
 		if k == "" {
 			return

@@ -297,7 +297,9 @@ func TestProblemNames(t *testing.T) {
 // threads a quarter of the iterations, the baseline's one thread all of
 // them: no chunk is in the baseline, none has a deviation (compared in
 // proportion, the first would have been 0.26 × grow and the last 1.74 ×
-// grow), and the summary counts them.
+// grow), and the summary counts them; its executions' chunks together
+// are compared with the baseline's on a line of the summary, as a figure
+// of the loop.
 func TestChunkDeviation(t *testing.T) {
 	cost := func(grow uint64) func(int) uint64 { return func(i int) uint64 { return grow * 1000 * uint64(i+1) } }
 	for _, tc := range []struct {
@@ -329,6 +331,12 @@ func TestChunkDeviation(t *testing.T) {
 			}
 			if res.ByMatch != want {
 				t.Errorf("%s, %d: matched %v, want %v; summary:\n%s", tc.sched, tc.k, res.ByMatch, want, sum)
+			}
+			// The loop-level line: the static loop's chunks together,
+			// where the run's work is 3 times the baseline's.
+			line := "in 2 of its 2 executions its chunks together take more than 1.5× the baseline's time for the same iterations (mean 3.00×"
+			if got, want := strings.Contains(sum, line), !tc.match && grow == 3; got != want {
+				t.Errorf("%s, %d, cost ×%d: summary has the loop's inflation line: %v, want %v:\n%s", tc.sched, tc.k, grow, got, want, sum)
 			}
 		}
 	}

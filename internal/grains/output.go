@@ -47,12 +47,14 @@ type Result struct {
 	// ByMatch counts the grains by how they were matched with the
 	// baseline's (index Match).
 	ByMatch [4]int64
+	// Loops sums the chunks of each loop execution, with a baseline.
+	Loops map[string]*LoopSum
 }
 
 // Write makes the second pass: every grain with its metrics to the CSV
 // and the graph, and the per-region totals of the summary.
 func (a *Analysis) Write(out Outputs) (*Result, error) {
-	res := &Result{Regions: map[[2]uint32]*Totals{}}
+	res := &Result{Regions: map[[2]uint32]*Totals{}, Loops: map[string]*LoopSum{}}
 	var cw *csv.Writer
 	if out.CSV != nil {
 		cw = csv.NewWriter(out.CSV)
@@ -71,6 +73,9 @@ func (a *Analysis) Write(out Outputs) (*Result, error) {
 		res.Grains++
 		res.ByKind[g.Kind]++
 		res.ByMatch[m.Baseline]++
+		if a.baseline != nil {
+			addLoop(res.Loops, g, m.ExecNs, m.Baseline == Matched)
+		}
 		k := [2]uint32{uint32(g.Kind), g.Region}
 		t := res.Regions[k]
 		if t == nil {
@@ -235,6 +240,46 @@ func (a *Analysis) Summary(w io.Writer, res *Result, top int) {
 			lines = append(lines, line{t.FlagExec[2], fmt.Sprintf("%s at %s: %s of its %s on the critical path ran with parallelism below %g (mean %.2f): expose more parallelism there",
 				what, where, count(n), inst, o.Parallelism, mean(2))})
 		}
+	}
+	// Loops whose chunks are not the baseline's (a static schedule at
+	// another team size): their executions' chunks together against the
+	// baseline execution's, where both ran the same iterations. A figure
+	// of the loop, never of a chunk.
+	type loopInfl struct {
+		compared, inflated int
+		sum                float64
+	}
+	infl := map[uint32]*loopInfl{}
+	for k, l := range res.Loops {
+		if a.baseline == nil {
+			break
+		}
+		b := a.baseline.loops[k]
+		if !l.Unmatched || b == nil || b.Iters != l.Iters || b.First != l.First || b.Last != l.Last || b.Ns <= 0 {
+			continue
+		}
+		li := infl[l.Region]
+		if li == nil {
+			li = &loopInfl{}
+			infl[l.Region] = li
+		}
+		r := l.Ns / b.Ns
+		li.compared++
+		li.sum += r
+		if r > o.Inflation {
+			li.inflated++
+		}
+	}
+	for region, li := range infl {
+		if 2*li.inflated <= li.compared {
+			continue // most executions are not inflated: a preempted thread is no inflation
+		}
+		where := fmt.Sprintf("region %d", region)
+		if r := a.Exp.Region(region); r != nil {
+			where = fmt.Sprintf("%s:%d", r.File, r.BeginLine)
+		}
+		lines = append(lines, line{float64(li.inflated) * 1e3, fmt.Sprintf("loop at %s: in %d of its %d executions its chunks together take more than %g× the baseline's time for the same iterations (mean %.2f×; a figure of the loop: its chunks are not the baseline's and have no work deviation): work inflation; look for contention (shared cache lines, locks, memory bandwidth) or lost locality",
+			where, li.inflated, li.compared, o.Inflation, li.sum/float64(li.compared))})
 	}
 	for region, bs := range a.LoopBalances() {
 		var low int
