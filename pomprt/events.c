@@ -94,6 +94,7 @@ void pomp_ev_configure(void)
 	} else if (grains)
 		pomp_g.ev_mask = EV_MASK_GRAINS | EV_MASK_PHASES;
 	pomp_g.ev_grains = grains;
+	pomp_iterations = pomp_g.ev_mask != 0; /* tasks created in loops say their iteration */
 	const char *b = getenv("GOPARI_TRACE_MAX_BYTES");
 	if (b && *b) {
 		ev_budget = parse_bytes(b);
@@ -479,4 +480,5 @@ void pomp_ev_after_fork(pomp_thr *t)
 	e->fd = -1;
 	e->dead = 1;
 	pomp_g.ev_mask = 0;
+	pomp_iterations = 0;
 }

@@ -31,7 +31,8 @@
 #define EV_RESERVE_FILE "space-for-profile.reserve"
 
 enum {
-	EV_VERSION = 3, /* 2: CHUNK_NEXT records; 3: grains mode records worksharing and taskloop constructs, a section's number */
+	EV_VERSION = 4, /* 2: CHUNK_NEXT records; 3: grains mode records worksharing and taskloop constructs, a section's number;
+	                   4: CREATE_BEGIN's word 2, the creating loop iteration */
 	EV_FILE_HEADER = 32, /* bytes */
 	EV_BLOCK_HEADER = 16
 };

@@ -20,6 +20,7 @@
 /* The public thread state of pomp.h, and the mode. */
 POMP_TLS POMP_Thread pomp_thread;
 int pomp_mode = POMP_MODE_OFF;
+int pomp_iterations; /* pomp.h: set by pomp_ev_configure when there is a stream */
 
 pomp_rt pomp_g = {.mu = PTHREAD_MUTEX_INITIALIZER};
 
@@ -1465,7 +1466,7 @@ static __attribute__((noinline)) void settle_creation(pomp_thr *t)
 	t->creating = 0;
 }
 
-static __attribute__((noinline)) POMP_Task_info create_begin_full(POMP_Region *r)
+static __attribute__((noinline)) POMP_Task_info create_begin_full(POMP_Region *r, int64_t iter)
 {
 	pomp_thr *t = self();
 	POMP_Task_info info;
@@ -1504,7 +1505,7 @@ static __attribute__((noinline)) POMP_Task_info create_begin_full(POMP_Region *r
 		/* The stream hears the end of every creation. */
 		if (!m)
 			info.ctx |= CTX_LOW;
-		EV(t, EV_CREATE_BEGIN, id, m ? t->create_start : now(), 1, info.id, 0, 0);
+		EV(t, EV_CREATE_BEGIN, id, m ? t->create_start : now(), iter == POMP_ITERATION_UNKNOWN ? 1 : 2, info.id, (uint64_t)iter, 0);
 	}
 	if (__builtin_expect(task->flags & FL_UNTIED, 0)) {
 		park(t, m ? t->create_start : now());
@@ -1527,9 +1528,9 @@ static __attribute__((noinline)) POMP_Task_info create_begin_full(POMP_Region *r
 }
 
 /* create_full is create_begin_full for pomp_rt_task_create_begin. */
-static __attribute__((noinline)) POMP_Task_handle create_full(POMP_Region *r, POMP_Task_ctx *ctx)
+static __attribute__((noinline)) POMP_Task_handle create_full(POMP_Region *r, POMP_Task_ctx *ctx, int64_t iter)
 {
-	POMP_Task_info info = create_begin_full(r);
+	POMP_Task_info info = create_begin_full(r, iter);
 	*ctx = info.ctx;
 	return info.id;
 }
@@ -1780,7 +1781,10 @@ void pomp_rt_section_begin(POMP_Region *r, int section)
 	pomp_rt_enter(r, POMP_EV_BODY);
 }
 
-static inline __attribute__((always_inline)) POMP_Task_handle create_body(pomp_thr *t, POMP_Region *r, POMP_Task_ctx *ctx, const int traced)
+/* create_body creates a task on the fast path; a traced creation's
+ * record carries iter, the creating loop iteration, when it is known. */
+static inline __attribute__((always_inline)) POMP_Task_handle create_body(pomp_thr *t, POMP_Region *r, POMP_Task_ctx *ctx, const int traced,
+                                                                          int64_t iter)
 {
 	uint32_t id = r->id;
 	pomp_frame *task = &t->fr[t->task];
@@ -1790,7 +1794,7 @@ static inline __attribute__((always_inline)) POMP_Task_handle create_body(pomp_t
 	if (__builtin_expect(sampled(t, n, id) || (task->flags & FL_UNTIED) || t->ecache[h].gen != t->egen ||
 	                             t->ecache[h].parent != task->region || t->ecache[h].child != id,
 	                     0))
-		return create_full(r, ctx);
+		return create_full(r, ctx, iter);
 	POMP_Task_info info;
 	info.id = pomp_thread.next++;
 	uint32_t depth = task->depth < CTX_DEPTH_MAX ? task->depth + 1 : CTX_DEPTH_MAX;
@@ -1806,25 +1810,47 @@ static inline __attribute__((always_inline)) POMP_Task_handle create_body(pomp_t
 	if (traced) {
 		/* The stream hears the end of every creation. */
 		info.ctx |= CTX_LOW;
-		ev_fast(t, EV_CREATE_BEGIN, id, 1, info.id, 0);
+		ev_fast(t, EV_CREATE_BEGIN, id, iter == POMP_ITERATION_UNKNOWN ? 1 : 2, info.id, (uint64_t)iter);
 	}
 	*ctx = info.ctx;
 	return info.id;
 }
 
-static __attribute__((noinline)) POMP_Task_handle create_traced(pomp_thr *t, POMP_Region *r, POMP_Task_ctx *ctx)
+static __attribute__((noinline)) POMP_Task_handle create_traced(pomp_thr *t, POMP_Region *r, POMP_Task_ctx *ctx, int64_t iter)
 {
-	return create_body(t, r, ctx, 1);
+	return create_body(t, r, ctx, 1, iter);
 }
 
 POMP_Task_handle pomp_rt_task_create_begin(POMP_Region *r, POMP_Task_ctx *ctx)
 {
 	pomp_thr *t = self_tls;
 	if (__builtin_expect(!fast(t) || r->id >= t->nstat || (uint32_t)pomp_thread.next == 0, 0))
-		return create_full(r, ctx);
+		return create_full(r, ctx, POMP_ITERATION_UNKNOWN);
 	if (__builtin_expect(t->ev.mask != 0, 0))
-		return create_traced(t, r, ctx);
-	return create_body(t, r, ctx, 0);
+		return create_traced(t, r, ctx, POMP_ITERATION_UNKNOWN);
+	return create_body(t, r, ctx, 0, POMP_ITERATION_UNKNOWN);
+}
+
+static uint64_t index_of(long long lb, long long step, long long v);
+
+/* pomp_rt_task_create_begin_iter creates a task in the iteration of a
+ * worksharing loop whose loop variable is v (pomp.h): called only where
+ * there is a stream, whose CREATE_BEGIN record then carries the logical
+ * iteration as its second word (8 bytes, and a division where the step
+ * is not 1; no clock read more). In ids mode or off (after POMP_Off) it does what
+ * Task_create_begin does. */
+POMP_Task_handle pomp_rt_task_create_begin_iter(POMP_Region *r, POMP_Task_ctx *ctx, long long v, long long lb, long long step)
+{
+	if (pomp_mode < POMP_MODE_PROFILE)
+		return POMP_Task_create_begin(r, ctx);
+	uint64_t i = step == 1 ? (uint64_t)v - (uint64_t)lb : step ? index_of(lb, step, v) : (uint64_t)POMP_ITERATION_UNKNOWN;
+	int64_t iter = i >> 63 ? POMP_ITERATION_UNKNOWN : (int64_t)i;
+	pomp_thr *t = self_tls;
+	if (__builtin_expect(!fast(t) || r->id >= t->nstat || (uint32_t)pomp_thread.next == 0, 0))
+		return create_full(r, ctx, iter);
+	if (__builtin_expect(t->ev.mask != 0, 1))
+		return create_traced(t, r, ctx, iter);
+	return create_body(t, r, ctx, 0, POMP_ITERATION_UNKNOWN);
 }
 
 /* task_push pushes the frame of an untimed task, at ts if it read the

@@ -98,15 +98,49 @@ func (b *leafBuilder) chunks() *chunkPlan {
 // from the canonical form of the leaf's loop nest. It reports false when
 // an expression of a header cannot be copied onto one line.
 func (b *leafBuilder) loopCode(p *chunkPlan) bool {
-	g, lv := b.g, b.c.Loop.Levels
+	it, ok := b.g.iteration(b.c.Loop.Levels)
+	r := "pomp_r(" + strconv.Itoa(b.r) + ")"
+	if p.counting {
+		p.pre = append([]string{"POMP_Chunk pomp_ck; POMP_Chunk_count pomp_cc = {0, 0, 0};"}, it.pre...)
+		p.init = "POMP_Chunk_init_count(&pomp_ck, " + r + ", " + it.step + ", " + it.lbv + ", " + it.vstep + ");"
+		p.hook = "POMP_Chunk_count_iteration(&pomp_cc, " + it.x + ");"
+		p.close = "POMP_Chunk_close_count(&pomp_ck, pomp_cc.n, pomp_cc.last, pomp_cc.sum);"
+	} else {
+		p.pre = append([]string{"POMP_Chunk pomp_ck;"}, it.pre...)
+		p.init = "POMP_Chunk_init(&pomp_ck, " + r + ", " + it.step + ", " + p.size + ", " + it.lbv + ", " + it.vstep + ");"
+		p.hook = "POMP_Chunk_iteration(&pomp_ck, " + it.x + ", " + it.value + ");"
+		p.close = "POMP_Chunk_close(&pomp_ck);"
+	}
+	return ok
+}
+
+// An iteration is the code that numbers the iterations of a loop nest in
+// canonical form: declarations to place before its directive (pomp_lbN
+// and pomp_sN, each level's lower bound and step, and pomp_nN, an inner
+// level's trip count), and, in its body, the current iteration's offset
+// x from the lower bound in the loop's direction with its step per
+// iteration (x / step is the logical iteration; with collapse, x is the
+// logical iteration of the collapsed nest and step is 1). value, lbv and
+// vstep are the loop variable's value, its first value and its change per
+// iteration, for a loop of one level (else unknown).
+type iteration struct {
+	pre               []string
+	x, step           string
+	value, lbv, vstep string
+}
+
+// iteration returns the iteration code of the loop nest lv. It reports
+// false when an expression of a header cannot be copied onto one line.
+func (g *gen) iteration(lv []parser.LoopLevel) (iteration, bool) {
 	ok := true
 	text := func(s parser.Span) string {
 		t, good := g.pr.LoopText(s)
 		ok = ok && good
 		return t
 	}
+	var it iteration
 	var offsets []string
-	value, lbv, vstep, step0 := "", "", "", "pomp_s0"
+	step0 := "pomp_s0"
 	for i, l := range lv {
 		n := strconv.Itoa(i)
 		v, lb, st := text(parser.Span{From: l.Var, To: l.Var + 1}), "pomp_lb"+n, "pomp_s"+n
@@ -117,7 +151,7 @@ func (b *leafBuilder) loopCode(p *chunkPlan) bool {
 			integer = integerType(decl)
 		}
 		down := l.Rel == ">" || l.Rel == ">=" || l.Rel == "!=" && l.Down
-		p.pre = append(p.pre, decl+" "+lb+" = ("+text(l.LB)+");")
+		it.pre = append(it.pre, decl+" "+lb+" = ("+text(l.LB)+");")
 		if l.Step.Empty() {
 			st = "1"
 		} else {
@@ -125,7 +159,7 @@ func (b *leafBuilder) loopCode(p *chunkPlan) bool {
 			if down != l.Down {
 				step = "-" + step
 			}
-			p.pre = append(p.pre, "long long "+st+" = "+step+";")
+			it.pre = append(it.pre, "long long "+st+" = "+step+";")
 		}
 		off := difference(v, lb, integer)
 		if down {
@@ -141,13 +175,13 @@ func (b *leafBuilder) loopCode(p *chunkPlan) bool {
 			if l.Rel == "<=" || l.Rel == ">=" {
 				incl = "1"
 			}
-			p.pre = append(p.pre, "long long pomp_n"+n+" = POMP_Chunk_trip("+empty+", "+rng+", "+st+", "+incl+");")
+			it.pre = append(it.pre, "long long pomp_n"+n+" = POMP_Chunk_trip("+empty+", "+rng+", "+st+", "+incl+");")
 		}
 		if len(lv) == 1 {
 			offsets = append(offsets, off)
-			value, lbv, vstep = g.valueOf(v, integer), g.valueOf(lb, integer), st
+			it.value, it.lbv, it.vstep = g.valueOf(v, integer), g.valueOf(lb, integer), st
 			if down {
-				vstep = "-" + st
+				it.vstep = "-" + st
 			}
 			if l.Step.Empty() {
 				step0 = "1"
@@ -159,27 +193,15 @@ func (b *leafBuilder) loopCode(p *chunkPlan) bool {
 		}
 		offsets = append(offsets, off)
 	}
-	x, step := offsets[0], step0
+	it.x, it.step = offsets[0], step0
 	if len(lv) > 1 {
 		// The logical number in the collapsed nest: (q0 * n1 + q1) * n2 + q2 ...
 		for i := 1; i < len(offsets); i++ {
-			x = "(" + x + " * pomp_n" + strconv.Itoa(i) + " + " + offsets[i] + ")"
+			it.x = "(" + it.x + " * pomp_n" + strconv.Itoa(i) + " + " + offsets[i] + ")"
 		}
-		step, value, lbv, vstep = "1", iterationUnknown, iterationUnknown, "0"
+		it.step, it.value, it.lbv, it.vstep = "1", iterationUnknown, iterationUnknown, "0"
 	}
-	r := "pomp_r(" + strconv.Itoa(b.r) + ")"
-	if p.counting {
-		p.pre = append([]string{"POMP_Chunk pomp_ck; POMP_Chunk_count pomp_cc = {0, 0, 0};"}, p.pre...)
-		p.init = "POMP_Chunk_init_count(&pomp_ck, " + r + ", " + step + ", " + lbv + ", " + vstep + ");"
-		p.hook = "POMP_Chunk_count_iteration(&pomp_cc, " + x + ");"
-		p.close = "POMP_Chunk_close_count(&pomp_ck, pomp_cc.n, pomp_cc.last, pomp_cc.sum);"
-	} else {
-		p.pre = append([]string{"POMP_Chunk pomp_ck;"}, p.pre...)
-		p.init = "POMP_Chunk_init(&pomp_ck, " + r + ", " + step + ", " + p.size + ", " + lbv + ", " + vstep + ");"
-		p.hook = "POMP_Chunk_iteration(&pomp_ck, " + x + ", " + value + ");"
-		p.close = "POMP_Chunk_close(&pomp_ck);"
-	}
-	return ok
+	return it, ok
 }
 
 // valueOf returns the value of loop variable e as a long long when its
@@ -224,6 +246,7 @@ func (b *leafBuilder) chunksPre() {
 		b.g.w(p.pre...)
 		b.g.w(p.init)
 	}
+	b.iterPre()
 }
 
 func (b *leafBuilder) chunksPost() {

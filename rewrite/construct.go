@@ -455,7 +455,11 @@ func (b *leafBuilder) task() {
 	id, ctx := g.local("pomp_task_id"), g.local("pomp_task_ctx")
 	b.p.pre = g.part(func() {
 		g.w("{", "POMP_Task_ctx "+ctx+"; POMP_Task_handle "+id+" =")
-		g.call(b.cl.enter, r, "&"+ctx)
+		if it := g.taskIteration(b.c); it != nil {
+			g.call("POMP_Task_create_begin_iter", r, append([]string{"&" + ctx}, it...)...) // iteration.go
+		} else {
+			g.call(b.cl.enter, r, "&"+ctx)
+		}
 		g.w(g.saveTask())
 	})
 	b.p.pragma = b.pragma("firstprivate(" + id + ", " + ctx + ")")

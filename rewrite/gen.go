@@ -44,11 +44,13 @@ type gen struct {
 	lineOff, lineNo int                     // the last line lookup
 	off             [parser.NumClasses]bool // classes --disable turned off
 
-	attrDone  map[*parser.Directive]bool // directives in attribute syntax that were replaced (attribute.go)
-	leaf1     leafBuilder                // builds the leaf at hand
-	work      int                        // bytes counted for line numbers, for the test of linear time
-	buf       []byte                     // scratch for the parts of one construct
-	partStart int                        // where the part being built starts in buf
+	attrDone  map[*parser.Directive]bool              // directives in attribute syntax that were replaced (attribute.go)
+	iterTask  map[*parser.Construct]*parser.Construct // a task construct -> the for loop whose iteration creates it (iteration.go)
+	iterLoop  map[*parser.Construct]bool              // those loops
+	leaf1     leafBuilder                             // builds the leaf at hand
+	work      int                                     // bytes counted for line numbers, for the test of linear time
+	buf       []byte                                  // scratch for the parts of one construct
+	partStart int                                     // where the part being built starts in buf
 	tmp       []byte
 	digits    []byte // regionDigits' last answer, for region digitsOf
 	digitsOf  int
@@ -109,6 +111,7 @@ func (g *gen) run() *Result {
 		g.errorf(0, "input is already instrumented by gopari; instrument the original source")
 		return nil
 	}
+	g.taskLoops()
 	g.walk()
 	g.attributes()
 	if pr.Diags.HasErrors() {

@@ -190,7 +190,7 @@ func TestHostile(t *testing.T) {
 		{"empty", nil, 0, "t.evt: offset 0: empty file, not an event stream"},
 		{"short header", []byte("GOPARIEV\x01"), 0, "t.evt: offset 0: truncated file header (got 9 of 32 bytes)"},
 		{"magic", append([]byte("PK\x03\x04xxxx"), make([]byte, 24)...), 0, `t.evt: offset 0: not a gopari event stream (magic "PK..xxxx", want "GOPARIEV")`},
-		{"newer", header(4), 0, "t.evt: offset 8: format version 4 is newer than this gopari reads (3); update gopari"},
+		{"newer", header(5), 0, "t.evt: offset 8: format version 5 is newer than this gopari reads (4); update gopari"},
 		{"version 0", header(0), 0, "t.evt: offset 8: format version 0"},
 		{"cut in a block", whole[:len(whole)-3], 0, "t.evt: offset 32: truncated block (got 29 of 32 bytes)"},
 		{"cut in the second block", append(whole, good...)[:len(whole)+20], 2, "t.evt: offset 80: truncated block (got 4 of 32 bytes)"},

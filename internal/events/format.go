@@ -15,7 +15,9 @@ import "fmt"
 // constructs (for, sections, single: their body phase too) and of
 // taskloops, and a section's ENTER (body) carries the section's number:
 // what names the grains of the tasks created there (internal/timeline).
-const Version = 3
+// Version 4: a task created in the body of a worksharing loop has the
+// creating loop iteration as its CREATE_BEGIN's second word.
+const Version = 4
 
 // Magic strings of the file header and of every block.
 const (

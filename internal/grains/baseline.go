@@ -2,7 +2,6 @@ package grains
 
 import (
 	"math"
-	"sort"
 	"strconv"
 	"strings"
 
@@ -13,13 +12,40 @@ import (
 // A baseline is a 1-thread run of the same program: the execution time of
 // each of its grains, for the work deviation of a run's grains.
 type baseline struct {
-	exec  map[string]float64     // ns by identity; NaN where two grains have one
-	loops map[string][]baseChunk // chunks by loop execution, in iteration order
+	exec  map[string]float64  // ns by identity; NaN where two grains have one
+	loops map[string]*LoopSum // chunks together, by loop execution
 }
 
-type baseChunk struct {
-	first, last int64
-	ns          float64
+// A LoopSum is the chunks of one execution of a loop together: the
+// loop-level figure of work inflation where the chunks are other grains
+// than the baseline's (a static schedule divides the iterations by the
+// team's size). It is never a grain's work deviation.
+type LoopSum struct {
+	Region      uint32
+	Ns          float64
+	Iters       int64
+	First, Last int64
+	Unmatched   bool // a chunk of it has no baseline chunk
+}
+
+// add counts chunk g, of ns, into the sum of its loop execution in m.
+func addLoop(m map[string]*LoopSum, g *Grain, ns float64, matched bool) {
+	if g.Kind != Chunk || !g.HasIters || g.Last == events.UnknownIteration || strings.Contains(g.Lineage, timeline.Unknown) {
+		return
+	}
+	k := g.Lineage
+	if i := strings.LastIndexByte(k, '@'); i >= 0 {
+		k = k[:i]
+	}
+	s := m[k]
+	if s == nil {
+		s = &LoopSum{Region: g.Region, First: g.First, Last: g.Last}
+		m[k] = s
+	}
+	s.Ns += ns
+	s.Iters += g.Last - g.First + 1
+	s.First, s.Last = min(s.First, g.First), max(s.Last, g.Last)
+	s.Unmatched = s.Unmatched || !matched
 }
 
 // A Match says how a grain was matched with the baseline's grains.
@@ -34,97 +60,58 @@ const (
 
 // identity returns what names grain g in any run of the program, or ""
 // when nothing does: its lineage has a "?" (timeline.Unknown), or it is
-// a taskloop task whose iterations are not numbered. A taskloop task is
-// its lineage and its iteration range: the runtime splits a taskloop
-// by the team's size unless grainsize or num_tasks says otherwise, and
-// a task of other iterations is another grain.
+// a taskloop task or a chunk whose iterations are not numbered. A
+// taskloop task is its lineage and its iteration range: the runtime
+// splits a taskloop by the team's size unless grainsize or num_tasks
+// says otherwise, and a task of other iterations is another grain. So is
+// a chunk: its lineage names its loop's execution and its first
+// iteration, and a chunk of other iterations (a static schedule divides
+// them by the team's size) is another grain, never compared with this
+// one in proportion: iterations need not cost alike.
 func identity(g *Grain) string {
 	if strings.Contains(g.Lineage, timeline.Unknown) {
 		return ""
 	}
-	if g.Kind == Taskloop {
+	if g.Kind == Taskloop || g.Kind == Chunk {
 		if !g.HasIters || g.Last == events.UnknownIteration {
 			return ""
 		}
-		return "taskloop " + g.Lineage + "-" + strconv.FormatInt(g.Last, 10)
+		return g.Kind.String() + " " + g.Lineage + "-" + strconv.FormatInt(g.Last, 10)
 	}
 	return g.Kind.String() + " " + g.Lineage
 }
 
 // readBaseline reads the grains of exp.
 func readBaseline(exp *events.Experiment) (*baseline, error) {
-	b := &baseline{exec: map[string]float64{}, loops: map[string][]baseChunk{}}
+	b := &baseline{exec: map[string]float64{}, loops: map[string]*LoopSum{}}
 	_, err := Extract(exp, func(g *Grain, _ *timeline.Event) {
-		ns := exp.Clock.Dur(g.Exec)
-		if g.Kind == Chunk {
-			if !strings.Contains(g.Lineage, timeline.Unknown) {
-				k := loopLineage(g.Lineage)
-				b.loops[k] = append(b.loops[k], baseChunk{g.First, g.Last, ns})
-			}
-			return
-		}
+		addLoop(b.loops, g, exp.Clock.Dur(g.Exec), true)
 		k := identity(g)
 		if k == "" {
 			return
 		}
+		ns := exp.Clock.Dur(g.Exec)
 		if _, dup := b.exec[k]; dup {
 			ns = math.NaN() // two grains of one name: neither is compared
 		}
 		b.exec[k] = ns
 	}, nil)
-	for _, cs := range b.loops {
-		sort.Slice(cs, func(i, j int) bool { return cs[i].first < cs[j].first })
-	}
 	return b, err
 }
 
-// loopLineage is a chunk's lineage without its first iteration: its
-// loop's execution.
-func loopLineage(l string) string {
-	if i := strings.LastIndexByte(l, '@'); i >= 0 {
-		return l[:i]
-	}
-	return l
-}
-
 // time returns the baseline's execution time of grain g in ns (NaN when
-// it has none), and how g was matched. A task is matched by its identity.
-// A chunk gets the time of the baseline's chunks of the same iterations:
-// the same chunk where the schedule makes the same chunks at any team
-// size (static and dynamic with a chunk size); otherwise (static without
-// a chunk size divides the iterations by the team's size, guided by what
-// is left) the chunks it overlaps, each in proportion to the iterations
-// they share, as if its iterations cost alike.
+// it has none), and how g was matched: by its identity.
 func (b *baseline) time(g *Grain) (float64, Match) {
-	if g.Kind != Chunk {
-		k := identity(g)
-		if k == "" {
-			return math.NaN(), Ambiguous
-		}
-		ns, ok := b.exec[k]
-		switch {
-		case !ok:
-			return math.NaN(), Missing
-		case math.IsNaN(ns):
-			return ns, Ambiguous
-		}
-		return ns, Matched
-	}
-	if strings.Contains(g.Lineage, timeline.Unknown) {
+	k := identity(g)
+	if k == "" {
 		return math.NaN(), Ambiguous
 	}
-	cs := b.loops[loopLineage(g.Lineage)]
-	i := sort.Search(len(cs), func(i int) bool { return cs[i].last >= g.First })
-	var ns float64
-	covered := int64(0)
-	for ; i < len(cs) && cs[i].first <= g.Last; i++ {
-		c := cs[i]
-		lo, hi := max(c.first, g.First), min(c.last, g.Last)
-		ns += c.ns * float64(hi-lo+1) / float64(c.last-c.first+1)
-		covered += hi - lo + 1
-	}
-	if covered != g.Last-g.First+1 {
-		return math.NaN(), Missing // the baseline ran other iterations
+	ns, ok := b.exec[k]
+	switch {
+	case !ok:
+		return math.NaN(), Missing
+	case math.IsNaN(ns):
+		return ns, Ambiguous
 	}
 	return ns, Matched
 }

@@ -289,30 +289,54 @@ func TestProblemNames(t *testing.T) {
 	}
 }
 
-// TestChunkDeviation: a chunk's work deviation against a baseline whose
-// chunks split the iterations otherwise (a static schedule at 1 thread
-// has one chunk) is its time over the baseline's time for the same
-// iterations, taken in proportion to the iterations shared: exact when
-// iterations cost alike.
+// TestChunkDeviation: a chunk is compared only with the baseline's chunk
+// of exactly its iterations in the same execution of its loop. Iteration
+// i costs 1000(i+1) ticks, times grow in the run. static, 4 and dynamic, 4
+// make the same chunks at 1 and 4 threads: every chunk's deviation is
+// grow, exactly. A static schedule without a chunk size gives each of 4
+// threads a quarter of the iterations, the baseline's one thread all of
+// them: no chunk is in the baseline, none has a deviation (compared in
+// proportion, the first would have been 0.26 × grow and the last 1.74 ×
+// grow), and the summary counts them; its executions' chunks together
+// are compared with the baseline's on a line of the summary, as a figure
+// of the loop.
 func TestChunkDeviation(t *testing.T) {
-	base := filepath.Join(t.TempDir(), "base")
-	if _, _, err := evtest.Loop(base, "static", 60, 0, 1, 1, func(i int) uint64 { return 100 }, 0); err != nil {
-		t.Fatal(err)
-	}
-	for _, grow := range []uint64{1, 3} {
-		dir := filepath.Join(t.TempDir(), "exp")
-		if _, _, err := evtest.Loop(dir, "static", 60, 0, 4, 1, func(i int) uint64 { return grow * 100 }, 0); err != nil {
+	cost := func(grow uint64) func(int) uint64 { return func(i int) uint64 { return grow * 1000 * uint64(i+1) } }
+	for _, tc := range []struct {
+		sched string
+		k     int
+		match bool
+	}{{"static", 4, true}, {"dynamic", 4, true}, {"static", 0, false}} {
+		base := filepath.Join(t.TempDir(), "base")
+		if _, _, err := evtest.Loop(base, tc.sched, 64, tc.k, 1, 2, cost(1), 0); err != nil {
 			t.Fatal(err)
 		}
-		_, _, rows, _ := analyze(t, dir, Options{Baseline: open(t, base)}, nil)
-		d := column(rows, "work_deviation")
-		if len(rows) != 5 {
-			t.Fatalf("%d rows, want 4 chunks", len(rows)-1)
-		}
-		for _, r := range rows[1:] {
-			v, err := strconv.ParseFloat(r[d], 64)
-			if err != nil || math.Abs(v-float64(grow)) > 0.01 {
-				t.Errorf("cost ×%d: chunk %s..%s has deviation %q", grow, r[column(rows, "first")], r[column(rows, "last")], r[d])
+		for _, grow := range []uint64{1, 3} {
+			dir := filepath.Join(t.TempDir(), "exp")
+			if _, _, err := evtest.Loop(dir, tc.sched, 64, tc.k, 4, 2, cost(grow), 0); err != nil {
+				t.Fatal(err)
+			}
+			_, res, rows, sum := analyze(t, dir, Options{Baseline: open(t, base)}, nil)
+			d := column(rows, "work_deviation")
+			chunks := int64(len(rows) - 1)
+			for _, r := range rows[1:] {
+				v, err := strconv.ParseFloat(r[d], 64)
+				if tc.match && (err != nil || math.Abs(v-float64(grow)) > 0.01) || !tc.match && r[d] != "" {
+					t.Errorf("%s, %d, cost ×%d: chunk %s..%s has deviation %q", tc.sched, tc.k, grow, r[column(rows, "first")], r[column(rows, "last")], r[d])
+				}
+			}
+			want := [4]int64{0, chunks, 0, 0}
+			if !tc.match {
+				want = [4]int64{0, 0, 0, chunks}
+			}
+			if res.ByMatch != want {
+				t.Errorf("%s, %d: matched %v, want %v; summary:\n%s", tc.sched, tc.k, res.ByMatch, want, sum)
+			}
+			// The loop-level line: the static loop's chunks together,
+			// where the run's work is 3 times the baseline's.
+			line := "in 2 of its 2 executions its chunks together take more than 1.5× the baseline's time for the same iterations (mean 3.00×"
+			if got, want := strings.Contains(sum, line), !tc.match && grow == 3; got != want {
+				t.Errorf("%s, %d, cost ×%d: summary has the loop's inflation line: %v, want %v:\n%s", tc.sched, tc.k, grow, got, want, sum)
 			}
 		}
 	}

@@ -47,12 +47,14 @@ type Result struct {
 	// ByMatch counts the grains by how they were matched with the
 	// baseline's (index Match).
 	ByMatch [4]int64
+	// Loops sums the chunks of each loop execution, with a baseline.
+	Loops map[string]*LoopSum
 }
 
 // Write makes the second pass: every grain with its metrics to the CSV
 // and the graph, and the per-region totals of the summary.
 func (a *Analysis) Write(out Outputs) (*Result, error) {
-	res := &Result{Regions: map[[2]uint32]*Totals{}}
+	res := &Result{Regions: map[[2]uint32]*Totals{}, Loops: map[string]*LoopSum{}}
 	var cw *csv.Writer
 	if out.CSV != nil {
 		cw = csv.NewWriter(out.CSV)
@@ -71,6 +73,9 @@ func (a *Analysis) Write(out Outputs) (*Result, error) {
 		res.Grains++
 		res.ByKind[g.Kind]++
 		res.ByMatch[m.Baseline]++
+		if a.baseline != nil {
+			addLoop(res.Loops, g, m.ExecNs, m.Baseline == Matched)
+		}
 		k := [2]uint32{uint32(g.Kind), g.Region}
 		t := res.Regions[k]
 		if t == nil {
@@ -180,6 +185,12 @@ func count(n int64) string {
 	return strconv.FormatInt(n, 10)
 }
 
+// A problemLine is one line of the summary, ranked by its weight.
+type problemLine struct {
+	weight float64
+	text   string
+}
+
 // Summary writes the grains to fix, worst first: per region and problem,
 // the share of its instances flagged and what to try. At most top lines
 // of problems are written (0: all).
@@ -192,76 +203,16 @@ func (a *Analysis) Summary(w io.Writer, res *Result, top int) {
 			res.ByMatch[Matched], res.ByMatch[Ambiguous], res.ByMatch[Missing])
 	}
 	fmt.Fprintf(w, "%s grains: %d tasks, %d taskloop tasks, %d chunks%s\n", count(res.Grains), res.ByKind[Task], res.ByKind[Taskloop], res.ByKind[Chunk], against)
-	type line struct {
-		weight float64
-		text   string
-	}
-	var lines []line
-	o := a.Opts
-	for _, t := range res.Regions {
-		r := a.Exp.Region(t.Region)
-		where := fmt.Sprintf("region %d", t.Region)
-		if r != nil {
-			where = fmt.Sprintf("%s:%d", r.File, r.BeginLine)
-		}
-		what := t.Kind.String()
-		if t.Kind == Chunk {
-			what = "loop"
-		}
-		inst := "instances"
-		if t.Kind == Chunk {
-			inst = "chunks"
-		}
-		pct := func(i int) float64 { return 100 * float64(t.Flagged[i]) / float64(t.Count) }
-		mean := func(i int) float64 { return t.SumMetric[i] / float64(t.Flagged[i]) }
-		if n := t.Flagged[0]; n > 0 {
-			fix := "raise the cutoff (create fewer, larger tasks)"
-			switch t.Kind {
-			case Chunk:
-				fix = "use larger chunks"
-			case Taskloop:
-				fix = "raise grainsize or lower num_tasks"
-			}
-			lines = append(lines, line{t.FlagExec[0] + float64(n), fmt.Sprintf("%s at %s: %.0f%% of its %s %s have parallel benefit < %g (mean %.2f): %s",
-				what, where, pct(0), count(t.Count), inst, o.Benefit, mean(0), fix)})
-		}
-		if n := t.Flagged[1]; 2*n > t.Matched {
-			// Most instances: one that ran while its thread was preempted
-			// takes longer too, and that is no inflation of its work.
-			lines = append(lines, line{t.FlagExec[1] + float64(n), fmt.Sprintf("%s at %s: %.0f%% of its %s %s take more than %g× their time in the 1-thread baseline (mean %.2f×): work inflation; look for contention (shared cache lines, locks, memory bandwidth) or lost locality",
-				what, where, pct(1), count(t.Count), inst, o.Inflation, mean(1))})
-		}
-		if n := t.Flagged[2]; n > 0 {
-			lines = append(lines, line{t.FlagExec[2], fmt.Sprintf("%s at %s: %s of its %s on the critical path ran with parallelism below %g (mean %.2f): expose more parallelism there",
-				what, where, count(n), inst, o.Parallelism, mean(2))})
-		}
-	}
-	for region, bs := range a.LoopBalances() {
-		var low int
-		var sum float64
-		for _, b := range bs {
-			if b < o.Balance {
-				low++
-			}
-			sum += b
-		}
-		if 2*low <= len(bs) {
-			continue // most executions are balanced: a thread preempted once is no imbalance
-		}
-		r := a.Exp.Region(region)
-		where := fmt.Sprintf("region %d", region)
-		if r != nil {
-			where = fmt.Sprintf("%s:%d", r.File, r.BeginLine)
-		}
-		lines = append(lines, line{float64(low) * 1e3, fmt.Sprintf("loop at %s: %d of its %d executions have load balance below %g (mean %.2f: the slowest thread worked %.1f× the mean): try schedule(dynamic) or smaller chunks",
-			where, low, len(bs), o.Balance, sum/float64(len(bs)), float64(len(bs))/sum)})
-	}
+	lines := a.regionLines(res, nil)
+	lines = a.loopInflationLines(res, lines)
+	lines = a.loopBalanceLines(lines)
 	sort.Slice(lines, func(i, j int) bool {
 		if lines[i].weight != lines[j].weight {
 			return lines[i].weight > lines[j].weight
 		}
 		return lines[i].text < lines[j].text
 	})
+	o := a.Opts
 	if len(lines) == 0 {
 		par := ""
 		if o.Parallelism > 0 {
@@ -280,6 +231,115 @@ func (a *Analysis) Summary(w io.Writer, res *Result, top int) {
 	if a.baseline == nil {
 		fmt.Fprintln(w, "(work inflation needs a 1-thread run of the same program: --baseline DIR)")
 	}
+}
+
+// where names a region by file:line.
+func (a *Analysis) where(region uint32) string {
+	if r := a.Exp.Region(region); r != nil {
+		return fmt.Sprintf("%s:%d", r.File, r.BeginLine)
+	}
+	return fmt.Sprintf("region %d", region)
+}
+
+// regionLines appends the lines of the regions' grains: low parallel
+// benefit, work inflation, low critical-path parallelism.
+func (a *Analysis) regionLines(res *Result, lines []problemLine) []problemLine {
+	o := a.Opts
+	for _, t := range res.Regions {
+		where := a.where(t.Region)
+		what, inst := t.Kind.String(), "instances"
+		if t.Kind == Chunk {
+			what, inst = "loop", "chunks"
+		}
+		pct := func(i int) float64 { return 100 * float64(t.Flagged[i]) / float64(t.Count) }
+		mean := func(i int) float64 { return t.SumMetric[i] / float64(t.Flagged[i]) }
+		if n := t.Flagged[0]; n > 0 {
+			fix := "raise the cutoff (create fewer, larger tasks)"
+			switch t.Kind {
+			case Chunk:
+				fix = "use larger chunks"
+			case Taskloop:
+				fix = "raise grainsize or lower num_tasks"
+			}
+			lines = append(lines, problemLine{t.FlagExec[0] + float64(n), fmt.Sprintf("%s at %s: %.0f%% of its %s %s have parallel benefit < %g (mean %.2f): %s",
+				what, where, pct(0), count(t.Count), inst, o.Benefit, mean(0), fix)})
+		}
+		if n := t.Flagged[1]; 2*n > t.Matched {
+			// Most instances: one that ran while its thread was preempted
+			// takes longer too, and that is no inflation of its work.
+			lines = append(lines, problemLine{t.FlagExec[1] + float64(n), fmt.Sprintf("%s at %s: %.0f%% of its %s %s take more than %g× their time in the 1-thread baseline (mean %.2f×): work inflation; look for contention (shared cache lines, locks, memory bandwidth) or lost locality",
+				what, where, pct(1), count(t.Count), inst, o.Inflation, mean(1))})
+		}
+		if n := t.Flagged[2]; n > 0 {
+			lines = append(lines, problemLine{t.FlagExec[2], fmt.Sprintf("%s at %s: %s of its %s on the critical path ran with parallelism below %g (mean %.2f): expose more parallelism there",
+				what, where, count(n), inst, o.Parallelism, mean(2))})
+		}
+	}
+	return lines
+}
+
+// loopInflationLines appends a line for each loop whose chunks are not
+// the baseline's (a static schedule at another team size) and whose
+// executions' chunks together take longer than the baseline execution's,
+// where both ran the same iterations. A figure of the loop, never of a
+// chunk.
+func (a *Analysis) loopInflationLines(res *Result, lines []problemLine) []problemLine {
+	if a.baseline == nil {
+		return lines
+	}
+	type loopInfl struct {
+		compared, inflated int
+		sum                float64
+	}
+	o := a.Opts
+	infl := map[uint32]*loopInfl{}
+	for k, l := range res.Loops {
+		b := a.baseline.loops[k]
+		if !l.Unmatched || b == nil || b.Iters != l.Iters || b.First != l.First || b.Last != l.Last || b.Ns <= 0 {
+			continue
+		}
+		li := infl[l.Region]
+		if li == nil {
+			li = &loopInfl{}
+			infl[l.Region] = li
+		}
+		r := l.Ns / b.Ns
+		li.compared++
+		li.sum += r
+		if r > o.Inflation {
+			li.inflated++
+		}
+	}
+	for region, li := range infl {
+		if 2*li.inflated <= li.compared {
+			continue // most executions are not inflated: a preempted thread is no inflation
+		}
+		lines = append(lines, problemLine{float64(li.inflated) * 1e3, fmt.Sprintf("loop at %s: in %d of its %d executions its chunks together take more than %g× the baseline's time for the same iterations (mean %.2f×; a figure of the loop: its chunks are not the baseline's and have no work deviation): work inflation; look for contention (shared cache lines, locks, memory bandwidth) or lost locality",
+			a.where(region), li.inflated, li.compared, o.Inflation, li.sum/float64(li.compared))})
+	}
+	return lines
+}
+
+// loopBalanceLines appends a line for each loop most of whose executions
+// have a load balance below the threshold.
+func (a *Analysis) loopBalanceLines(lines []problemLine) []problemLine {
+	o := a.Opts
+	for region, bs := range a.LoopBalances() {
+		var low int
+		var sum float64
+		for _, b := range bs {
+			if b < o.Balance {
+				low++
+			}
+			sum += b
+		}
+		if 2*low <= len(bs) {
+			continue // most executions are balanced: a thread preempted once is no imbalance
+		}
+		lines = append(lines, problemLine{float64(low) * 1e3, fmt.Sprintf("loop at %s: %d of its %d executions have load balance below %g (mean %.2f: the slowest thread worked %.1f× the mean): try schedule(dynamic) or smaller chunks",
+			a.where(region), low, len(bs), o.Balance, sum/float64(len(bs)), float64(len(bs))/sum)})
+	}
+	return lines
 }
 
 // label names a region for graph nodes.

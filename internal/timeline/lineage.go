@@ -21,17 +21,23 @@ import (
 //	             sections, single; every thread meets them in one order):
 //	             a single's body
 //	.wN.sK       section K of a sections construct
+//	.wN#I        logical iteration I of a for loop: the tasks whose
+//	             creation record names the iteration (a task construct
+//	             in the loop's body), in any schedule and chunking
 //	.wN@I        the chunk of a for loop that begins at iteration I
 //	             (--chunks): its iterations run in order from I, so the
 //	             k-th task it creates is the same task wherever the
-//	             chunks of the loop begin at I, whatever their length
+//	             chunks of the loop begin at I, whatever their length;
+//	             the tasks created there that do not name their iteration
+//	             (created by a function the body calls)
 //	.K           the K-th task a scope created
 //	.tlK         the K-th taskloop a scope executed
 //	.lI          that taskloop's task whose first iteration is I
 //
 // A name that cannot be told is "?": a worksharing construct's part that
-// the stream does not identify (a loop without --chunks, a chunk whose
-// first iteration comes at its end, a section of code instrumented
+// the stream does not identify (a task created outside its loop's body,
+// by a function the body calls, in a loop without --chunks or a chunk
+// whose first iteration comes at its end; a section of code instrumented
 // before sections were numbered), a taskloop whose executions overlap
 // (nogroup), iterations not numbered, a task begun without its creation,
 // or a stream that does not record worksharing constructs (format 2 in
@@ -68,6 +74,8 @@ type worksharing struct {
 	name   string // its lineage: the team's, .wN
 	part   *scope // the part of it being executed
 	amb    scope  // the parts the stream does not identify
+	iter   int64  // the loop iteration whose tasks it numbers, when it is not nil
+	it     *scope // .wN#iter
 }
 
 // taskloops are the executions of one taskloop region by one task, for
@@ -157,7 +165,7 @@ func (r *Replay) worksharing(c *Task, kind string, rec *events.Record) {
 	open := func(name string) {
 		w.region, w.name = rec.Region, name
 		w.amb = scope{lineage: name + Unknown}
-		w.part = &w.amb
+		w.part, w.it = &w.amb, nil
 	}
 	switch rec.Type {
 	case events.EnterConstruct:
@@ -186,6 +194,26 @@ func (r *Replay) worksharing(c *Task, kind string, rec *events.Record) {
 			w.part = &w.amb
 		}
 	}
+}
+
+// createScope returns the scope in which c creates the task of the
+// CREATE_BEGIN record rec: the loop iteration the record names (its second
+// word, version 4), when c is an implicit task in a for loop, else the
+// scope of c's code.
+func (r *Replay) createScope(c *Task, rec *events.Record) *scope {
+	w := c.ws
+	if rec.N < 2 || c.Kind != Implicit || w == nil || w.region == 0 {
+		return scopeOf(c)
+	}
+	if reg := r.exp.Region(w.region); reg == nil || reg.Kind != "for" {
+		return scopeOf(c)
+	}
+	// An implicit task runs a loop's iterations one after the other: the
+	// tasks of one iteration are created together.
+	if i := int64(rec.Args[1]); w.it == nil || w.iter != i {
+		w.iter, w.it = i, &scope{lineage: w.name + "#" + strconv.FormatInt(i, 10)}
+	}
+	return w.it
 }
 
 // chunk applies a chunk's begin or end on implicit task c: a chunk whose

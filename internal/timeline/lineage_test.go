@@ -213,3 +213,80 @@ func TestLineageOldStreams(t *testing.T) {
 		}
 	}
 }
+
+// TestLineageIterations checks the names of tasks whose creation records
+// the loop iteration that created them (format 4): by the iteration,
+// whichever thread ran it and whatever chunk held it; the tasks the same
+// chunks create without one (a function the body calls) by chunk, or
+// "?" without chunks; an iteration recorded outside a for loop names
+// nothing.
+func TestLineageIterations(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "exp")
+	s, err := evtest.New(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Kinds = []string{"grains"}
+	par := s.Region("parallel", "l.c", 1)
+	loop := s.Region("for", "l.c", 2)
+	plain := s.Region("for", "l.c", 3)
+	task := s.Region("task", "l.c", 4)
+	single := s.Region("single", "l.c", 5)
+	th, imp := team(s, par, 2)
+	want := map[uint64]string{}
+	create := func(t *evtest.Thread, lineage string, iter ...uint64) {
+		id := t.NewID()
+		t.Put(events.CreateBegin, task, append([]uint64{id}, iter...)...)
+		t.Put(events.CreateEnd, task, id)
+		want[id] = lineage
+	}
+	both := func(typ events.Type, region uint32) {
+		for _, t := range th {
+			t.Put(typ, region)
+		}
+	}
+	// Chunks 4-6 (thread 1) and 0-3 (thread 0).
+	both(events.EnterConstruct, loop)
+	th[1].Put(events.ChunkBegin, loop, 4)
+	create(th[1], "R.p0.w0#4.0", 4)
+	create(th[1], "R.p0.w0#4.1", 4)
+	create(th[1], "R.p0.w0@4.0") // by a call
+	create(th[1], "R.p0.w0#6.0", 6)
+	th[1].Put(events.ChunkEnd, loop, 6)
+	th[0].Put(events.ChunkBegin, loop, 0)
+	create(th[0], "R.p0.w0#0.0", 0)
+	create(th[0], "R.p0.w0#3.0", 3)
+	create(th[0], "R.p0.w0@0.0")
+	th[0].Put(events.ChunkEnd, loop, 3)
+	both(events.ExitConstruct, loop)
+	// No chunks: iterations 0 and 1 on thread 1, 2 on thread 0; the
+	// loop's next execution numbers its iterations anew.
+	for n := 1; n <= 2; n++ {
+		w := ".w" + evtest.Itoa(n)
+		both(events.EnterConstruct, plain)
+		create(th[1], "R.p0"+w+"#0.0", 0)
+		create(th[1], "R.p0"+w+"?.0") // by a call
+		create(th[1], "R.p0"+w+"#1.0", 1)
+		create(th[0], "R.p0"+w+"#2.0", 2)
+		create(th[0], "R.p0"+w+"#2.1", 2)
+		both(events.ExitConstruct, plain)
+	}
+	both(events.EnterConstruct, single)
+	th[0].Put(events.EnterBody, single)
+	create(th[0], "R.p0.w3.0", 7)
+	th[0].Put(events.ExitBody, single)
+	both(events.ExitConstruct, single)
+	create(th[1], "R.p0.t1.0", 8)
+	for i, t := range th {
+		t.Put(events.ImplicitEnd, par, imp[i])
+	}
+	after(th[0], th[1])
+	th[0].Put(events.Loc, 0, s.Loc("0", 0))
+	th[0].Put(events.Join, par, 0)
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(want, lineages(t, dir)); diff != "" {
+		t.Errorf("lineages (-want +got):\n%s", diff)
+	}
+}

@@ -473,7 +473,7 @@ func (r *Replay) step(x *events.Reader, th *thread, src int, rec events.Record) 
 		ev.Task, ev.Team, ev.Frame = c, team, f
 	case typ == events.CreateBegin:
 		c := r.current(th)
-		task := &Task{ID: rec.Args[0], Parent: c.ID, Region: rec.Region, Kind: Explicit, Lineage: scopeOf(c).child(),
+		task := &Task{ID: rec.Args[0], Parent: c.ID, Region: rec.Region, Kind: Explicit, Lineage: r.createScope(c, &rec).child(),
 			CreateLoc: th.loc, CreateBegin: t, Created: true, os: -1, creatorOS: th.os, Loc: -1}
 		c.Children++
 		if old := r.live[task.ID]; old != nil {

@@ -26,14 +26,13 @@ const (
 // grains of testdata/grainlineage.c, built with --chunks (and without, at
 // 2 threads), run at 1, 2 and 4 threads and compared with a 1-thread
 // baseline, with gcc and clang. The program says which task ran each of
-// its logical keys (a loop iteration, a thread's k-th task, a section's,
+// its logical keys (a loop iteration's task, a thread's k-th task, a section's,
 // a single's, a node of a tree, a taskloop's iterations) and how long it
 // measured: a key's grain has the same lineage in the run and the
 // baseline, and a work deviation, wherever the program's structure makes
 // it the same grain; it has none (and the summary line counts it) where
-// the stream cannot tell which grain it is (tasks of loops without
-// --chunks, of a static loop, nogroup taskloops whose executions
-// overlap) or where the baseline has no such grain (threads 1 and up of
+// the stream cannot tell which grain it is (nogroup taskloops whose
+// executions overlap) or where the baseline has no such grain (threads 1 and up of
 // a team; a default-split taskloop's tasks at another team size); and no
 // grain is ever compared with the grain of another key. A deviation is
 // the run's time over the baseline's as the program measured them
@@ -69,9 +68,12 @@ type linRun struct {
 	dir       string
 	key       map[string]string // task ID (0x...) -> key
 	self, cpu map[string]float64
+	// iters holds, by key, the microseconds and CPU time of the loop
+	// iterations that created no task (grainiter.c).
+	iters map[string][2]float64
 }
 
-var keyLine = regexp.MustCompile(`^key (\w+) (\d+) id (0x[0-9a-f]+) us ([0-9.]+) cpu ([0-9.]+)$`)
+var keyLine = regexp.MustCompile(`^(key|iter) (\w+) (\d+) id (0x[0-9a-f]+) us ([0-9.]+) cpu ([0-9.]+)$`)
 
 // lineageRun runs p at threads threads with GOPARI_GRAINS=1 and reads
 // the keys it logged. A taskloop task's key is its family, the
@@ -83,7 +85,7 @@ func lineageRun(t *testing.T, p program, threads string) linRun {
 	if got.stdout != orig.stdout || got.code != 0 || orig.code != 0 {
 		t.Fatalf("%s threads: instrumented printed %q (exit %d), original %q (exit %d)\n%s", threads, got.stdout, got.code, orig.stdout, orig.code, got.stderr)
 	}
-	r := linRun{dir: got.dir, key: map[string]string{}, self: map[string]float64{}, cpu: map[string]float64{}}
+	r := linRun{dir: got.dir, key: map[string]string{}, self: map[string]float64{}, cpu: map[string]float64{}, iters: map[string][2]float64{}}
 	iters := map[string][]int{}
 	for _, l := range strings.Split(strings.TrimSpace(got.stderr), "\n") {
 		m := keyLine.FindStringSubmatch(l)
@@ -94,17 +96,21 @@ func lineageRun(t *testing.T, p program, threads string) linRun {
 			t.Logf("%s threads: stderr: %s", threads, l)
 			continue
 		}
-		i, _ := strconv.Atoi(m[2])
-		us, _ := strconv.ParseFloat(m[4], 64)
-		cpu, _ := strconv.ParseFloat(m[5], 64)
-		id := m[3]
-		r.self[id] += us
-		r.cpu[id] += cpu
-		if !strings.HasPrefix(m[1], "tl_") {
-			r.key[id] = m[1] + " " + m[2]
+		kind, fam, key, id := m[1], m[2], m[2]+" "+m[3], m[4]
+		i, _ := strconv.Atoi(m[3])
+		us, _ := strconv.ParseFloat(m[5], 64)
+		cpu, _ := strconv.ParseFloat(m[6], 64)
+		if kind == "iter" {
+			r.iters[key] = [2]float64{us, cpu}
 			continue
 		}
-		r.key[id] = fmt.Sprintf("%s rep %d", m[1], i/linIters)
+		r.self[id] += us
+		r.cpu[id] += cpu
+		if !strings.HasPrefix(fam, "tl_") {
+			r.key[id] = key
+			continue
+		}
+		r.key[id] = fmt.Sprintf("%s rep %d", fam, i/linIters)
 		iters[id] = append(iters[id], i%linIters)
 	}
 	for id, is := range iters {
@@ -119,18 +125,20 @@ func lineageRun(t *testing.T, p program, threads string) linRun {
 	return r
 }
 
-// A linGrain is a task grain as gopari grains --csv wrote it.
+// A linGrain is a grain as gopari grains --csv wrote it.
 type linGrain struct {
-	identity  string // kind, lineage and (taskloop tasks) last iteration
-	lineage   string
-	deviation float64 // NaN: none
-	exec      float64 // microseconds
+	identity    string // kind, lineage and (taskloop tasks, chunks) last iteration
+	lineage     string
+	deviation   float64 // NaN: none
+	exec        float64 // microseconds
+	line        int     // its construct's
+	first, last int64   // chunks
 }
 
 // lineageGrains analyzes the run in dir against the baseline in base,
 // and returns its task grains by ID (a baseline's without a baseline of
-// its own) and the summary's first line.
-func lineageGrains(t *testing.T, dir, base string) (map[string]linGrain, string) {
+// its own), its chunks and the summary's first line.
+func lineageGrains(t *testing.T, dir, base string) (map[string]linGrain, []linGrain, string) {
 	t.Helper()
 	exp, err := events.OpenExperiment(dir)
 	if err != nil {
@@ -161,12 +169,10 @@ func lineageGrains(t *testing.T, dir, base string) (map[string]linGrain, string)
 		col[c] = i
 	}
 	out := map[string]linGrain{}
+	var chunks []linGrain
 	for _, r := range rows[1:] {
-		if r[col["kind"]] == "chunk" {
-			continue
-		}
 		g := linGrain{identity: r[col["kind"]] + " " + r[col["lineage"]], lineage: r[col["lineage"]], deviation: math.NaN()}
-		if r[col["kind"]] == "taskloop" {
+		if r[col["kind"]] != "task" {
 			g.identity += " " + r[col["last"]]
 		}
 		if d := r[col["work_deviation"]]; d != "" {
@@ -174,9 +180,16 @@ func lineageGrains(t *testing.T, dir, base string) (map[string]linGrain, string)
 		}
 		g.exec, _ = strconv.ParseFloat(r[col["exec_ns"]], 64)
 		g.exec /= 1e3
+		g.line, _ = strconv.Atoi(r[col["line"]])
+		if r[col["kind"]] == "chunk" {
+			g.first, _ = strconv.ParseInt(r[col["first"]], 10, 64)
+			g.last, _ = strconv.ParseInt(r[col["last"]], 10, 64)
+			chunks = append(chunks, g)
+			continue
+		}
 		out[r[col["id"]]] = g
 	}
-	return out, strings.SplitN(sum.String(), "\n", 2)[0]
+	return out, chunks, strings.SplitN(sum.String(), "\n", 2)[0]
 }
 
 // What a key's grain must be in a run against the baseline.
@@ -192,13 +205,8 @@ const (
 func expect(key string, chunks bool, baseKeys map[string]bool) int {
 	f := strings.Fields(key)
 	switch f[0] {
-	case "for", "dyn3":
-		if chunks {
-			return mustMatch
-		}
-		return mustAmbiguous
-	case "static":
-		return mustAmbiguous // a counting chunk's first iteration comes at its end
+	case "for", "dyn3", "static":
+		return mustMatch // named by the iteration that created it
 	case "thread":
 		if i, _ := strconv.Atoi(f[1]); i/linPerThread > 0 {
 			return mustMiss
@@ -218,8 +226,8 @@ func expect(key string, chunks bool, baseKeys map[string]bool) int {
 func checkLineage(t *testing.T, run, base linRun, threads string, chunks bool) {
 	t.Helper()
 	n, _ := strconv.Atoi(threads)
-	baseGrains, _ := lineageGrains(t, base.dir, "")
-	gs, sum := lineageGrains(t, run.dir, base.dir)
+	baseGrains, _, _ := lineageGrains(t, base.dir, "")
+	gs, _, sum := lineageGrains(t, run.dir, base.dir)
 	baseKeys := map[string]bool{}
 	keyOf := map[string]string{} // baseline identity -> key
 	baseLin := map[string]string{}

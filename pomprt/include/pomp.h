@@ -92,6 +92,8 @@
  *   taskwait       save; Taskwait_begin(r); #pragma omp taskwait restore; Taskwait_end(r)
  *   taskyield      save; Taskyield_begin(r); #pragma omp taskyield restore; Taskyield_end(r)
  *   task           POMP_Task_ctx ctx; id = Task_create_begin(r, &ctx); save;
+ *                  (in the body of a for loop: Task_create_begin_iter(r, &ctx, v, lb, step),
+ *                  below)
  *                  #pragma omp task ... firstprivate(pomp_task_id, pomp_task_ctx)
  *                  { Task_begin(r, id, ctx); BODY Task_end(r); }
  *                  restore; Task_create_end(r, ctx)
@@ -311,6 +313,9 @@ typedef struct POMP_Thread {
 
 extern POMP_TLS POMP_Thread pomp_thread;
 extern int pomp_mode;
+/* Set when the runtime keeps an event stream (grains or trace mode): the
+ * stream records the loop iteration in which a task was created. */
+extern int pomp_iterations;
 
 /* Registers the calling thread on first sight, or when its counter wraps,
  * and returns its first task ID. */
@@ -318,6 +323,7 @@ POMP_Task_handle pomp_rt_thread_new(void);
 
 /* Out-of-line runtime entries behind the inline functions. */
 POMP_Task_handle pomp_rt_task_create_begin(POMP_Region *r, POMP_Task_ctx *ctx);
+POMP_Task_handle pomp_rt_task_create_begin_iter(POMP_Region *r, POMP_Task_ctx *ctx, long long v, long long lb, long long step);
 void pomp_rt_task_create_end(POMP_Region *r);
 void pomp_rt_task_begin(POMP_Region *r, POMP_Task_handle id, POMP_Task_ctx ctx);
 void pomp_rt_task_end(POMP_Region *r);
@@ -373,6 +379,24 @@ POMP_INLINE POMP_Task_handle POMP_Task_create_begin(POMP_Region *r, POMP_Task_ct
 		return pomp_rt_task_create_begin(r, ctx);
 	*ctx = 0; /* ids mode needs no parent */
 	return pomp_mode == POMP_MODE_OFF ? 0 : POMP_New_task_id();
+}
+
+/* Task_create_begin_iter is Task_create_begin for a task construct in
+ * the body of a worksharing for loop (lexically, with no construct
+ * between them that creates tasks or a team): the creating iteration's
+ * logical number is (v - lb) / step, v the loop variable's value, lb its
+ * value at the loop's first iteration and step its change per iteration
+ * (a loop variable that is no integer, or a collapsed nest, passes the
+ * logical iteration's offset as v, 0 as lb and the offset per iteration
+ * as step). Where the runtime keeps an event stream (pomp_iterations),
+ * the task's creation record carries the logical iteration, which names
+ * the task (gopari grains, lineage); elsewhere the call costs one
+ * predictable branch more than Task_create_begin. */
+POMP_INLINE POMP_Task_handle POMP_Task_create_begin_iter(POMP_Region *r, POMP_Task_ctx *ctx, long long v, long long lb, long long step)
+{
+	if (POMP_UNLIKELY(pomp_iterations))
+		return pomp_rt_task_create_begin_iter(r, ctx, v, lb, step);
+	return POMP_Task_create_begin(r, ctx);
 }
 
 /* The runtime sets one of these bits of the context when it needs to see

@@ -76,8 +76,10 @@ typedef struct POMP_Thread {
 } POMP_Thread;
 extern __thread __attribute__((__tls_model__("initial-exec"))) POMP_Thread pomp_thread;
 extern int pomp_mode;
+extern int pomp_iterations;
 POMP_Task_handle pomp_rt_thread_new(void);
 POMP_Task_handle pomp_rt_task_create_begin(POMP_Region *r, POMP_Task_ctx *ctx);
+POMP_Task_handle pomp_rt_task_create_begin_iter(POMP_Region *r, POMP_Task_ctx *ctx, long long v, long long lb, long long step);
 void pomp_rt_task_create_end(POMP_Region *r);
 void pomp_rt_task_begin(POMP_Region *r, POMP_Task_handle id, POMP_Task_ctx ctx);
 void pomp_rt_task_end(POMP_Region *r);
@@ -109,6 +111,12 @@ static __inline__ __attribute__((__always_inline__, __unused__)) POMP_Task_handl
   return pomp_rt_task_create_begin(r, ctx);
  *ctx = 0;
  return pomp_mode == POMP_MODE_OFF ? 0 : POMP_New_task_id();
+}
+static __inline__ __attribute__((__always_inline__, __unused__)) POMP_Task_handle POMP_Task_create_begin_iter(POMP_Region *r, POMP_Task_ctx *ctx, long long v, long long lb, long long step)
+{
+ if (__builtin_expect(!!(pomp_iterations), 0))
+  return pomp_rt_task_create_begin_iter(r, ctx, v, lb, step);
+ return POMP_Task_create_begin(r, ctx);
 }
 static __inline__ __attribute__((__always_inline__, __unused__)) void POMP_Task_create_end(POMP_Region *r, POMP_Task_ctx ctx)
 {
