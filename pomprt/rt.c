@@ -2206,6 +2206,7 @@ static void taskloop_begin(POMP_Taskloop_info *tl, long long v0, long long v1, i
 		l->close_pend_seq = f->tl_seq;
 		f->saved_loc = t->loc;
 		f->team_seq = l->close_seq;
+		__atomic_store_n(&t->close_pending, 1, __ATOMIC_RELEASE); /* for pomp_rt_close */
 	}
 	EV(t, EV_TASKLOOP_BEGIN, rid, ts ? ts : f->start, 3, id, tl->parent, (uint64_t)first);
 }
@@ -2389,13 +2390,20 @@ void POMP_Parallel_begin(POMP_Region *r, POMP_Task_handle encountering, POMP_Tas
 	int master = tp->kind == FR_FORK && tp->region == r->id;
 	if (!master) {
 		/* Recruited as a worker: it ends what it left of earlier teams,
-		 * after the end of the run, if that is ending them now
-		 * (pomp_rt_close). Once per implicit task: a fence. */
-		__atomic_store_n(&t->recruiting, 1, __ATOMIC_SEQ_CST);
-		while (__atomic_load_n(&t->closing, __ATOMIC_SEQ_CST))
-			cpu_relax();
+		 * after the end of the run if that is ending them now
+		 * (pomp_rt_close), which it can only be where a taskloop task
+		 * ran in a closing barrier here (close_pending): a fence then. */
+		int guard = __atomic_load_n(&t->close_pending, __ATOMIC_ACQUIRE);
+		if (__builtin_expect(guard, 0)) {
+			__atomic_store_n(&t->recruiting, 1, __ATOMIC_SEQ_CST);
+			while (__atomic_load_n(&t->closing, __ATOMIC_SEQ_CST))
+				cpu_relax();
+		}
 		clear_stale(t, now());
-		__atomic_store_n(&t->recruiting, 0, __ATOMIC_RELEASE);
+		if (__builtin_expect(guard, 0)) {
+			__atomic_store_n(&t->close_pending, 0, __ATOMIC_RELEASE);
+			__atomic_store_n(&t->recruiting, 0, __ATOMIC_RELEASE);
+		}
 	}
 	uint32_t parent = team.id ? (uint32_t)(team.id - 1) : (cur_loc(t), t->loc);
 	uint32_t saved = t->has_loc ? t->loc : parent;
@@ -2555,9 +2563,13 @@ void pomp_rt_close(int others)
 		}
 		if (!others)
 			continue;
+		if (!__atomic_load_n(&t->close_pending, __ATOMIC_ACQUIRE))
+			continue; /* it left no taskloop task in a closing barrier */
 		__atomic_store_n(&t->closing, 1, __ATOMIC_SEQ_CST);
-		if (!__atomic_load_n(&t->recruiting, __ATOMIC_SEQ_CST))
+		if (!__atomic_load_n(&t->recruiting, __ATOMIC_SEQ_CST) && __atomic_load_n(&t->close_pending, __ATOMIC_SEQ_CST)) {
 			end_left(t, 0, ts);
+			__atomic_store_n(&t->close_pending, 0, __ATOMIC_RELEASE);
+		}
 		__atomic_store_n(&t->closing, 0, __ATOMIC_RELEASE);
 	}
 	uint32_t nlocs = __atomic_load_n(&pomp_g.nlocs, __ATOMIC_ACQUIRE);

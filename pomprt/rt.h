@@ -267,10 +267,12 @@ typedef struct pomp_thr {
 	/* The end of the run ends the C taskloop tasks that this thread ran
 	 * in a closing barrier and whose end it has not seen yet (no event
 	 * of its own followed): pomp_rt_close, from the thread that ends the
-	 * run, while this thread is idle. recruiting is set while the thread
-	 * joins a team as a worker (which ends them itself), closing while
-	 * pomp_rt_close works on this thread: each waits for the other. */
-	int recruiting, closing;
+	 * run, while this thread is idle. close_pending is set by the thread
+	 * when it begins such a task, and cleared when it joins a team as a
+	 * worker (which ends them itself); only then, recruiting is set
+	 * while it does so, and closing while pomp_rt_close works on this
+	 * thread: each waits for the other. */
+	int close_pending, recruiting, closing;
 	/* The MPI call in progress on this thread (libpomp_mpi.a), whose
 	 * frame the end of the run closes if the call is still blocked then
 	 * (lifecycle.c). */
