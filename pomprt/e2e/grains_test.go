@@ -342,9 +342,9 @@ func TestRandomProgramsChunks(t *testing.T) {
 	}
 }
 
-// summary analyzes the run in dir, with a baseline run if base is not
-// empty, and returns the summary gopari grains prints.
-func summary(t *testing.T, dir, base string, graph *grains.Graph) string {
+// analyze analyzes the run in dir, against the baseline run in base if
+// base is not empty, as gopari grains does.
+func analyze(t *testing.T, dir, base string) *grains.Analysis {
 	t.Helper()
 	exp, err := events.OpenExperiment(dir)
 	if err != nil {
@@ -360,6 +360,14 @@ func summary(t *testing.T, dir, base string, graph *grains.Graph) string {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return a
+}
+
+// summary analyzes the run in dir, with a baseline run if base is not
+// empty, and returns the summary gopari grains prints.
+func summary(t *testing.T, dir, base string, graph *grains.Graph) string {
+	t.Helper()
+	a := analyze(t, dir, base)
 	res, err := a.Write(grains.Outputs{Graph: graph})
 	if err != nil {
 		t.Fatal(err)

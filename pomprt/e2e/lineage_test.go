@@ -11,7 +11,6 @@ import (
 	"strings"
 	"testing"
 
-	"gopari/internal/events"
 	"gopari/internal/grains"
 	"gopari/rewrite"
 )
@@ -140,20 +139,7 @@ type linGrain struct {
 // its own), its chunks and the summary's first line.
 func lineageGrains(t *testing.T, dir, base string) (map[string]linGrain, []linGrain, string) {
 	t.Helper()
-	exp, err := events.OpenExperiment(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var opts grains.Options
-	if base != "" {
-		if opts.Baseline, err = events.OpenExperiment(base); err != nil {
-			t.Fatal(err)
-		}
-	}
-	a, err := grains.Analyze(exp, opts)
-	if err != nil {
-		t.Fatal(err)
-	}
+	a := analyze(t, dir, base)
 	var buf, sum bytes.Buffer
 	res, err := a.Write(grains.Outputs{CSV: &buf})
 	if err != nil {
