@@ -583,13 +583,12 @@ static inline __attribute__((always_inline)) pomp_frame *push(pomp_thr *t)
 
 static inline __attribute__((always_inline)) pomp_frame *top(pomp_thr *t) { return &t->fr[t->nfr - 1]; }
 
-/* open_phase pushes a frame of a region phase (statistics s) on t's
+/* open_phase_at pushes a frame of a region phase (statistics s) on t's
  * stack. The frame reads the clock if it is measured (its task is), or if
  * it is the outermost frame of its region and phase here (for the
- * inclusive time); *ts is the time read, or 0. A frame on top of a
- * measured frame is measured itself: they belong to one task. */
-/* open_phase_at is open_phase at a time read already (at), or that it
- * reads if it needs one (at 0). */
+ * inclusive time) — or takes at, a time read already, if not 0; *ts is
+ * the time taken, or 0. A frame on top of a measured frame is measured
+ * itself: they belong to one task. */
 static inline __attribute__((always_inline)) pomp_frame *open_phase_at(pomp_thr *t, pomp_stat *s, uint32_t region, int kind, int phase, int measured, uint64_t at, uint64_t *ts)
 {
 	if (__builtin_expect(t->nfr == t->capfr, 0))
@@ -617,6 +616,7 @@ static inline __attribute__((always_inline)) pomp_frame *open_phase_at(pomp_thr 
 	return f;
 }
 
+/* open_phase is open_phase_at with a time read when one is needed. */
 static inline __attribute__((always_inline)) pomp_frame *open_phase(pomp_thr *t, pomp_stat *s, uint32_t region, int kind, int phase, int measured, uint64_t *ts)
 {
 	return open_phase_at(t, s, region, kind, phase, measured, 0, ts);
@@ -1402,13 +1402,14 @@ static __attribute__((noinline)) void exit_slow(pomp_thr *t, POMP_Region *r, int
 		t->unmatched++;
 		return;
 	}
-	if (i != t->nfr - 1)
+	int stale = i != t->nfr - 1;
+	if (stale)
 		drop(t, i, now());
 	pomp_stat *s = stat_at(t, id);
 	pomp_frame *f = top(t);
 	uint64_t aux = f->aux;
 	uint64_t ts;
-	if (wts && (f->flags & FL_TS) && i == t->nfr - 1)
+	if (wts && !stale && (f->flags & FL_TS))
 		close_top_at(t, s, &s->ph[ph], ts = wts);
 	else
 		ts = close_top(t, s, &s->ph[ph]);
