@@ -472,7 +472,9 @@ func (g *gen) keepColumns() {
 
 // codeFollows reports whether anything but blanks and comments follows
 // offset off on its line (a line comment that a backslash continues
-// counts), and off is not at the line's start.
+// counts), and off is not at the line's start. Code that starts with '#'
+// (or its digraph) stays where it is: at the start of a line of its own
+// it would become a directive.
 func (g *gen) codeFollows(off int) bool {
 	src := g.src
 	if off == 0 || off > len(src) || src[off-1] == '\n' {
@@ -500,6 +502,8 @@ func (g *gen) codeFollows(off int) bool {
 				j++
 			}
 			i = j + 1
+		case c == '#' || c == '%' && i+1 < len(src) && src[i+1] == ':':
+			return false
 		default:
 			return true
 		}
