@@ -30,8 +30,8 @@ var scalingRows = []struct {
 	{"for dynamic,16", "LOOP(test_dynamic16,", "", "for", "barrier", "(not described; growth with t expected)"},
 	{"for guided,16", "LOOP(test_guided16,", "", "for", "barrier", "(not described; growth with t expected)"},
 	{"firstprivate", "static void test_firstprivate(", "#pragma omp parallel", "parallel", "construct", "faster than logarithmic, PO2 and ODD apart"},
-	{"critical", "static void test_critical(", "#pragma omp critical", "critical", "construct", "(not in the seed)"},
-	{"task creation", "static void test_task(", "#pragma omp task", "task", "task_create", "(not in the seed)"},
+	{"critical", "static void test_critical(", "#pragma omp critical", "critical", "construct", "(not in the paper)"},
+	{"task creation", "static void test_task(", "#pragma omp task", "task", "task_create", "(not in the paper)"},
 }
 
 // sourceLine returns the line of the first line containing pragma at or
@@ -107,8 +107,8 @@ func (b *bench) scaling(w io.Writer) {
 	}
 	fmt.Fprintf(w, "## Scaling models of the constructs, t = %s, 3 runs each (gopari scale, %.0f s)\n\n", strings.Join(ts, ", "), time.Since(t0).Seconds())
 	fmt.Fprintf(w, "Instrumented bench/constructs.c in profile mode, OMP_WAIT_POLICY=passive; each model is gopari model's for the region and metric named, per visit. ")
-	fmt.Fprintf(w, "The last column is the class seed 004 reports for GNU 4.9 on a 128-core node (Table 1, as its text describes it).\n\n")
-	fmt.Fprintf(w, "| construct | metric | model | adj R² | noise | verdict | seed 004, GCC |\n|---|---|---|---:|---:|---|---|\n")
+	fmt.Fprintf(w, "The last column is the class Iwainsky et al. (\"How Many Threads will be too Many?\", Euro-Par 2015) report for GNU 4.9 on a 128-core node (Table 1, as its text describes it).\n\n")
+	fmt.Fprintf(w, "| construct | metric | model | adj R² | noise | verdict | Iwainsky et al., GCC |\n|---|---|---|---:|---:|---|---|\n")
 	for _, r := range scalingRows {
 		line := sourceLine(src, r.fn, r.pragma)
 		found := false
@@ -131,5 +131,5 @@ func (b *bench) scaling(w io.Writer) {
 			fmt.Fprintf(w, "| %s | %s | no model (no data at 3 thread counts) | | | | %s |\n", r.name, r.metric, r.seed)
 		}
 	}
-	fmt.Fprintf(w, "\nWith %d cores, counts above %d share cores; the seed ran one thread per core. Noise is the spread of the three runs at a count.\n\n", runtime.NumCPU(), runtime.NumCPU())
+	fmt.Fprintf(w, "\nWith %d cores, counts above %d share cores; the paper ran one thread per core. Noise is the spread of the three runs at a count.\n\n", runtime.NumCPU(), runtime.NumCPU())
 }

@@ -15,8 +15,9 @@ func modelCommand() *cli.Command {
 		Description: `Reads the profiles of runs of one program at different thread counts (an
 experiment directory, its profile.json, or a directory holding experiment
 directories, as gopari scale makes) and fits each region's metrics to the
-performance model normal form c0 + c1 · t^i · log2(t)^j of seed 004, with
-Extra-P's exponents. The table is sorted by how badly each region
+performance model normal form c0 + c1 · t^i · log2(t)^j of Extra-P, with
+its exponents, as Iwainsky et al. fit OpenMP constructs ("How Many Threads
+will be too Many?", Euro-Par 2015). The table is sorted by how badly each region
 scales: the cost predicted at --predict threads over the cost measured at
 the smallest count.`,
 		Flags:  modelFlags(),

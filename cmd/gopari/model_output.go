@@ -72,7 +72,7 @@ func writeModelTable(w io.Writer, runs []*profRun, ts []int, fitted []*series, o
 			s.modelText(), r2, noise, verdict, metricLabel(s), where(s.region), label(s.region))
 	}
 	tw.Flush()
-	fmt.Fprintf(w, "\nmodels are c0 + c1 · t^i · log2(t)^j (seed 004), chosen by leave-one-out cross-validation; a trend within the noise of repeated runs counts as constant.\nadj R² ≥ 0.95 makes a model valid; growth faster than log t with a valid model is worth a look.\n")
+	fmt.Fprintf(w, "\nmodels are c0 + c1 · t^i · log2(t)^j (Extra-P's performance model normal form), chosen by leave-one-out cross-validation; a trend within the noise of repeated runs counts as constant.\nadj R² ≥ 0.95 makes a model valid; growth faster than log t with a valid model is worth a look.\n")
 }
 
 func minMax(m map[int]int) (int, int) {

@@ -301,7 +301,7 @@ void POMP_Register_unit(POMP_Unit *unit);
 
 enum {
 	POMP_MODE_OFF = 0,     /* no events */
-	POMP_MODE_IDS = 1,     /* task identities only (the seed's overhead experiment) */
+	POMP_MODE_IDS = 1,     /* task identities only (Lorenz et al.'s overhead experiment) */
 	POMP_MODE_PROFILE = 2, /* identities and profile (or trace); >= 2 calls the runtime */
 	POMP_MODE_RECORD = 3   /* identities, each (task, parent) pair reported to the runtime (tests) */
 };
