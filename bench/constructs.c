@@ -1,6 +1,6 @@
 /*
  * constructs.c — the overhead of OpenMP constructs, measured the way the
- * EPCC microbenchmarks do (seed 004, section 3): each test repeats a
+ * EPCC microbenchmarks do (Iwainsky et al., Euro-Par 2015, section 3): each test repeats a
  * construct around a fixed amount of work, a reference repeats the work
  * alone, and the difference per repetition is the construct's overhead.
  *

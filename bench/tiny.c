@@ -1,4 +1,4 @@
-/* The tiny-task benchmark of seed 000 (Lorenz et al., section 8.1): in a
+/* The tiny-task benchmark of Lorenz et al. (IWOMP 2010, section 8.1): in a
  * parallel region every thread creates n tasks that each increment a
  * counter, then waits for them. Each task increments the slot of the
  * thread that runs it, so no increment is lost and tasks stay tiny.

@@ -1,5 +1,5 @@
 // Command driver runs gopari's benchmarks and prints one table: what
-// instrumentation costs, in ids and profile mode, on the seed's tiny-task
+// instrumentation costs, in ids and profile mode, on Lorenz et al.'s tiny-task
 // program, on EPCC-style construct microbenchmarks, on two realistic
 // codes, and what the instrumenter and the runtime's memory do.
 //
@@ -251,7 +251,7 @@ func median(xs []float64) float64 {
 	return (s[n/2-1] + s[n/2]) / 2
 }
 
-// tiny measures the seed's tiny-task program: each thread creates 10M
+// tiny measures Lorenz et al.'s tiny-task program: each thread creates 10M
 // tasks that increment a counter. The program times its parallel region.
 func (b *bench) tiny(w io.Writer, threads int) {
 	n := "10000000"
@@ -282,7 +282,7 @@ func (b *bench) tiny(w io.Writer, threads int) {
 		fmt.Fprintf(w, "| gopari, %s mode | %.2f | %+.2f | %+.2f |\n", m, median(per[m]), added(m), added(m)*float64(threads))
 	}
 	fmt.Fprintln(w)
-	// The targets are set for the seed's configuration: two threads.
+	// The targets are set for Lorenz et al.'s configuration: two threads.
 	if threads == 2 {
 		b.check("ids mode, tiny tasks, 2 threads", "<= 1.5 ns/task", fmt.Sprintf("%+.2f ns/task", added("ids")), added("ids") <= 1.5, "")
 		b.check("profile mode, tiny tasks, 2 threads", "<= 12 ns/task", fmt.Sprintf("%+.2f ns/task", added("profile")), added("profile") <= 12, "")

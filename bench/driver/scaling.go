@@ -14,9 +14,10 @@ import (
 	"time"
 )
 
-// scalingRows are the constructs of seed 004's Table 1 that
+// scalingRows are the constructs of the Table 1 of Iwainsky et al.
+// ("How Many Threads will be too Many?", Euro-Par 2015) that
 // bench/constructs.c measures, each with the region and metric whose
-// model stands for it, and the class the seed's text gives for GNU 4.9 on
+// model stands for it, and the class the paper's text gives for GNU 4.9 on
 // its 128-core BCS node (Table 1 itself is a figure; its classes are
 // quoted from the text). The text gives two classes for some: one for
 // thread counts that are powers of two (PO2), one for 16x + 8 (ODD).
@@ -57,8 +58,8 @@ func sourceLine(src []byte, fn, pragma string) int {
 
 // scaling runs the construct microbenchmarks, instrumented, at every
 // thread count from 1 to twice the cores through gopari scale (three
-// runs each), and prints gopari model's model for each construct of seed
-// 004's Table 1 beside the class the seed found for GCC.
+// runs each), and prints gopari model's model for each construct of
+// that paper's Table 1 beside the class it found for GCC.
 func (b *bench) scaling(w io.Writer) {
 	var ts []string
 	for t := 1; t <= 2*runtime.NumCPU(); t++ {

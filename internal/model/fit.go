@@ -56,7 +56,7 @@ type Model struct {
 	Hypothesis
 	C0, C1 float64
 	// AdjR2 is the adjusted coefficient of determination over the
-	// aggregated points; the seed counts a model valid from 0.95 on. The
+	// aggregated points; Iwainsky et al. count a model valid from 0.95 on. The
 	// constant model explains no variance: 0, or 1 for exactly equal
 	// points.
 	AdjR2 float64

@@ -17,11 +17,11 @@ const (
 	Unclear = "unclear"
 )
 
-// ValidR2 is the adjusted R² from which the seed counts a model as a
+// ValidR2 is the adjusted R² from which Iwainsky et al. count a model as a
 // valid description of the measurements.
 const ValidR2 = 0.95
 
-// Verdict judges the model as the seed does: anything clearly worse than
+// Verdict judges the model as Iwainsky et al. do: anything clearly worse than
 // logarithmic growth is a scaling problem, if the model is valid.
 func (m *Model) Verdict() string {
 	switch m.Class() {

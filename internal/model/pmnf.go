@@ -1,5 +1,6 @@
 // Package model fits scaling models in the performance model normal form
-// (PMNF) of Calotoiu et al., as seed 004 uses it for OpenMP constructs:
+// (PMNF) of Calotoiu et al., as Iwainsky et al. ("How Many Threads will
+// be too Many?", Euro-Par 2015) use it for OpenMP constructs:
 //
 //	f(t) = c0 + c1 · t^i · log2(t)^j
 //
@@ -25,7 +26,7 @@ type Exponent struct{ Num, Den int }
 // Float returns the exponent as a number.
 func (e Exponent) Float() float64 { return float64(e.Num) / float64(e.Den) }
 
-// String writes the exponent as Extra-P and the seed do: 0, 1, 2, 3/2.
+// String writes the exponent as Extra-P and Iwainsky et al. do: 0, 1, 2, 3/2.
 func (e Exponent) String() string {
 	if e.Den == 1 {
 		return strconv.Itoa(e.Num)
@@ -36,10 +37,10 @@ func (e Exponent) String() string {
 // MarshalText writes the exponent as its String.
 func (e Exponent) MarshalText() ([]byte, error) { return []byte(e.String()), nil }
 
-// I is the seed's set of polynomial exponents, in increasing order.
+// I is Iwainsky et al.'s set of polynomial exponents, in increasing order.
 var I = []Exponent{{0, 1}, {1, 4}, {1, 3}, {1, 2}, {2, 3}, {3, 4}, {1, 1}, {5, 4}, {4, 3}, {3, 2}, {5, 3}, {7, 4}, {2, 1}}
 
-// J is the seed's set of logarithm exponents.
+// J is Iwainsky et al.'s set of logarithm exponents.
 var J = []int{0, 1, 2}
 
 // A Hypothesis is the shape of the term: t^I · log2(t)^J. The hypothesis

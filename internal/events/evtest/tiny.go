@@ -2,7 +2,7 @@ package evtest
 
 import "gopari/internal/events"
 
-// Tiny writes the stream of the seed's tiny-task program: in a parallel
+// Tiny writes the stream of Lorenz et al.'s tiny-task program: in a parallel
 // region of threads threads, thread 0 creates tasks tasks in a single
 // construct, and the team executes them round robin, each taking work
 // ticks. It writes about 4 records per task, straight to disk: the

@@ -1,4 +1,4 @@
-/* The seed's tiny-task program: each thread creates n tasks that each
+/* Lorenz et al.'s tiny-task program (IWOMP 2010): each thread creates n tasks that each
  * increment a counter, then waits for them. */
 #include <stdio.h>
 #include <stdlib.h>
