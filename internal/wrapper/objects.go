@@ -1,4 +1,4 @@
-package main
+package wrapper
 
 import (
 	"bytes"
@@ -98,7 +98,7 @@ func scanArchive(r io.ReaderAt, size int64, visit func(name string, member io.Re
 // linkObjects looks at the objects and archives the link command names.
 // It reports whether any holds instrumented code, and warns about those
 // that use OpenMP but were compiled without gopari.
-func (p *ccPlan) linkObjects() (instrumented bool) {
+func (p *plan) linkObjects() (instrumented bool) {
 	for _, in := range p.line.inputs {
 		ext := filepath.Ext(in.path)
 		if in.lang != "" || ext != ".o" && ext != ".a" && ext != ".lo" && ext != ".obj" {

@@ -1,9 +1,15 @@
-package main
+// Package wrapper runs a compiler command through gopari (gopari cc):
+// it instruments the C and C++ sources of commands that enable OpenMP,
+// compiles what the compiler's messages should be about, and links
+// libpomp.a into programs that use OpenMP or instrumented objects.
+// Options, help and exit statuses are the command's (cmd/gopari).
+package wrapper
 
 import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"os/exec"
 	"os/signal"
@@ -11,124 +17,78 @@ import (
 	"strings"
 	"syscall"
 
-	"github.com/urfave/cli/v2"
-
+	"gopari/parser"
 	"gopari/rewrite"
 )
 
-func ccCommand() *cli.Command {
-	return &cli.Command{
-		Name:            "cc",
-		Usage:           "compile and link through gopari",
-		ArgsUsage:       "[--raw] [--keep-files] [--dry-run] [-v] [--fallback] [--untied=…] [--disable=…] [--chunks] COMPILER ARG...",
-		SkipFlagParsing: true,
-		Description: `Runs COMPILER with ARG... as given, instrumenting the C and C++ sources of
-commands that enable OpenMP (-fopenmp, -fopenmp=libomp, ...) and linking
-libpomp.a into programs that use OpenMP or instrumented objects. Use it as
-CC = gopari cc gcc, or as CMake's compiler launcher.
+// Options are gopari's own options of a compiler command, and what the
+// wrapper borrows from the command that runs it.
+type Options struct {
+	Raw      bool // instrument the source as written, without preprocessing
+	Keep     bool // keep the intermediate files
+	DryRun   bool // print the commands and run none
+	Verbose  bool // print the commands as they run
+	Fallback bool // when instrumenting fails, compile uninstrumented, with a warning
+	Off      bool // run the compiler untouched (GOPARI_WRAPPER=off)
+	Rewrite  rewrite.Options
 
-By default every source is first preprocessed with the same compiler and
-flags, so that directives from macros (_Pragma in #define), from the user's
-headers and behind #ifdef _OPENMP are instrumented; system headers are not.
---raw instruments the source text instead.
-
-Options (before COMPILER):
-  --raw          instrument the source as written, without preprocessing
-  --keep-files   keep the intermediate files (beside the output)
-  --dry-run      print the commands and do nothing
-  -v             print the commands as they run
-  --fallback     when instrumenting fails, compile uninstrumented, with a warning
-  --untied, --disable, --chunks   as for gopari instrument
-
-GOPARI_WRAPPER=off runs the compiler untouched (for configure scripts).`,
-		Action: func(c *cli.Context) error {
-			return runCC(c.Args().Slice(), c.App.Reader, c.App.Writer, c.App.ErrWriter)
-		},
-	}
+	// WriteFile writes what write produces to name atomically; its
+	// errors name name, never a temporary file.
+	WriteFile func(name string, write func(io.Writer) error) error
+	// PrintDiags prints gopari's diagnostics about a source.
+	PrintDiags func(w io.Writer, diags parser.DiagnosticList)
+	// PauseGC, if set, pauses garbage collection while a source of size
+	// bytes is instrumented and returns what resumes it.
+	PauseGC func(size int64) (resume func())
 }
 
-// ccOptions are gopari's own options of gopari cc.
-type ccOptions struct {
-	raw, keep, dry, verbose, fallback bool
-	opts                              rewrite.Options
+// A CommandError is a command that gopari ran and that failed: Status is
+// its exit status (128+N for signal N), or 127 when it could not start,
+// with Err saying why. The command printed its own messages.
+type CommandError struct {
+	Status int
+	Err    error
 }
 
-func parseCCOptions(args []string) (*ccOptions, []string, error) {
-	o := &ccOptions{}
-	untied, disable := "tie", ""
-	i := 0
-	for ; i < len(args); i++ {
-		a := args[i]
-		switch {
-		case a == "--":
-			i++
-			goto done
-		case a == "--raw":
-			o.raw = true
-		case a == "--keep-files":
-			o.keep = true
-		case a == "--dry-run":
-			o.dry = true
-		case a == "-v" || a == "--verbose":
-			o.verbose = true
-		case a == "--fallback":
-			o.fallback = true
-		case a == "--chunks":
-			o.opts.Chunks = true
-		case strings.HasPrefix(a, "--untied="):
-			untied = a[len("--untied="):]
-		case strings.HasPrefix(a, "--disable="):
-			disable = a[len("--disable="):]
-		case strings.HasPrefix(a, "-"):
-			return nil, nil, usageErr("cc: unknown option %s before the compiler's name", a)
-		default:
-			goto done
-		}
+func (e *CommandError) Error() string {
+	if e.Err != nil {
+		return e.Err.Error()
 	}
-done:
-	var err error
-	if o.opts.Untied, err = rewrite.ParseUntied(untied); err != nil {
-		return nil, nil, usageErr("%v", err)
-	}
-	if o.opts.Disable, err = rewrite.ParseDisable(disable); err != nil {
-		return nil, nil, usageErr("%v", err)
-	}
-	if i >= len(args) {
-		return nil, nil, usageErr("cc: no compiler given: gopari cc gcc ARG...")
-	}
-	return o, args[i:], nil
+	return fmt.Sprintf("exit status %d", e.Status)
 }
 
 // launchers run the compiler named after them.
 var launchers = map[string]bool{"ccache": true, "sccache": true, "distcc": true, "icecc": true}
 
-// runCC runs one compiler command.
-func runCC(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
-	o, cmdline, err := parseCCOptions(args)
-	if err != nil {
-		return err
+// Run runs one compiler command: cmdline is the compiler's name (after
+// a launcher such as ccache, if any) and its arguments. A command that
+// fails returns a *CommandError; any other error is gopari's, and its
+// message is for the user.
+func Run(cmdline []string, o Options, stdin io.Reader, stdout, stderr io.Writer) error {
+	if len(cmdline) == 0 {
+		return errors.New("cc: no compiler given")
 	}
-	if v := os.Getenv("GOPARI_WRAPPER"); v == "off" || v == "0" {
-		return execute(cmdline, stdin, stdout, stderr, o)
+	p := &plan{o: &o, stdin: stdin, stdout: stdout, stderr: stderr}
+	if o.Off {
+		return p.command(cmdline, stderr)
 	}
 	n := 1
 	if launchers[filepath.Base(cmdline[0])] && len(cmdline) > 1 && !strings.HasPrefix(cmdline[1], "-") {
 		n = 2
 	}
-	compiler, rest := cmdline[:n], cmdline[n:]
-	line, err := parseCC(rest)
+	line, err := parseCC(cmdline[n:])
 	if err != nil {
-		return &exitError{code: 1, msg: err.Error()}
+		return err
 	}
-	p := &ccPlan{o: o, compiler: compiler, line: line, stdin: stdin, stdout: stdout, stderr: stderr}
+	p.compiler, p.line = cmdline[:n], line
 	return p.run()
 }
 
-// ccPlan carries out one compiler command through gopari.
-type ccPlan struct {
-	o               *ccOptions
+// A plan carries out one compiler command through gopari.
+type plan struct {
+	o               *Options
 	compiler        []string
-	line            *ccLine
+	line            *cmdline
 	stdin           io.Reader
 	stdout, stderr  io.Writer
 	temps           []string
@@ -138,13 +98,13 @@ type ccPlan struct {
 	linkObjs        map[int]string  // input index -> its object, when linking
 }
 
-func (p *ccPlan) run() error {
+func (p *plan) run() error {
 	l := p.line
 	defer p.cleanup()
 	if l.mode == 'E' || l.mode == 'M' {
 		return p.passThrough()
 	}
-	var sources []ccInput
+	var sources []input
 	for _, in := range l.inputs {
 		if l.openmp && in.lang != "" && in.path != "-" {
 			sources = append(sources, in)
@@ -156,8 +116,8 @@ func (p *ccPlan) run() error {
 		return p.passThrough()
 	}
 	var err error
-	if p.includeDir, p.lib, err = runtimePaths(); err != nil {
-		return &exitError{code: 1, msg: "cc: " + err.Error()}
+	if p.includeDir, p.lib, err = RuntimePaths(); err != nil {
+		return fmt.Errorf("cc: %v", err)
 	}
 	if len(sources) > 0 {
 		if err := p.checkWritable(); err != nil {
@@ -169,7 +129,7 @@ func (p *ccPlan) run() error {
 	p.objects = make(map[int]string)
 	for _, src := range sources {
 		if err := p.compile(src); err != nil {
-			if ee, ok := err.(*instrumentError); ok && p.o.fallback {
+			if ee, ok := err.(*instrumentError); ok && p.o.Fallback {
 				fmt.Fprintf(p.stderr, "gopari: warning: %s: %v; compiling without instrumentation (--fallback)\n", src.path, ee.err)
 				p.cleanup()
 				return p.passThrough()
@@ -186,13 +146,13 @@ func (p *ccPlan) run() error {
 // checkWritable makes sure that intermediate files can be written beside
 // the output before the compiler is asked to write one, so that a failure
 // names the user's output, not a temporary file.
-func (p *ccPlan) checkWritable() error {
-	if p.o.dry {
+func (p *plan) checkWritable() error {
+	if p.o.DryRun {
 		return nil
 	}
 	f, err := os.CreateTemp(p.outDir(), ".gopari-probe-*")
 	if err != nil {
-		return failure(fmt.Errorf("cannot write %s: %v", p.userOutput(), cause(err, "")))
+		return fmt.Errorf("cannot write %s: %v", p.userOutput(), why(err))
 	}
 	f.Close()
 	os.Remove(f.Name())
@@ -200,7 +160,7 @@ func (p *ccPlan) checkWritable() error {
 }
 
 // userOutput names the file the user's command writes, for messages.
-func (p *ccPlan) userOutput() string {
+func (p *plan) userOutput() string {
 	l := p.line
 	switch {
 	case l.output != "":
@@ -217,12 +177,12 @@ func (p *ccPlan) userOutput() string {
 }
 
 // passThrough runs the user's command unchanged.
-func (p *ccPlan) passThrough() error {
+func (p *plan) passThrough() error {
 	return p.exec(append(append([]string(nil), p.compiler...), p.line.args...))
 }
 
 // outDir is where intermediate files go: beside the output.
-func (p *ccPlan) outDir() string {
+func (p *plan) outDir() string {
 	if o := p.line.output; o != "" && o != "-" {
 		return filepath.Dir(o)
 	}
@@ -232,7 +192,7 @@ func (p *ccPlan) outDir() string {
 // objectOf returns the file the compile of src produces: the -o output
 // for one source, otherwise its base name with .o (or .s) in the current
 // directory, or an intermediate object when linking.
-func (p *ccPlan) objectOf(src ccInput) string {
+func (p *plan) objectOf(src input) string {
 	l := p.line
 	base := strings.TrimSuffix(filepath.Base(src.path), filepath.Ext(src.path))
 	switch l.mode {
@@ -270,7 +230,7 @@ func (p *ccPlan) objectOf(src ccInput) string {
 
 // saveTemps reports whether the command has -save-temps: gopari then
 // keeps its intermediate files, under the names gcc gives its own.
-func (p *ccPlan) saveTemps() bool {
+func (p *plan) saveTemps() bool {
 	for _, a := range p.line.args {
 		if a == "-save-temps" || strings.HasPrefix(a, "-save-temps=") {
 			return true
@@ -279,7 +239,7 @@ func (p *ccPlan) saveTemps() bool {
 	return false
 }
 
-func (p *ccPlan) sourceCount() int {
+func (p *plan) sourceCount() int {
 	n := 0
 	for _, in := range p.line.inputs {
 		if in.path != "-" {
@@ -293,7 +253,7 @@ func (p *ccPlan) sourceCount() int {
 // the output. Names derive from the output, so that parallel builds never
 // collide and repeated builds use the same paths (ccache hashes them into
 // debug information).
-func (p *ccPlan) temp(name string) string {
+func (p *plan) temp(name string) string {
 	if p.saveTemps() {
 		return filepath.Join(p.outDir(), name)
 	}
@@ -302,8 +262,8 @@ func (p *ccPlan) temp(name string) string {
 	return path
 }
 
-func (p *ccPlan) cleanup() {
-	if p.o.keep {
+func (p *plan) cleanup() {
+	if p.o.Keep {
 		return
 	}
 	for i := len(p.temps) - 1; i >= 0; i-- {
@@ -313,7 +273,7 @@ func (p *ccPlan) cleanup() {
 }
 
 // flags returns the options of the command that a step keeps.
-func (p *ccPlan) flags(keep ...flagClass) []string {
+func (p *plan) flags(keep ...flagClass) []string {
 	var out []string
 	args := p.line.args
 	for i := 0; i < len(args); {
@@ -333,7 +293,7 @@ func (p *ccPlan) flags(keep ...flagClass) []string {
 // src write the file the original command would write, as GCC names it:
 // with -o, the output with its suffix replaced by .d, naming the output
 // as target; otherwise the source's base name with .d, naming its .o.
-func (p *ccPlan) depFlags(src ccInput) []string {
+func (p *plan) depFlags(src input) []string {
 	l := p.line
 	if l.depMode == "" {
 		return nil
@@ -360,10 +320,10 @@ func (p *ccPlan) depFlags(src ccInput) []string {
 }
 
 // link runs the link step with the instrumented objects and libpomp.a.
-func (p *ccPlan) link() error {
+func (p *plan) link() error {
 	argv := append([]string(nil), p.compiler...)
 	args := p.line.args
-	inputs := make(map[int]ccInput)
+	inputs := make(map[int]input)
 	for _, in := range p.line.inputs {
 		inputs[in.index] = in
 	}
@@ -394,21 +354,23 @@ func (p *ccPlan) link() error {
 	return p.exec(argv)
 }
 
-// exec runs a command with the user's standard streams; a failure carries
-// the command's exit status.
-func (p *ccPlan) exec(argv []string) error {
-	return execute(argv, p.stdin, p.stdout, p.stderr, p.o)
+// exec runs a command with the user's standard streams.
+func (p *plan) exec(argv []string) error {
+	return p.command(argv, p.stderr)
 }
 
-func execute(argv []string, stdin io.Reader, stdout, stderr io.Writer, o *ccOptions) error {
-	if o.verbose || o.dry {
-		fmt.Fprintln(stderr, shellQuote(argv))
-	}
-	if o.dry {
+// command runs argv with the user's standard input and output, and
+// stderr for its messages, which a step may hold back (preprocessing
+// does). Under -v and --dry-run it first prints argv to the user's
+// standard error, never to stderr: every step shows as it runs, in the
+// order the steps run. --dry-run runs nothing.
+func (p *plan) command(argv []string, stderr io.Writer) error {
+	p.step(shellQuote(argv))
+	if p.o.DryRun {
 		return nil
 	}
 	cmd := exec.Command(argv[0], argv[1:]...)
-	cmd.Stdin, cmd.Stdout, cmd.Stderr = stdin, stdout, stderr
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = p.stdin, p.stdout, stderr
 	if err := cmd.Run(); err != nil {
 		var ee *exec.ExitError
 		if errors.As(err, &ee) {
@@ -416,17 +378,38 @@ func execute(argv []string, stdin io.Reader, stdout, stderr io.Writer, o *ccOpti
 			if ws, ok := ee.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
 				code = 128 + int(ws.Signal())
 			}
-			return &exitError{code: code}
+			return &CommandError{Status: code}
 		}
-		return &exitError{code: 127, msg: err.Error()}
+		return &CommandError{Status: 127, Err: err}
 	}
 	return nil
+}
+
+// step prints a step that is about to run, under -v and --dry-run.
+func (p *plan) step(line string) {
+	if p.o.Verbose || p.o.DryRun {
+		fmt.Fprintln(p.stderr, line)
+	}
+}
+
+// why returns the reason of a file-system error without the path it
+// names: an intermediate file's name means nothing to the user.
+func why(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	var le *os.LinkError
+	if errors.As(err, &le) {
+		return le.Err
+	}
+	return err
 }
 
 // trapSignals lets the compiler handle SIGINT and SIGTERM, which the
 // terminal sends to it as well, so that gopari lives to remove its
 // intermediate files.
-func (p *ccPlan) trapSignals() func() {
+func (p *plan) trapSignals() func() {
 	c := make(chan os.Signal, 1)
 	signal.Notify(c, os.Interrupt, syscall.SIGTERM)
 	return func() { signal.Stop(c) }
