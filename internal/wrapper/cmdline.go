@@ -51,6 +51,18 @@ func normLang(x string) string {
 	return ""
 }
 
+// newInput returns the input file a, at index i of the command line,
+// under the -x in effect (xlang) or else by its suffix.
+func newInput(i int, a, xlang string) input {
+	in := input{index: i, path: a, xlang: xlang}
+	if xlang != "" {
+		in.lang = normLang(xlang)
+	} else if l := LanguageOf(a); !l.Header {
+		in.lang = l.Name
+	}
+	return in
+}
+
 // parseCC classifies a compiler command line (the arguments after the
 // compiler's name).
 func parseCC(args []string) (*cmdline, error) {
@@ -72,15 +84,7 @@ func parseCC(args []string) (*cmdline, error) {
 		}
 		switch {
 		case a == "-" || !strings.HasPrefix(a, "-"):
-			in := input{index: i, path: a, xlang: xlang}
-			if xlang != "" {
-				in.lang = normLang(xlang)
-			} else {
-				if l := LanguageOf(a); !l.Header {
-					in.lang = l.Name
-				}
-			}
-			l.inputs = append(l.inputs, in)
+			l.inputs = append(l.inputs, newInput(i, a, xlang))
 		case a == "-c":
 			if l.mode == 'l' {
 				l.mode = 'c'
