@@ -90,7 +90,6 @@ func (p *plan) compile(src input) error {
 		}
 		if res.kind != "" {
 			if raw := p.sameInText(src, res, cpp); raw != nil {
-				p.o.PrintDiags(p.stderr, res.diags)
 				return p.compileText(src, raw, stem, obj, false)
 			}
 		}
@@ -355,7 +354,9 @@ func (p *plan) sameInText(src input, res *instrumented, cpp bool) *instrumented 
 		}
 		return nil
 	}
-	return &instrumented{Result: raw, in: src.path, kind: res.kind}
+	// gopari's diagnostics are those about the preprocessed form, which
+	// name the same lines; write prints them after its step.
+	return &instrumented{Result: raw, in: src.path, diags: res.diags, kind: res.kind}
 }
 
 // stem returns the name the intermediate files of src derive from: the

@@ -96,6 +96,7 @@ type plan struct {
 	objects         map[int]string  // input index -> object replacing it on the link line
 	noMeta          map[bool]string // by language: the compiler, if it ignores metadirectives
 	linkObjs        map[int]string  // input index -> its object, when linking
+	warnings        []string        // about the link, printed when it runs
 }
 
 func (p *plan) run() error {
@@ -178,6 +179,7 @@ func (p *plan) userOutput() string {
 
 // passThrough runs the user's command unchanged.
 func (p *plan) passThrough() error {
+	p.printWarnings()
 	return p.exec(append(append([]string(nil), p.compiler...), p.line.args...))
 }
 
@@ -350,6 +352,7 @@ func (p *plan) link() error {
 		}
 		i += n
 	}
+	p.printWarnings()
 	argv = append(p.withMPILib(argv), p.lib, "-lpthread")
 	return p.exec(argv)
 }
@@ -390,6 +393,15 @@ func (p *plan) step(line string) {
 	if p.o.Verbose || p.o.DryRun {
 		fmt.Fprintln(p.stderr, line)
 	}
+}
+
+// printWarnings prints the warnings about the link (linkObjects) just
+// before it runs: what is said about a step comes with the step.
+func (p *plan) printWarnings() {
+	for _, w := range p.warnings {
+		fmt.Fprintln(p.stderr, w)
+	}
+	p.warnings = nil
 }
 
 // why returns the reason of a file-system error without the path it
