@@ -60,10 +60,10 @@ func (e *CommandError) Error() string {
 // launchers run the compiler named after them.
 var launchers = map[string]bool{"ccache": true, "sccache": true, "distcc": true, "icecc": true}
 
-// Run runs one compiler command: cmdline is the compiler's name (after
-// a launcher such as ccache, if any) and its arguments. A command that
-// fails returns a *CommandError; any other error is gopari's, and its
-// message is for the user.
+// Run runs one compiler command through gopari: cmdline is the
+// compiler's name, after a launcher such as ccache if there is one, and
+// the compiler's arguments. A command that fails returns a
+// *CommandError; any other error is gopari's, its message for the user.
 func Run(cmdline []string, o Options, stdin io.Reader, stdout, stderr io.Writer) error {
 	if len(cmdline) == 0 {
 		return errors.New("cc: no compiler given")
