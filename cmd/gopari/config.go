@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	"github.com/urfave/cli/v2"
+
+	"gopari/internal/wrapper"
 )
 
 func configCommand() *cli.Command {
@@ -21,7 +23,7 @@ func configCommand() *cli.Command {
 			&cli.BoolFlag{Name: "prefix", Usage: "the directory holding include/ and lib/"},
 		},
 		Action: func(c *cli.Context) error {
-			inc, lib, err := runtimePaths()
+			inc, lib, err := wrapper.RuntimePaths()
 			if err != nil {
 				return &exitError{code: 1, msg: "config: " + err.Error()}
 			}

@@ -5,10 +5,11 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"sync"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
+
+	"gopari/internal/runtest"
 )
 
 func TestMain(m *testing.M) {
@@ -44,7 +45,7 @@ func TestScripts(t *testing.T) {
 			case "unwritable":
 				return canDropPrivileges(), nil
 			case "clang":
-				return clangWorks(), nil
+				return runtest.ClangWorks(), nil
 			}
 			return false, fmt.Errorf("unknown condition %q", cond)
 		},
@@ -56,23 +57,6 @@ func TestScripts(t *testing.T) {
 		t.Errorf("scripts that build programs were skipped: %v (run make build)", errLib)
 	}
 }
-
-// clangWorks reports whether clang-14 and clang++-14 build and run an
-// OpenMP program with libomp: the condition [clang].
-var clangWorks = sync.OnceValue(func() bool {
-	dir, err := os.MkdirTemp("", "gopari-clang-")
-	if err != nil {
-		return false
-	}
-	defer os.RemoveAll(dir)
-	src, exe := filepath.Join(dir, "p.cpp"), filepath.Join(dir, "p")
-	os.WriteFile(src, []byte("int main() { int n = 0;\n#pragma omp parallel\n{\n#pragma omp atomic\nn++;\n}\nreturn n > 0 ? 0 : 1; }\n"), 0o644)
-	if exec.Command("clang++-14", "-fopenmp=libomp", src, "-o", exe).Run() != nil {
-		return false
-	}
-	_, err = exec.LookPath("clang-14")
-	return err == nil && exec.Command(exe).Run() == nil
-})
 
 // dropDAC is the setpriv command that runs a program as root without the
 // capabilities that let root write into any directory.

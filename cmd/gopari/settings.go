@@ -12,6 +12,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"gopari/internal/verify"
+	"gopari/internal/wrapper"
 	"gopari/parser"
 	"gopari/rewrite"
 )
@@ -59,8 +60,8 @@ func parseSettings(c *cli.Context) (*settings, error) {
 // from --lang or the file's suffix, preprocessed input from
 // --preprocessed or the suffix (.i, .ii).
 func (s *settings) config(file string) parser.Config {
-	l := languageOf(file)
-	cfg := parser.Config{Preprocessed: s.preprocessed || l.preprocessed(), CPlusPlus: l.cplusplus()}
+	l := wrapper.LanguageOf(file)
+	cfg := parser.Config{Preprocessed: s.preprocessed || l.Preprocessed(), CPlusPlus: l.CPlusPlus()}
 	if s.lang != "" {
 		cfg.CPlusPlus = s.lang == "c++"
 	}

@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
@@ -69,3 +70,20 @@ func Run(t testing.TB, dir string, env []string, argv ...string) string {
 	}
 	return exp
 }
+
+// ClangWorks reports whether clang-14 and clang++-14 build and run an
+// OpenMP program with libomp.
+var ClangWorks = sync.OnceValue(func() bool {
+	dir, err := os.MkdirTemp("", "gopari-clang-")
+	if err != nil {
+		return false
+	}
+	defer os.RemoveAll(dir)
+	src, exe := filepath.Join(dir, "p.cpp"), filepath.Join(dir, "p")
+	os.WriteFile(src, []byte("int main() { int n = 0;\n#pragma omp parallel\n{\n#pragma omp atomic\nn++;\n}\nreturn n > 0 ? 0 : 1; }\n"), 0o644)
+	if exec.Command("clang++-14", "-fopenmp=libomp", src, "-o", exe).Run() != nil {
+		return false
+	}
+	_, err = exec.LookPath("clang-14")
+	return err == nil && exec.Command(exe).Run() == nil
+})

@@ -1,4 +1,4 @@
-package main
+package wrapper
 
 import (
 	"fmt"
@@ -26,7 +26,7 @@ func isMPILib(a string) bool {
 
 // withMPILib returns the link command argv with libpomp_mpi.a in it, when
 // the link is an MPI program's.
-func (p *ccPlan) withMPILib(argv []string) []string {
+func (p *plan) withMPILib(argv []string) []string {
 	at := -1
 	for i, a := range argv[len(p.compiler):] {
 		if isMPILib(a) {

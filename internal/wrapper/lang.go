@@ -1,20 +1,20 @@
-package main
+package wrapper
 
 import (
 	"path/filepath"
 	"strings"
 )
 
-// A language is what a file suffix says about a source, as GCC reads it
+// A Language is what a file suffix says about a source, as GCC reads it
 // (gcc(1), "-x language").
-type language struct {
-	name   string // GCC's -x name: c, c++, cpp-output, c++-cpp-output
-	header bool   // a header: instrumented by gopari instrument, passed through by gopari cc
+type Language struct {
+	Name   string // GCC's -x name: c, c++, cpp-output, c++-cpp-output
+	Header bool   // a header: instrumented by gopari instrument, passed through by gopari cc
 }
 
 // suffixes is gopari's one table of C and C++ file suffixes: GCC's, and
 // the usual names of C++ files meant for inclusion.
-var suffixes = map[string]language{
+var suffixes = map[string]Language{
 	".c": {"c", false},
 	".h": {"c", true},
 	".i": {"cpp-output", false},
@@ -28,14 +28,14 @@ var suffixes = map[string]language{
 	".ipp": {"c++", true}, ".inl": {"c++", true},
 }
 
-// languageOf returns the language of a file by its suffix; the name is
+// LanguageOf returns the language of a file by its suffix; the name is
 // "" for a suffix that is not C or C++.
-func languageOf(path string) language {
+func LanguageOf(path string) Language {
 	return suffixes[filepath.Ext(path)]
 }
 
-// cplusplus reports whether a language is C++.
-func (l language) cplusplus() bool { return strings.HasPrefix(l.name, "c++") }
+// CPlusPlus reports whether a language is C++.
+func (l Language) CPlusPlus() bool { return strings.HasPrefix(l.Name, "c++") }
 
-// preprocessed reports whether a language is preprocessed output.
-func (l language) preprocessed() bool { return strings.HasSuffix(l.name, "cpp-output") }
+// Preprocessed reports whether a language is preprocessed output.
+func (l Language) Preprocessed() bool { return strings.HasSuffix(l.Name, "cpp-output") }

@@ -1,6 +1,6 @@
-package main
+package wrapper
 
-// Where gopari finds its runtime: used by cc and config.
+// Where gopari finds its runtime: used by gopari cc and gopari config.
 
 import (
 	"fmt"
@@ -9,11 +9,11 @@ import (
 	"strings"
 )
 
-// runtimePaths finds pomp.h's directory and libpomp.a: below
+// RuntimePaths finds pomp.h's directory and libpomp.a: below
 // GOPARI_PREFIX, or relative to the gopari executable, installed
 // (PREFIX/bin, PREFIX/include, PREFIX/lib) or in its source tree (bin,
 // build/include, build/lib).
-func runtimePaths() (string, string, error) {
+func RuntimePaths() (string, string, error) {
 	var roots []string
 	if pre := os.Getenv("GOPARI_PREFIX"); pre != "" {
 		roots = append(roots, pre)

@@ -1,4 +1,4 @@
-package main
+package wrapper
 
 import (
 	"fmt"
@@ -8,9 +8,9 @@ import (
 
 // A compiler command line, classified as GCC's driver reads it. Clang
 // reads it the same way.
-type ccLine struct {
+type cmdline struct {
 	args   []string // after response-file expansion
-	inputs []ccInput
+	inputs []input
 	output string // -o, "" if none
 	mode   byte   // 'l' link, 'c' -c, 'S' -S, 'E' -E, 'M' -M/-MM without -E
 	openmp bool   // -fopenmp and friends, last one wins
@@ -21,8 +21,8 @@ type ccLine struct {
 	depPhony   bool     // -MP
 }
 
-// A ccInput is one input file of the command.
-type ccInput struct {
+// A input is one input file of the command.
+type input struct {
 	index int // position in args
 	path  string
 	lang  string // "c", "c++", "cpp-output", "c++-cpp-output", or "" for anything else
@@ -51,14 +51,26 @@ func normLang(x string) string {
 	return ""
 }
 
+// newInput returns the input file a, at index i of the command line,
+// under the -x in effect (xlang) or else by its suffix.
+func newInput(i int, a, xlang string) input {
+	in := input{index: i, path: a, xlang: xlang}
+	if xlang != "" {
+		in.lang = normLang(xlang)
+	} else if l := LanguageOf(a); !l.Header {
+		in.lang = l.Name
+	}
+	return in
+}
+
 // parseCC classifies a compiler command line (the arguments after the
 // compiler's name).
-func parseCC(args []string) (*ccLine, error) {
+func parseCC(args []string) (*cmdline, error) {
 	expanded, err := expandResponseFiles(args, 0)
 	if err != nil {
 		return nil, err
 	}
-	l := &ccLine{args: expanded, mode: 'l'}
+	l := &cmdline{args: expanded, mode: 'l'}
 	xlang := ""
 	sawE, sawM := false, false
 	for i := 0; i < len(expanded); i++ {
@@ -72,15 +84,7 @@ func parseCC(args []string) (*ccLine, error) {
 		}
 		switch {
 		case a == "-" || !strings.HasPrefix(a, "-"):
-			in := ccInput{index: i, path: a, xlang: xlang}
-			if xlang != "" {
-				in.lang = normLang(xlang)
-			} else {
-				if l := languageOf(a); !l.header {
-					in.lang = l.name
-				}
-			}
-			l.inputs = append(l.inputs, in)
+			l.inputs = append(l.inputs, newInput(i, a, xlang))
 		case a == "-c":
 			if l.mode == 'l' {
 				l.mode = 'c'

@@ -1,4 +1,4 @@
-package main
+package wrapper
 
 import (
 	"bytes"
@@ -44,13 +44,13 @@ type instrumentError struct {
 func (e *instrumentError) Error() string { return e.err.Error() }
 
 // compile instruments and compiles one source.
-func (p *ccPlan) compile(src ccInput) error {
+func (p *plan) compile(src input) error {
 	l := p.line
 	obj := p.objectOf(src)
 	cpp := src.lang == "c++" || src.lang == "c++-cpp-output"
 	stem := p.stem(src, obj)
 	text := src.lang == "c" || src.lang == "c++" // not preprocessed yet
-	if p.o.raw && text {
+	if p.o.Raw && text {
 		res, err := p.instrument(src.path, src.path, parser.Config{CPlusPlus: cpp})
 		if err != nil {
 			return p.instrumentFailed(src, err, nil)
@@ -68,16 +68,9 @@ func (p *ccPlan) compile(src ccInput) error {
 		argv := append(append([]string(nil), p.compiler...), p.flags(keepAll, preprocess)...)
 		argv = append(argv, p.depFlags(src)...)
 		argv = append(argv, "-E", "-x", src.lang, src.path, "-x", "none", "-o", pre)
-		if p.o.verbose || p.o.dry {
-			fmt.Fprintln(p.stderr, shellQuote(argv))
-		}
-		if !p.o.dry {
-			quiet := *p.o
-			quiet.verbose = false
-			if err := execute(argv, p.stdin, p.stdout, &preMsgs, &quiet); err != nil {
-				p.stderr.Write(preMsgs.Bytes())
-				return err
-			}
+		if err := p.command(argv, &preMsgs); err != nil {
+			p.stderr.Write(preMsgs.Bytes())
+			return err
 		}
 	}
 	lang, ext := "cpp-output", ".pomp.i"
@@ -92,12 +85,11 @@ func (p *ccPlan) compile(src ccInput) error {
 		// The compile preprocesses the source again and says again what
 		// preprocessing said.
 		if !res.Changed() {
-			printDiags(p.stderr, res.diags)
+			p.o.PrintDiags(p.stderr, res.diags)
 			return p.compileAsWritten(src, obj)
 		}
 		if res.kind != "" {
 			if raw := p.sameInText(src, res, cpp); raw != nil {
-				printDiags(p.stderr, res.diags)
 				return p.compileText(src, raw, stem, obj, false)
 			}
 		}
@@ -127,7 +119,7 @@ func (p *ccPlan) compile(src ccInput) error {
 // respaced instruments the preprocessed source pre again with the lines
 // that preprocessing only respaced as the user wrote them
 // (parser.Respace), or returns res when there are none.
-func (p *ccPlan) respaced(pre, name string, cpp bool, res *instrumented) *instrumented {
+func (p *plan) respaced(pre, name string, cpp bool, res *instrumented) *instrumented {
 	b, err := os.ReadFile(pre)
 	if err != nil || len(b) == 0 {
 		return res
@@ -149,7 +141,7 @@ func (p *ccPlan) respaced(pre, name string, cpp bool, res *instrumented) *instru
 
 // modeFlag is the option that makes the compiler stop at an object, or
 // at assembly for -S.
-func (p *ccPlan) modeFlag() string {
+func (p *plan) modeFlag() string {
 	if p.line.mode == 'S' {
 		return "-S"
 	}
@@ -158,7 +150,7 @@ func (p *ccPlan) modeFlag() string {
 
 // compileAsWritten compiles a source that instrumentation does not
 // change as the user wrote it: the compiler sees the user's file.
-func (p *ccPlan) compileAsWritten(src ccInput, obj string) error {
+func (p *plan) compileAsWritten(src input, obj string) error {
 	argv := append(append([]string(nil), p.compiler...), p.flags(keepAll, preprocess)...)
 	argv = append(argv, "-x", src.lang, src.path, "-x", "none", p.modeFlag(), "-o", obj)
 	if err := p.exec(argv); err != nil {
@@ -193,7 +185,7 @@ func (p *ccPlan) compileAsWritten(src ccInput, obj string) error {
 //
 // deps adds the dependency options (--raw: otherwise preprocessing wrote
 // the dependency file).
-func (p *ccPlan) compileText(src ccInput, res *instrumented, stem, obj string, deps bool) error {
+func (p *plan) compileText(src input, res *instrumented, stem, obj string, deps bool) error {
 	argv := append([]string(nil), p.compiler...)
 	in := src.path
 	var inst string
@@ -227,9 +219,9 @@ func (p *ccPlan) compileText(src ccInput, res *instrumented, stem, obj string, d
 			p.temps = append(p.temps, inst)
 		default:
 			dir := p.temp(stem + ".pomp")
-			if !p.o.dry {
+			if !p.o.DryRun {
 				if err := os.Mkdir(dir, 0o777); err != nil && !os.IsExist(err) {
-					return &instrumentError{err: fmt.Errorf("cannot write the instrumented copy of %s beside %s: %v", src.path, p.userOutput(), cause(err, ""))}
+					return &instrumentError{err: fmt.Errorf("cannot write the instrumented copy of %s beside %s: %v", src.path, p.userOutput(), why(err))}
 				}
 			}
 			inst = filepath.Join(dir, base)
@@ -267,15 +259,15 @@ func (p *ccPlan) compileText(src ccInput, res *instrumented, stem, obj string, d
 
 // overlay writes the virtual file system overlay that shows clang the
 // instrumented copy inst under the source's name, and returns its path.
-func (p *ccPlan) overlay(src ccInput, inst, stem string) (string, error) {
+func (p *plan) overlay(src input, inst, stem string) (string, error) {
 	path := p.temp(stem + ".vfs.yaml")
-	if p.o.dry {
+	if p.o.DryRun {
 		return path, nil
 	}
 	dir, err1 := filepath.Abs(filepath.Dir(src.path))
 	copyPath, err2 := filepath.Abs(inst)
 	if err := errors.Join(err1, err2); err != nil {
-		return "", failure(err)
+		return "", err
 	}
 	type entry struct {
 		Name     string  `json:"name"`
@@ -288,15 +280,15 @@ func (p *ccPlan) overlay(src ccInput, inst, stem string) (string, error) {
 		External bool    `json:"use-external-names"`
 		Roots    []entry `json:"roots"`
 	}{0, false, []entry{{Name: dir, Type: "directory", Contents: []entry{{Name: filepath.Base(src.path), Type: "file", External: copyPath}}}}})
-	if err := writeFileAtomic(path, append(doc, '\n')); err != nil {
-		return "", &instrumentError{err: fmt.Errorf("cannot write beside %s: %v", p.userOutput(), cause(err, ""))}
+	if err := p.writeFile(path, append(doc, '\n')); err != nil {
+		return "", &instrumentError{err: fmt.Errorf("cannot write beside %s: %v", p.userOutput(), why(err))}
 	}
 	return path, nil
 }
 
 // canWrite reports whether files can be made in directory dir.
-func (p *ccPlan) canWrite(dir string) bool {
-	if p.o.dry {
+func (p *plan) canWrite(dir string) bool {
+	if p.o.DryRun {
 		return true
 	}
 	f, err := os.CreateTemp(dir, ".gopari-probe-*")
@@ -309,7 +301,7 @@ func (p *ccPlan) canWrite(dir string) bool {
 }
 
 // sameDir reports whether directories a and b are one.
-func (p *ccPlan) sameDir(a, b string) bool {
+func (p *plan) sameDir(a, b string) bool {
 	if filepath.Clean(a) == filepath.Clean(b) {
 		return true
 	}
@@ -319,7 +311,7 @@ func (p *ccPlan) sameDir(a, b string) bool {
 }
 
 // debugInfo reports whether the command asks for debug information.
-func (p *ccPlan) debugInfo() bool {
+func (p *plan) debugInfo() bool {
 	for _, a := range p.line.args {
 		if strings.HasPrefix(a, "-g") && a != "-g0" {
 			return true
@@ -349,7 +341,7 @@ func compilerKind(pre []byte) string {
 // the same code. It returns nil otherwise: a directive that comes from a
 // macro or a header, a construct behind a conditional that preprocessing
 // removed, a macro that hides a brace or a loop's shape.
-func (p *ccPlan) sameInText(src ccInput, res *instrumented, cpp bool) *instrumented {
+func (p *plan) sameInText(src input, res *instrumented, cpp bool) *instrumented {
 	b, err := os.ReadFile(src.path)
 	if err != nil {
 		return nil
@@ -357,17 +349,19 @@ func (p *ccPlan) sameInText(src ccInput, res *instrumented, cpp bool) *instrumen
 	cfg := parser.Config{CPlusPlus: cpp, IgnoresMetadirective: p.ignoresMetadirective(b, cpp)}
 	raw, _ := rewrite.Source(src.path, b, cfg, p.optsFor(src.path))
 	if raw == nil || raw.Outline() != res.Outline() {
-		if p.o.verbose {
+		if p.o.Verbose {
 			fmt.Fprintf(p.stderr, "gopari: %s: instrumenting the preprocessed source (its text does not show every construct as preprocessing does)\n", src.path)
 		}
 		return nil
 	}
-	return &instrumented{Result: raw, in: src.path, kind: res.kind}
+	// gopari's diagnostics are those about the preprocessed form, which
+	// name the same lines; write prints them after its step.
+	return &instrumented{Result: raw, in: src.path, diags: res.diags, kind: res.kind}
 }
 
 // stem returns the name the intermediate files of src derive from: the
 // object's name, or, when linking, the output's and the source's.
-func (p *ccPlan) stem(src ccInput, obj string) string {
+func (p *plan) stem(src input, obj string) string {
 	stem := filepath.Base(obj)
 	if p.line.mode == 'l' {
 		stem = strings.TrimPrefix(stem, ".gopari-")
@@ -384,9 +378,9 @@ func (p *ccPlan) stem(src ccInput, obj string) string {
 // if the compiler rejects it too (a broken header, a macro that leaves a
 // string open), its own errors, at their own files and lines, are all the
 // user sees, with its exit status. preMsgs is what preprocessing printed.
-func (p *ccPlan) instrumentFailed(src ccInput, err error, preMsgs []byte) error {
+func (p *plan) instrumentFailed(src input, err error, preMsgs []byte) error {
 	ie, ok := err.(*instrumentError)
-	if !ok || !ie.diags.HasErrors() || p.o.dry {
+	if !ok || !ie.diags.HasErrors() || p.o.DryRun {
 		p.stderr.Write(preMsgs)
 		return err
 	}
@@ -396,7 +390,7 @@ func (p *ccPlan) instrumentFailed(src ccInput, err error, preMsgs []byte) error 
 		return cerr
 	}
 	p.stderr.Write(preMsgs)
-	printDiags(p.stderr, ie.diags)
+	p.o.PrintDiags(p.stderr, ie.diags)
 	return err
 }
 
@@ -413,28 +407,30 @@ type instrumented struct {
 // optsFor returns the instrumentation options for a source named name.
 // #line directives and the region table name it as the user did, as
 // the compiler does in its messages and in __FILE__.
-func (p *ccPlan) optsFor(name string) rewrite.Options {
-	opts := p.o.opts
+func (p *plan) optsFor(name string) rewrite.Options {
+	opts := p.o.Rewrite
 	opts.Name = name
 	return opts
 }
 
 // instrument instruments file in, the source name or its preprocessed
 // form. Its diagnostics are not printed yet (write prints them).
-func (p *ccPlan) instrument(in, name string, cfg parser.Config) (*instrumented, error) {
-	if p.o.dry {
+func (p *plan) instrument(in, name string, cfg parser.Config) (*instrumented, error) {
+	if p.o.DryRun {
 		return &instrumented{in: in}, nil
 	}
 	src, err := os.ReadFile(in)
 	if err != nil {
-		return nil, &instrumentError{err: fmt.Errorf("cannot read %s: %v", name, cause(err, ""))}
+		return nil, &instrumentError{err: fmt.Errorf("cannot read %s: %v", name, why(err))}
 	}
 	return p.instrumentBytes(src, in, name, cfg)
 }
 
 // instrumentBytes is instrument for the bytes src of file in.
-func (p *ccPlan) instrumentBytes(src []byte, in, name string, cfg parser.Config) (*instrumented, error) {
-	defer pauseGC(int64(len(src)))()
+func (p *plan) instrumentBytes(src []byte, in, name string, cfg parser.Config) (*instrumented, error) {
+	if p.o.PauseGC != nil {
+		defer p.o.PauseGC(int64(len(src)))()
+	}
 	cfg.IgnoresMetadirective = p.ignoresMetadirective(src, cfg.CPlusPlus)
 	res, diags := rewrite.Source(name, src, cfg, p.optsFor(name))
 	if res == nil {
@@ -451,14 +447,12 @@ func (p *ccPlan) instrumentBytes(src []byte, in, name string, cfg parser.Config)
 // preprocessed form starts with a line marker naming the source, so that
 // the compiler records the user's source as the file compiled: in debug
 // information and in the linker's messages, not the intermediate file.
-func (p *ccPlan) write(res *instrumented, name, out string, preprocessed bool) error {
-	if p.o.verbose || p.o.dry {
-		fmt.Fprintf(p.stderr, "gopari instrument %s -o %s\n", res.in, out)
-	}
+func (p *plan) write(res *instrumented, name, out string, preprocessed bool) error {
+	p.step("gopari instrument " + res.in + " -o " + out)
 	if res.Result == nil { // --dry-run
 		return nil
 	}
-	printDiags(p.stderr, res.diags)
+	p.o.PrintDiags(p.stderr, res.diags)
 	write := func(w io.Writer) error {
 		if preprocessed {
 			if _, err := w.Write(rewrite.LineMarker(0, name)); err != nil {
@@ -468,16 +462,16 @@ func (p *ccPlan) write(res *instrumented, name, out string, preprocessed bool) e
 		_, err := res.WriteTo(w)
 		return err
 	}
-	if err := writeAtomic(out, write); err != nil {
-		return &instrumentError{err: fmt.Errorf("cannot write the instrumented copy of %s beside %s: %v", name, p.userOutput(), cause(err, ""))}
+	if err := p.o.WriteFile(out, write); err != nil {
+		return &instrumentError{err: fmt.Errorf("cannot write the instrumented copy of %s beside %s: %v", name, p.userOutput(), why(err))}
 	}
 	return nil
 }
 
 // fixDeps makes a dependency file written by a compile of the instrumented
 // copy inst name the user's source instead.
-func (p *ccPlan) fixDeps(src ccInput, inst string) error {
-	if p.line.depMode == "" || p.o.dry {
+func (p *plan) fixDeps(src input, inst string) error {
+	if p.line.depMode == "" || p.o.DryRun {
 		return nil
 	}
 	file := p.depFlags(src)[2]
@@ -489,7 +483,7 @@ func (p *ccPlan) fixDeps(src ccInput, inst string) error {
 	if bytes.Equal(fixed, b) {
 		return nil
 	}
-	return writeFileAtomic(file, fixed)
+	return p.writeFile(file, fixed)
 }
 
 // metaProbe is a program whose metadirective a compiler that does not
@@ -500,7 +494,7 @@ const metaProbe = "int main(void) {\n#pragma omp metadirective default(parallel)
 // metadirective and the compiler ignores them (GCC before 13): gopari
 // then passes them through, so that the program keeps the meaning the
 // compiler gives it. It asks the compiler once per language.
-func (p *ccPlan) ignoresMetadirective(src []byte, cplusplus bool) string {
+func (p *plan) ignoresMetadirective(src []byte, cplusplus bool) string {
 	if !bytes.Contains(src, []byte("metadirective")) {
 		return ""
 	}
@@ -513,9 +507,7 @@ func (p *ccPlan) ignoresMetadirective(src []byte, cplusplus bool) string {
 	}
 	argv := append(append([]string(nil), p.compiler...), p.flags(keepAll, preprocess)...)
 	argv = append(argv, "-fsyntax-only", "-Werror=unknown-pragmas", "-x", lang, "-")
-	if p.o.verbose {
-		fmt.Fprintln(p.stderr, shellQuote(argv), "<<< (does it implement metadirectives?)")
-	}
+	p.step(shellQuote(argv) + " <<< (does it implement metadirectives?)")
 	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.Stdin = strings.NewReader(metaProbe)
 	who := ""
@@ -527,4 +519,12 @@ func (p *ccPlan) ignoresMetadirective(src []byte, cplusplus bool) string {
 	}
 	p.noMeta[cplusplus] = who
 	return who
+}
+
+// writeFile writes data to name atomically.
+func (p *plan) writeFile(name string, data []byte) error {
+	return p.o.WriteFile(name, func(w io.Writer) error {
+		_, err := w.Write(data)
+		return err
+	})
 }

@@ -1,4 +1,4 @@
-package main
+package wrapper
 
 import (
 	"bytes"
@@ -96,9 +96,10 @@ func scanArchive(r io.ReaderAt, size int64, visit func(name string, member io.Re
 }
 
 // linkObjects looks at the objects and archives the link command names.
-// It reports whether any holds instrumented code, and warns about those
-// that use OpenMP but were compiled without gopari.
-func (p *ccPlan) linkObjects() (instrumented bool) {
+// It reports whether any holds instrumented code, and keeps a warning,
+// which the link prints, about each that uses OpenMP but was compiled
+// without gopari.
+func (p *plan) linkObjects() (instrumented bool) {
 	for _, in := range p.line.inputs {
 		ext := filepath.Ext(in.path)
 		if in.lang != "" || ext != ".o" && ext != ".a" && ext != ".lo" && ext != ".obj" {
@@ -113,7 +114,7 @@ func (p *ccPlan) linkObjects() (instrumented bool) {
 		instrumented = instrumented || bytes.Contains(b, []byte("POMP_Register_unit"))
 		warn := func(name string, u objectUse) {
 			if u.openmp != "" && !u.pomp {
-				fmt.Fprintf(p.stderr, "gopari: warning: %s uses OpenMP (it calls %s) but was not compiled through gopari: its OpenMP constructs are not measured; rebuild it with gopari cc (does a Makefile name the compiler itself?)\n", name, u.openmp)
+				p.warnings = append(p.warnings, fmt.Sprintf("gopari: warning: %s uses OpenMP (it calls %s) but was not compiled through gopari: its OpenMP constructs are not measured; rebuild it with gopari cc (does a Makefile name the compiler itself?)", name, u.openmp))
 			}
 		}
 		r := bytes.NewReader(b)

@@ -1,10 +1,11 @@
-package main
+package wrapper
 
 import (
 	"bufio"
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -13,7 +14,22 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"gopari/internal/runtest"
+	"gopari/parser"
 )
+
+// TestMain has the wrapper find the runtime of the build directory,
+// which make fills: GOPARI_PREFIX, as gopari cc would find it beside
+// bin/gopari.
+func TestMain(m *testing.M) {
+	if os.Getenv("GOPARI_PREFIX") == "" {
+		if prefix, err := filepath.Abs("../../build"); err == nil {
+			os.Setenv("GOPARI_PREFIX", prefix)
+		}
+	}
+	os.Exit(m.Run())
+}
 
 // The compiler's messages through gopari cc are its messages on the
 // user's source: TestCCMessages compiles every source in testdata/ccmsg
@@ -38,7 +54,7 @@ type ccCompiler struct{ name, cc, cxx string }
 
 func ccCompilers(t *testing.T) []ccCompiler {
 	cs := []ccCompiler{{"gcc", "gcc", "g++"}}
-	if clangWorks() {
+	if runtest.ClangWorks() {
 		cs = append(cs, ccCompiler{"clang", "clang-14", "clang++-14"})
 	} else {
 		t.Log("clang-14 cannot build OpenMP programs here: gcc only")
@@ -46,21 +62,53 @@ func ccCompilers(t *testing.T) []ccCompiler {
 	return cs
 }
 
-// ccTestEnv returns the environment for gopari cc in tests: the runtime
-// of the build directory, which make fills.
+// ccTestEnv returns the environment of the commands that tests run,
+// and skips the test when make has not built the runtime.
 func ccTestEnv(t *testing.T) []string {
 	t.Helper()
-	prefix, err := filepath.Abs("../../build")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := os.Stat(filepath.Join(prefix, "lib", "libpomp.a")); err != nil {
+	if _, _, err := RuntimePaths(); err != nil {
 		t.Skip("build/lib/libpomp.a not built: run make build")
 	}
-	if _, err := exec.LookPath("gopari"); err != nil {
-		t.Fatal("gopari is not on PATH (TestMain puts it there)")
+	return os.Environ()
+}
+
+// runCC runs a compiler command through the wrapper, as gopari cc
+// [--raw] does, and returns what it printed on standard error and its
+// exit status.
+func runCC(t *testing.T, raw bool, argv ...string) ([]byte, int) {
+	t.Helper()
+	var stderr bytes.Buffer
+	o := Options{Raw: raw, WriteFile: writeFile, PrintDiags: printDiags}
+	err := Run(argv, o, nil, nil, &stderr)
+	var ce *CommandError
+	switch {
+	case err == nil:
+		return stderr.Bytes(), 0
+	case errors.As(err, &ce):
+		return stderr.Bytes(), ce.Status
 	}
-	return append(os.Environ(), "GOPARI_PREFIX="+prefix)
+	fmt.Fprintf(&stderr, "gopari: %v\n", err)
+	return stderr.Bytes(), 1
+}
+
+// writeFile is Options.WriteFile for tests: not atomic.
+func writeFile(name string, write func(io.Writer) error) error {
+	f, err := os.Create(name)
+	if err != nil {
+		return err
+	}
+	if err := write(f); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
+
+// printDiags is Options.PrintDiags for tests: every diagnostic.
+func printDiags(w io.Writer, diags parser.DiagnosticList) {
+	for _, d := range diags {
+		fmt.Fprintln(w, d.Error())
+	}
 }
 
 // A msgException is a "differs" line of a source.
@@ -157,12 +205,8 @@ func TestCCMessages(t *testing.T) {
 					t.Fatalf("%s prints no message on %s: nothing to compare\n%s", cc, src, truth)
 				}
 				for _, mode := range []string{"default", "raw"} {
-					argv := []string{"gopari", "cc"}
-					if mode == "raw" {
-						argv = append(argv, "--raw")
-					}
-					argv = append(append(argv, args...), "-o", filepath.Join(tmp, mode+".o"))
-					out, got := runCompiler(t, env, argv...)
+					argv := append(append([]string(nil), args...), "-o", filepath.Join(tmp, mode+".o"))
+					out, got := runCC(t, mode == "raw", argv...)
 					if (got == 0) != (status == 0) {
 						t.Errorf("%s: exit status %d, the compiler alone %d\n%s", mode, got, status, out)
 					}
@@ -240,14 +284,10 @@ func TestCCPositionsAtRunTime(t *testing.T) {
 					t.Fatalf("the program's assert did not fail:\n%s", want)
 				}
 				for _, mode := range []string{"default", "raw"} {
-					argv := []string{"gopari", "cc"}
-					if mode == "raw" {
-						argv = append(argv, "--raw")
-					}
 					exe := filepath.Join(tmp, mode)
-					argv = append(append(append(argv, cc), flags...), src, "-o", exe)
-					if out, status := runCompiler(t, env, argv...); status != 0 {
-						t.Fatalf("%s:\n%s", strings.Join(argv, " "), out)
+					argv := append(append([]string{cc}, flags...), src, "-o", exe)
+					if out, status := runCC(t, mode == "raw", argv...); status != 0 {
+						t.Fatalf("gopari cc (%s) %s:\n%s", mode, strings.Join(argv, " "), out)
 					}
 					if got := run(exe); got != want {
 						t.Errorf("%s: the program prints (-want +got):\n%s", mode, cmp.Diff(want, got))
