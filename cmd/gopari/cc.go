@@ -38,6 +38,9 @@ Options (before COMPILER):
 
 GOPARI_WRAPPER=off runs the compiler untouched (for configure scripts).`,
 		Action: func(c *cli.Context) error {
+			if a := c.Args().First(); a == "-h" || a == "--help" {
+				return cli.ShowCommandHelp(c.Lineage()[1], "cc")
+			}
 			return runCC(c.Args().Slice(), c.App.Reader, c.App.Writer, c.App.ErrWriter)
 		},
 	}
