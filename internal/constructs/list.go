@@ -111,7 +111,10 @@ var List = []Kind{
 		Enter: Call{"POMP_For_enter", EvConstruct}, Exit: Call{"POMP_For_exit", EvConstruct}},
 	{Const: "POMP_SECTIONS", Name: "sections", Group: "sections", Sets: []string{SetWorksharing, SetOMP}, Role: "SECTIONS",
 		Enter: Call{"POMP_Sections_enter", EvConstruct}, Exit: Call{"POMP_Sections_exit", EvConstruct},
-		More: []Pair{{Enter: Call{Name: "POMP_Section_begin"}, Exit: Call{"POMP_Section_end", EvBody}}}},
+		// Each section's body (place.go), and its cleanup handler when
+		// the construct can be cancelled.
+		More: []Pair{{Enter: Call{Name: "POMP_Section_begin"}, Exit: Call{"POMP_Section_end", EvBody}},
+			{Exit: Call{Name: "POMP_Body_end_cleanup"}}}},
 	{Const: "POMP_SINGLE", Name: "single", Group: "single", Sets: []string{SetWorksharing, SetOMP}, Role: "SINGLE",
 		Enter: Call{"POMP_Single_enter", EvConstruct}, Exit: Call{"POMP_Single_exit", EvConstruct},
 		Begin: Call{"POMP_Single_begin", EvBody}, End: Call{"POMP_Single_end", EvBody}},
