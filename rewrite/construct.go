@@ -333,7 +333,7 @@ func (b *leafBuilder) body(args ...string) {
 	if b.c.Cancellable {
 		fn := cl.Cleanup
 		if fn == "" {
-			fn = "POMP_Body_end_cleanup"
+			fn = constructs.BodyCleanup
 		}
 		b.p.open = g.part(func() { g.w("{"); g.cleanupVar(fn, r); g.call(cl.Begin.Name, r, args...) })
 		b.p.close = g.part(func() { g.w("}") })
@@ -374,10 +374,10 @@ func (b *leafBuilder) worksharing() {
 			b.chunksPost()
 			g.call(b.cl.Exit.Name, r)
 			g.w("{", g.saveTask())
-			g.call("POMP_Implicit_barrier_enter", r)
+			g.call(constructs.ImplicitBarrier.Enter.Name, r)
 			g.pragma("barrier", "", false, nil)
 			g.w(g.restoreTask())
-			g.call("POMP_Implicit_barrier_exit", r)
+			g.call(constructs.ImplicitBarrier.Exit.Name, r)
 			g.w("}", "}")
 		})
 	}
@@ -423,7 +423,7 @@ func (b *leafBuilder) task() {
 	b.p.pre = g.part(func() {
 		g.w("{", "POMP_Task_ctx "+ctx+"; POMP_Task_handle "+id+" =")
 		if it := g.taskIteration(b.c); it != nil {
-			g.call("POMP_Task_create_begin_iter", r, append([]string{"&" + ctx}, it...)...) // iteration.go
+			g.call(constructs.TaskCreateIter.Name, r, append([]string{"&" + ctx}, it...)...) // iteration.go
 		} else {
 			g.call(b.cl.Enter.Name, r, "&"+ctx)
 		}

@@ -111,10 +111,7 @@ var List = []Kind{
 		Enter: Call{"POMP_For_enter", EvConstruct}, Exit: Call{"POMP_For_exit", EvConstruct}},
 	{Const: "POMP_SECTIONS", Name: "sections", Group: "sections", Sets: []string{SetWorksharing, SetOMP}, Role: "SECTIONS",
 		Enter: Call{"POMP_Sections_enter", EvConstruct}, Exit: Call{"POMP_Sections_exit", EvConstruct},
-		// Each section's body (place.go), and its cleanup handler when
-		// the construct can be cancelled.
-		More: []Pair{{Enter: Call{Name: "POMP_Section_begin"}, Exit: Call{"POMP_Section_end", EvBody}},
-			{Exit: Call{Name: "POMP_Body_end_cleanup"}}}},
+		More: []Pair{SectionBody}},
 	{Const: "POMP_SINGLE", Name: "single", Group: "single", Sets: []string{SetWorksharing, SetOMP}, Role: "SINGLE",
 		Enter: Call{"POMP_Single_enter", EvConstruct}, Exit: Call{"POMP_Single_exit", EvConstruct},
 		Begin: Call{"POMP_Single_begin", EvBody}, End: Call{"POMP_Single_end", EvBody}},
@@ -131,9 +128,7 @@ var List = []Kind{
 		Enter: Call{"POMP_Flush_enter", EvConstruct}, Exit: Call{"POMP_Flush_exit", EvConstruct}},
 	{Const: "POMP_BARRIER", Name: "barrier", Group: "barrier", Sets: []string{SetSync, SetOMP}, Role: "BARRIER",
 		Enter: Call{"POMP_Barrier_enter", EvConstruct}, Exit: Call{"POMP_Barrier_exit", EvConstruct}, Save: true,
-		// The implicit barrier of a worksharing construct, made explicit:
-		// its events are the worksharing region's (construct.go).
-		More: []Pair{{Call{"POMP_Implicit_barrier_enter", EvBarrier}, Call{"POMP_Implicit_barrier_exit", EvBarrier}}}},
+		More: []Pair{ImplicitBarrier}},
 	{Const: "POMP_TASKWAIT", Name: "taskwait", Group: "taskwait", Sets: []string{SetSync, SetTasks, SetOMP}, Role: "TASK_WAIT",
 		Enter: Call{"POMP_Taskwait_begin", EvConstruct}, Exit: Call{"POMP_Taskwait_end", EvConstruct}, Save: true},
 	{Const: "POMP_TASKYIELD", Name: "taskyield", Group: "taskyield", Sets: []string{SetSync, SetTasks, SetOMP}, Role: "CODE",
@@ -141,7 +136,7 @@ var List = []Kind{
 	{Const: "POMP_TASK", Name: "task", Group: "task", Sets: []string{SetTasks, SetOMP}, Role: "TASK",
 		Enter: Call{Name: "POMP_Task_create_begin"}, Exit: Call{Name: "POMP_Task_create_end"}, Save: true,
 		Begin: Call{Name: "POMP_Task_begin"}, End: Call{Name: "POMP_Task_end"}, Cleanup: "POMP_Task_end_cleanup",
-		More: []Pair{{Enter: Call{Name: "POMP_Task_create_begin_iter"}}}},
+		More: []Pair{{Enter: TaskCreateIter}}},
 	{Const: "POMP_TASKGROUP", Name: "taskgroup", Group: "taskgroup", Sets: []string{SetTasks, SetOMP}, Role: "TASK_WAIT",
 		Enter: Call{"POMP_Taskgroup_enter", EvConstruct}, Exit: Call{"POMP_Taskgroup_exit", EvConstruct}, Save: true,
 		Begin: Call{"POMP_Taskgroup_begin", EvBody}, End: Call{"POMP_Taskgroup_end", EvBody}},
@@ -165,6 +160,31 @@ var List = []Kind{
 			"omp_unset_lock", "omp_test_lock", "omp_init_nest_lock", "omp_init_nest_lock_with_hint",
 			"omp_destroy_nest_lock", "omp_set_nest_lock", "omp_unset_nest_lock", "omp_test_nest_lock"}},
 	{Const: "POMP_MPI", Name: "mpi", Note: "an MPI call, measured by libpomp_mpi.a", Writer: ByMPI},
+}
+
+// Calls of a kind's More that rewrite places by name, and the one that
+// belongs to no kind.
+var (
+	// SectionBody wraps each section of a sections construct (place.go).
+	SectionBody = Pair{Call{Name: "POMP_Section_begin"}, Call{"POMP_Section_end", EvBody}}
+	// ImplicitBarrier is the implicit barrier of a worksharing construct,
+	// made explicit: its events are the worksharing region's.
+	ImplicitBarrier = Pair{Call{"POMP_Implicit_barrier_enter", EvBarrier}, Call{"POMP_Implicit_barrier_exit", EvBarrier}}
+	// TaskCreateIter is Enter of a task created in the body of a for loop
+	// (rewrite/iteration.go).
+	TaskCreateIter = Call{Name: "POMP_Task_create_begin_iter"}
+	// BodyCleanup is the cleanup handler of a body (Begin..End, or a
+	// section) whose kind has no Cleanup of its own.
+	BodyCleanup = "POMP_Body_end_cleanup"
+)
+
+// AllCalls returns the calls of every kind (Calls) and BodyCleanup.
+func AllCalls() []string {
+	out := []string{BodyCleanup}
+	for i := range List {
+		out = append(out, List[i].Calls()...)
+	}
+	return out
 }
 
 // Flags are the bits of a region's flags, bit i Flags[i]. Append only.

@@ -67,12 +67,12 @@ func TestListWellFormed(t *testing.T) {
 				t.Errorf("%s: unknown composite group %q", k.Const, s)
 			}
 		}
-		for _, c := range k.Calls() {
-			if !strings.HasPrefix(c, "POMP_") {
-				t.Errorf("%s: call %q is not a POMP_ function", k.Const, c)
-			}
-			once("call", "call "+c)
+	}
+	for _, c := range AllCalls() {
+		if !strings.HasPrefix(c, "POMP_") {
+			t.Errorf("call %q is not a POMP_ function", c)
 		}
+		once("call", "call "+c)
 	}
 	for _, f := range Flags {
 		once("flag", f.Const)

@@ -23,11 +23,9 @@ func TestConstructCallsLink(t *testing.T) {
 	var b strings.Builder
 	b.WriteString("#include \"pomp.h\"\ntypedef void (*fn)(void);\nfn volatile pomp_calls[] = {\n")
 	n := 0
-	for _, k := range constructs.List {
-		for _, c := range k.Calls() {
-			fmt.Fprintf(&b, "\t(fn)&%s,\n", c)
-			n++
-		}
+	for _, c := range constructs.AllCalls() {
+		fmt.Fprintf(&b, "\t(fn)&%s,\n", c)
+		n++
 	}
 	b.WriteString("};\nint main(void) { return pomp_calls[0] == 0; }\n")
 	if n < 50 {
