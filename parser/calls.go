@@ -3,6 +3,8 @@ package parser
 // Where gopari inserts calls of its own besides constructs: user regions
 // (#pragma pomp inst) and the OpenMP lock routines; and where it must not.
 
+import "gopari/internal/constructs"
+
 // userRegions matches "#pragma pomp inst begin/end/altend" directives.
 func (p *parser) userRegions() []*UserRegion {
 	var out, stack []*UserRegion
@@ -68,13 +70,15 @@ func (p *parser) insideNoCalls(spans spans, j int) bool {
 	return p.device.contains(int(p.toks[j].Pos), &p.work) || spans.contains(j, &p.work)
 }
 
-// lockNames are the OpenMP lock routines gopari wraps.
-var lockNames = map[string]bool{
-	"omp_init_lock": true, "omp_init_lock_with_hint": true, "omp_destroy_lock": true,
-	"omp_set_lock": true, "omp_unset_lock": true, "omp_test_lock": true,
-	"omp_init_nest_lock": true, "omp_init_nest_lock_with_hint": true, "omp_destroy_nest_lock": true,
-	"omp_set_nest_lock": true, "omp_unset_nest_lock": true, "omp_test_nest_lock": true,
-}
+// lockNames are the OpenMP lock routines gopari wraps: the Routines of
+// the lock kind in internal/constructs's list.
+var lockNames = func() map[string]bool {
+	m := map[string]bool{}
+	for _, r := range constructs.Get(constructs.Lock).Routines {
+		m[r] = true
+	}
+	return m
+}()
 
 // notCallPrefix lists words that may precede a call of a lock routine.
 var callPrefix = map[string]bool{

@@ -13,20 +13,8 @@ import (
 	"gopari/internal/profile"
 )
 
-// kindNames are the JSON names of the POMP region kinds.
-var kindNames = map[int]string{
-	C.POMP_PARALLEL: "parallel", C.POMP_FOR: "for", C.POMP_SECTIONS: "sections",
-	C.POMP_SINGLE: "single", C.POMP_SCOPE: "scope", C.POMP_MASTER: "master",
-	C.POMP_CRITICAL: "critical", C.POMP_ATOMIC: "atomic", C.POMP_FLUSH: "flush",
-	C.POMP_BARRIER: "barrier", C.POMP_TASKWAIT: "taskwait", C.POMP_TASKYIELD: "taskyield",
-	C.POMP_TASK: "task", C.POMP_TASKGROUP: "taskgroup", C.POMP_TASKLOOP: "taskloop",
-	C.POMP_ORDERED: "ordered", C.POMP_SIMD: "simd", C.POMP_LOOP: "loop",
-	C.POMP_CANCEL: "cancel", C.POMP_CANCELLATION_POINT: "cancellation point",
-	C.POMP_USER: "user", C.POMP_LOCK: "lock", C.POMP_MPI: "mpi",
-}
-
-var flagNames = []string{"nowait", "barrier", "implicit_barrier", "combined", "untied", "tied",
-	"cleanup", "if", "final", "mergeable", "depend", "chunks"}
+// kindNames and flagNames, the JSON names of the region kinds and
+// flags, are generated from internal/constructs's list (kinds_gen.go).
 
 // clock converts ticks to nanoseconds.
 type clock struct {

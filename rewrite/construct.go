@@ -4,28 +4,24 @@ import (
 	"fmt"
 	"strings"
 
+	"gopari/internal/constructs"
 	"gopari/parser"
 )
 
 // A class says how the constructs of one parser.Class are instrumented
-// (pomp.h, EVENT ORDER PER CONSTRUCT). Adding a construct touches this
-// table and six others; CONTRIBUTING.md lists them, and TestTablesAgree
-// checks that they agree.
+// (pomp.h, EVENT ORDER PER CONSTRUCT): its region kind, whose calls,
+// --disable group and task scheduling point come from the one list of
+// kinds, internal/constructs, and the code that places the calls.
+// docs/design.md, "Adding a construct", says what goes where;
+// TestTablesAgree checks this table against the parser's and the list.
 type class struct {
-	kind  string // the region kind in pomp.h
-	group string // the --disable group (options.go)
+	// Kind is the region kind: Enter and Exit wrap the directive and its
+	// block, Save saves the current task before Enter and restores it
+	// before Exit; Begin and End wrap the structured block, inside it,
+	// and Cleanup calls End when cancellation leaves the block.
+	*constructs.Kind
 
-	// enter and exit wrap the directive and its block; save says that
-	// the construct holds a task scheduling point, so that the current
-	// task is saved before enter and restored before exit.
-	enter, exit string
-	save        bool
-	// begin and end wrap the structured block, inside it; cleanup is the
-	// handler that calls end when cancellation leaves the block.
-	begin, end string
-	cleanup    string
-
-	// build places the calls; nil means enclose(save) and then body.
+	// build places the calls; nil means enclose(Save) and then body.
 	build func(*leafBuilder)
 
 	named   bool // the directive's argument names the region: critical(name)
@@ -35,55 +31,26 @@ type class struct {
 // classes is indexed by parser.Class; classes without a kind are not
 // instrumented as constructs (see construct).
 var classes = [parser.NumClasses]class{
-	parser.ClassParallel: {kind: "POMP_PARALLEL", group: "parallel",
-		enter: "POMP_Parallel_fork", exit: "POMP_Parallel_join", save: true,
-		begin: "POMP_Parallel_begin", end: "POMP_Parallel_end", cleanup: "POMP_Parallel_end_cleanup",
-		build: (*leafBuilder).parallel},
-	parser.ClassFor: {kind: "POMP_FOR", group: "for",
-		enter: "POMP_For_enter", exit: "POMP_For_exit", build: (*leafBuilder).worksharing},
-	parser.ClassSections: {kind: "POMP_SECTIONS", group: "sections",
-		enter: "POMP_Sections_enter", exit: "POMP_Sections_exit", build: (*leafBuilder).worksharing},
-	parser.ClassSingle: {kind: "POMP_SINGLE", group: "single",
-		enter: "POMP_Single_enter", exit: "POMP_Single_exit",
-		begin: "POMP_Single_begin", end: "POMP_Single_end", build: (*leafBuilder).worksharing},
-	parser.ClassScope: {kind: "POMP_SCOPE", group: "scope",
-		enter: "POMP_Scope_enter", exit: "POMP_Scope_exit", build: (*leafBuilder).worksharing},
-	parser.ClassMaster: {kind: "POMP_MASTER", group: "master",
-		begin: "POMP_Master_begin", end: "POMP_Master_end"},
-	parser.ClassCritical: {kind: "POMP_CRITICAL", group: "critical",
-		enter: "POMP_Critical_enter", exit: "POMP_Critical_exit",
-		begin: "POMP_Critical_begin", end: "POMP_Critical_end", named: true},
-	parser.ClassAtomic: {kind: "POMP_ATOMIC", group: "atomic",
-		enter: "POMP_Atomic_enter", exit: "POMP_Atomic_exit"},
-	parser.ClassFlush: {kind: "POMP_FLUSH", group: "flush",
-		enter: "POMP_Flush_enter", exit: "POMP_Flush_exit"},
-	parser.ClassBarrier: {kind: "POMP_BARRIER", group: "barrier",
-		enter: "POMP_Barrier_enter", exit: "POMP_Barrier_exit", save: true},
-	parser.ClassTaskwait: {kind: "POMP_TASKWAIT", group: "taskwait",
-		enter: "POMP_Taskwait_begin", exit: "POMP_Taskwait_end", save: true},
-	parser.ClassTaskyield: {kind: "POMP_TASKYIELD", group: "taskyield",
-		enter: "POMP_Taskyield_begin", exit: "POMP_Taskyield_end", save: true},
-	parser.ClassTask: {kind: "POMP_TASK", group: "task",
-		enter: "POMP_Task_create_begin", exit: "POMP_Task_create_end", save: true,
-		begin: "POMP_Task_begin", end: "POMP_Task_end", cleanup: "POMP_Task_end_cleanup",
-		build: (*leafBuilder).task, creates: true},
-	parser.ClassTaskgroup: {kind: "POMP_TASKGROUP", group: "taskgroup",
-		enter: "POMP_Taskgroup_enter", exit: "POMP_Taskgroup_exit", save: true,
-		begin: "POMP_Taskgroup_begin", end: "POMP_Taskgroup_end"},
-	parser.ClassTaskloop: {kind: "POMP_TASKLOOP", group: "taskloop",
-		enter: "POMP_Taskloop_enter", exit: "POMP_Taskloop_exit", save: true, creates: true,
-		build: (*leafBuilder).taskloop}, // taskloop.go
-	parser.ClassOrdered: {kind: "POMP_ORDERED", group: "ordered",
-		enter: "POMP_Ordered_enter", exit: "POMP_Ordered_exit",
-		begin: "POMP_Ordered_begin", end: "POMP_Ordered_end"},
-	parser.ClassSimd: {kind: "POMP_SIMD", group: "simd",
-		enter: "POMP_Simd_enter", exit: "POMP_Simd_exit"},
-	parser.ClassLoop: {kind: "POMP_LOOP", group: "loop",
-		enter: "POMP_Loop_enter", exit: "POMP_Loop_exit", save: true},
-	parser.ClassCancel: {kind: "POMP_CANCEL", group: "cancel",
-		enter: "POMP_Cancel_enter", exit: "POMP_Cancel_exit"},
-	parser.ClassCancellationPoint: {kind: "POMP_CANCELLATION_POINT", group: "cancel",
-		enter: "POMP_Cancellation_point_enter", exit: "POMP_Cancellation_point_exit"},
+	parser.ClassParallel:          {Kind: constructs.Get(constructs.Parallel), build: (*leafBuilder).parallel},
+	parser.ClassFor:               {Kind: constructs.Get(constructs.For), build: (*leafBuilder).worksharing},
+	parser.ClassSections:          {Kind: constructs.Get(constructs.Sections), build: (*leafBuilder).worksharing},
+	parser.ClassSingle:            {Kind: constructs.Get(constructs.Single), build: (*leafBuilder).worksharing},
+	parser.ClassScope:             {Kind: constructs.Get(constructs.Scope), build: (*leafBuilder).worksharing},
+	parser.ClassMaster:            {Kind: constructs.Get(constructs.Master)},
+	parser.ClassCritical:          {Kind: constructs.Get(constructs.Critical), named: true},
+	parser.ClassAtomic:            {Kind: constructs.Get(constructs.Atomic)},
+	parser.ClassFlush:             {Kind: constructs.Get(constructs.Flush)},
+	parser.ClassBarrier:           {Kind: constructs.Get(constructs.Barrier)},
+	parser.ClassTaskwait:          {Kind: constructs.Get(constructs.Taskwait)},
+	parser.ClassTaskyield:         {Kind: constructs.Get(constructs.Taskyield)},
+	parser.ClassTask:              {Kind: constructs.Get(constructs.Task), build: (*leafBuilder).task, creates: true},
+	parser.ClassTaskgroup:         {Kind: constructs.Get(constructs.Taskgroup)},
+	parser.ClassTaskloop:          {Kind: constructs.Get(constructs.Taskloop), build: (*leafBuilder).taskloop, creates: true}, // taskloop.go
+	parser.ClassOrdered:           {Kind: constructs.Get(constructs.Ordered)},
+	parser.ClassSimd:              {Kind: constructs.Get(constructs.Simd)},
+	parser.ClassLoop:              {Kind: constructs.Get(constructs.Loop)},
+	parser.ClassCancel:            {Kind: constructs.Get(constructs.Cancel)},
+	parser.ClassCancellationPoint: {Kind: constructs.Get(constructs.CancellationPoint)},
 }
 
 // ignored are the classes of directives that construct leaves as they
@@ -221,7 +188,7 @@ func (g *gen) leaf(c *parser.Construct, s spec) (parts, int) {
 		return parts{pragma: g.part(func() { g.userPragma(c.Dir, &s, s.clauses) })}, -1
 	}
 	cl := &classes[s.class]
-	if cl.kind == "" {
+	if cl.Kind == nil {
 		panic("rewrite: no instrumentation for " + s.name)
 	}
 	// One builder serves every leaf: a fresh one per leaf would escape to
@@ -234,7 +201,7 @@ func (g *gen) leaf(c *parser.Construct, s spec) (parts, int) {
 	if cl.build != nil {
 		cl.build(b)
 	} else {
-		b.enclose(cl.save)
+		b.enclose(cl.Save)
 		b.body()
 	}
 	return b.p, g.addRegion(b.reg)
@@ -244,7 +211,7 @@ func (g *gen) leaf(c *parser.Construct, s spec) (parts, int) {
 func (g *gen) newRegion(c *parser.Construct, s spec, cl *class) region {
 	d := c.Dir
 	reg := region{
-		kind:    cl.kind,
+		kind:    cl.Const,
 		file:    g.fileAt(d.Pos),
 		begin:   g.line(d.Pos),
 		end:     g.line(d.Pos),
@@ -332,7 +299,7 @@ func (b *leafBuilder) pragma(extra ...string) seg {
 // in a block of their own, saving and restoring the current task around
 // them if save is set.
 func (b *leafBuilder) enclose(save bool) {
-	g, enter, exit := b.g, b.cl.enter, b.cl.exit
+	g, enter, exit := b.g, b.cl.Enter.Name, b.cl.Exit.Name
 	b.p.pre = g.part(func() {
 		g.w("{")
 		if save {
@@ -360,21 +327,21 @@ func (b *leafBuilder) enclose(save bool) {
 // and end calls; args follow the region in the begin call.
 func (b *leafBuilder) body(args ...string) {
 	g, cl, r := b.g, b.cl, b.r
-	if cl.begin == "" || b.c.Last < 0 {
+	if cl.Begin.Name == "" || b.c.Last < 0 {
 		return
 	}
 	if b.c.Cancellable {
-		fn := cl.cleanup
+		fn := cl.Cleanup
 		if fn == "" {
-			fn = "POMP_Body_end_cleanup"
+			fn = constructs.BodyCleanup
 		}
-		b.p.open = g.part(func() { g.w("{"); g.cleanupVar(fn, r); g.call(cl.begin, r, args...) })
+		b.p.open = g.part(func() { g.w("{"); g.cleanupVar(fn, r); g.call(cl.Begin.Name, r, args...) })
 		b.p.close = g.part(func() { g.w("}") })
 		b.reg.flags |= flagCleanup
 		return
 	}
-	b.p.open = g.part(func() { g.w("{"); g.call(cl.begin, r, args...) })
-	b.p.close = g.part(func() { g.call(cl.end, r); g.w("}") })
+	b.p.open = g.part(func() { g.w("{"); g.call(cl.Begin.Name, r, args...) })
+	b.p.close = g.part(func() { g.call(cl.End.Name, r); g.w("}") })
 }
 
 // worksharing builds for, sections, single and scope. Their implicit
@@ -401,16 +368,16 @@ func (b *leafBuilder) worksharing() {
 		b.enclose(true)
 	default:
 		b.reg.flags |= flagBarrier
-		b.p.pre = g.part(func() { g.w("{"); g.call(b.cl.enter, r); b.chunksPre() })
+		b.p.pre = g.part(func() { g.w("{"); g.call(b.cl.Enter.Name, r); b.chunksPre() })
 		b.p.pragma = b.pragma("nowait")
 		b.p.post = g.part(func() {
 			b.chunksPost()
-			g.call(b.cl.exit, r)
+			g.call(b.cl.Exit.Name, r)
 			g.w("{", g.saveTask())
-			g.call("POMP_Implicit_barrier_enter", r)
+			g.call(constructs.ImplicitBarrier.Enter.Name, r)
 			g.pragma("barrier", "", false, nil)
 			g.w(g.restoreTask())
-			g.call("POMP_Implicit_barrier_exit", r)
+			g.call(constructs.ImplicitBarrier.Exit.Name, r)
 			g.w("}", "}")
 		})
 	}
@@ -439,11 +406,11 @@ func (b *leafBuilder) parallel() {
 	old, team := g.local("pomp_old_task"), g.local("pomp_team")
 	b.p.pre = g.part(func() {
 		g.w("{", g.saveTask(), "POMP_Task_info "+team+" =")
-		g.call(b.cl.enter, r, old)
+		g.call(b.cl.Enter.Name, r, old)
 	})
 	b.p.pragma = b.pragma("firstprivate(" + old + ", " + team + ")")
 	b.body(old, team)
-	b.p.post = g.part(func() { g.call(b.cl.exit, r, old); g.w(g.restoreTask(), "}") })
+	b.p.post = g.part(func() { g.call(b.cl.Exit.Name, r, old); g.w(g.restoreTask(), "}") })
 }
 
 // task builds an explicit task: the new task's ID and its creation
@@ -456,13 +423,13 @@ func (b *leafBuilder) task() {
 	b.p.pre = g.part(func() {
 		g.w("{", "POMP_Task_ctx "+ctx+"; POMP_Task_handle "+id+" =")
 		if it := g.taskIteration(b.c); it != nil {
-			g.call("POMP_Task_create_begin_iter", r, append([]string{"&" + ctx}, it...)...) // iteration.go
+			g.call(constructs.TaskCreateIter.Name, r, append([]string{"&" + ctx}, it...)...) // iteration.go
 		} else {
-			g.call(b.cl.enter, r, "&"+ctx)
+			g.call(b.cl.Enter.Name, r, "&"+ctx)
 		}
 		g.w(g.saveTask())
 	})
 	b.p.pragma = b.pragma("firstprivate(" + id + ", " + ctx + ")")
 	b.body(id, ctx)
-	b.p.post = g.part(func() { g.w(g.restoreTask()); g.call(b.cl.exit, r, ctx); g.w("}") })
+	b.p.post = g.part(func() { g.w(g.restoreTask()); g.call(b.cl.Exit.Name, r, ctx); g.w("}") })
 }

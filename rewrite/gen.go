@@ -87,8 +87,8 @@ func newGen(pr *parser.Result, opts Options) *gen {
 	g.regions = make([]region, 0, len(pr.Directives)+len(pr.Locks)+8)
 	mem.Prefault(g.regions, cap(g.regions))
 	for c := range classes {
-		if grp := classes[c].group; grp != "" {
-			g.off[c] = g.disabled(grp)
+		if k := classes[c].Kind; k != nil && k.Group != "" {
+			g.off[c] = g.disabled(k.Group)
 		}
 	}
 	g.name = opts.Name

@@ -4,24 +4,14 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+
+	"gopari/internal/constructs"
 )
 
 // Groups are the names --disable accepts. Single constructs name
-// themselves; the others stand for several.
-var Groups = map[string][]string{
-	"parallel": {"parallel"}, "for": {"for"}, "sections": {"sections"}, "single": {"single"},
-	"scope": {"scope"}, "master": {"master"}, "critical": {"critical"}, "atomic": {"atomic"},
-	"flush": {"flush"}, "barrier": {"barrier"}, "taskwait": {"taskwait"}, "taskyield": {"taskyield"},
-	"task": {"task"}, "taskgroup": {"taskgroup"}, "taskloop": {"taskloop"}, "ordered": {"ordered"},
-	"simd": {"simd"}, "loop": {"loop"}, "cancel": {"cancel"}, "locks": {"locks"}, "user": {"user"},
-
-	"sync":        {"atomic", "barrier", "critical", "flush", "locks", "ordered", "taskwait", "taskyield"},
-	"tasks":       {"task", "taskwait", "taskyield", "taskgroup", "taskloop"},
-	"worksharing": {"for", "sections", "single", "scope", "master", "loop"},
-	"omp": {"parallel", "for", "sections", "single", "scope", "master", "critical", "atomic", "flush",
-		"barrier", "taskwait", "taskyield", "task", "taskgroup", "taskloop", "ordered", "simd", "loop",
-		"cancel", "locks"},
-}
+// themselves; the others stand for several (internal/constructs's list,
+// Group and Sets).
+var Groups = constructs.Groups()
 
 // ParseDisable turns a comma-separated --disable list into the set of
 // construct groups not to instrument.

@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strconv"
 
+	"gopari/internal/constructs"
 	"gopari/parser"
 )
 
@@ -112,15 +113,15 @@ func (g *gen) sections(c *parser.Construct, reg int) {
 		return g.part(func() {
 			g.w("{")
 			if c.Cancellable {
-				g.cleanupVar("POMP_Body_end_cleanup", reg)
+				g.cleanupVar(constructs.BodyCleanup, reg)
 			}
-			g.call("POMP_Section_begin", reg, strconv.Itoa(number))
+			g.call(constructs.SectionBody.Enter.Name, reg, strconv.Itoa(number))
 			number++
 		})
 	}
 	end := g.part(func() {
 		if !c.Cancellable {
-			g.call("POMP_Section_end", reg)
+			g.call(constructs.SectionBody.Exit.Name, reg)
 		}
 		g.w("}")
 	})

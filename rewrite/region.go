@@ -25,28 +25,10 @@ type region struct {
 	shape string
 }
 
-// flags are the POMP_FLAG_* bits of a region.
+// flags are the POMP_FLAG_* bits of a region: flagNowait, ... and their
+// names, flagNames, are generated from internal/constructs's list
+// (flags_gen.go).
 type flags uint16
-
-const (
-	flagNowait flags = 1 << iota
-	flagBarrier
-	flagImplicitBarrier
-	flagCombined
-	flagUntied
-	flagTied
-	flagCleanup
-	flagIf
-	flagFinal
-	flagMergeable
-	flagDepend
-	flagChunks
-)
-
-// flagNames are the names of the flags in pomp.h, bit by bit.
-var flagNames = []string{"POMP_FLAG_NOWAIT", "POMP_FLAG_BARRIER", "POMP_FLAG_IMPLICIT_BARRIER",
-	"POMP_FLAG_COMBINED", "POMP_FLAG_UNTIED", "POMP_FLAG_TIED", "POMP_FLAG_CLEANUP", "POMP_FLAG_IF",
-	"POMP_FLAG_FINAL", "POMP_FLAG_MERGEABLE", "POMP_FLAG_DEPEND", "POMP_FLAG_CHUNKS"}
 
 func (f flags) append(b []byte) []byte {
 	if f == 0 {

@@ -40,7 +40,7 @@ func (b *leafBuilder) taskloop() {
 	tl := g.local("pomp_tl")
 	b.p.pre = g.part(func() {
 		g.w("{", g.saveTask(), "POMP_Taskloop_task "+tl+";")
-		g.call(b.cl.enter, r, g.local("pomp_old_task"), "&"+tl)
+		g.call(b.cl.Enter.Name, r, g.local("pomp_old_task"), "&"+tl)
 		for i, l := range nest {
 			// A variable declared outside the header: its type is the
 			// compiler's to tell, and the bounds count only where it is
@@ -66,7 +66,7 @@ func (b *leafBuilder) taskloop() {
 	}
 	b.p.post = g.part(func() {
 		g.w(g.restoreTask())
-		g.call(b.cl.exit, r)
+		g.call(b.cl.Exit.Name, r)
 		g.w("}")
 	})
 }

@@ -1,6 +1,12 @@
 package rewrite
 
-import "gopari/parser"
+import (
+	"gopari/internal/constructs"
+	"gopari/parser"
+)
+
+// The kinds of the regions this file writes.
+var userKind, lockKind = constructs.Get(constructs.User), constructs.Get(constructs.Lock)
 
 // userRegion instruments #pragma pomp inst begin/end/altend.
 func (g *gen) userRegion(u *parser.UserRegion) {
@@ -11,10 +17,10 @@ func (g *gen) userRegion(u *parser.UserRegion) {
 	if n := len(u.Ends); n > 0 {
 		last = u.Ends[n-1]
 	}
-	i := g.addRegion(region{kind: "POMP_USER", file: g.fileAt(u.Begin.Pos), begin: g.line(u.Begin.Pos), end: g.line(last.Pos), name: "user region", sub: u.Name})
+	i := g.addRegion(region{kind: userKind.Const, file: g.fileAt(u.Begin.Pos), begin: g.line(u.Begin.Pos), end: g.line(last.Pos), name: "user region", sub: u.Name})
 	g.buf = g.buf[:0]
-	begin := g.part(func() { g.call("POMP_User_region_begin", i) })
-	end := g.part(func() { g.call("POMP_User_region_end", i) })
+	begin := g.part(func() { g.call(userKind.Enter.Name, i) })
+	end := g.part(func() { g.call(userKind.Exit.Name, i) })
 	g.edits.replace(u.Begin.Pos, u.Begin.End, g.join(u.Begin.Pos, u.Begin.End, begin))
 	for _, e := range u.Ends {
 		g.edits.replace(e.Pos, e.End, g.join(e.Pos, e.End, end))
@@ -36,14 +42,7 @@ func (g *gen) userControl(d *parser.Directive) {
 var controlCalls = map[string]string{"inst init": "POMP_Init();", "inst on": "POMP_On();", "inst off": "POMP_Off();"}
 
 // lockWrappers name the wrapper of each OpenMP lock routine (pomp.h).
-var lockWrappers = map[string]string{
-	"omp_init_lock": "POMP_Init_lock", "omp_init_lock_with_hint": "POMP_Init_lock_with_hint",
-	"omp_destroy_lock": "POMP_Destroy_lock", "omp_set_lock": "POMP_Set_lock",
-	"omp_unset_lock": "POMP_Unset_lock", "omp_test_lock": "POMP_Test_lock",
-	"omp_init_nest_lock": "POMP_Init_nest_lock", "omp_init_nest_lock_with_hint": "POMP_Init_nest_lock_with_hint",
-	"omp_destroy_nest_lock": "POMP_Destroy_nest_lock", "omp_set_nest_lock": "POMP_Set_nest_lock",
-	"omp_unset_nest_lock": "POMP_Unset_nest_lock", "omp_test_nest_lock": "POMP_Test_nest_lock",
-}
+var lockWrappers = lockKind.Wrappers()
 
 // lock turns a call of an OpenMP lock routine into a call of its wrapper,
 // with the call site as first argument.
@@ -54,7 +53,7 @@ func (g *gen) lock(l parser.LockCall) {
 	if l.Paren+1 < len(g.toks) && g.toks[l.Paren+1].Kind == parser.Punct && g.toks[l.Paren+1].Sub == ')' {
 		return // no arguments: leave the compiler's message to the user
 	}
-	i := g.addRegion(region{kind: "POMP_LOCK", file: g.fileAt(l.Offset), begin: g.line(l.Offset), end: g.line(l.Offset), name: "lock", sub: l.Name})
+	i := g.addRegion(region{kind: lockKind.Const, file: g.fileAt(l.Offset), begin: g.line(l.Offset), end: g.line(l.Offset), name: "lock", sub: l.Name})
 	t := g.toks[l.Tok]
 	// A name split by backslash-newlines keeps its line breaks after the
 	// wrapper's name, so that the lines keep their numbers.

@@ -30,16 +30,8 @@ type regionDef struct {
 	begin, end int
 }
 
-var roles = map[string]C.OTF2_RegionRole{
-	"parallel": C.OTF2_REGION_ROLE_PARALLEL, "for": C.OTF2_REGION_ROLE_LOOP, "loop": C.OTF2_REGION_ROLE_LOOP,
-	"simd": C.OTF2_REGION_ROLE_LOOP, "taskloop": C.OTF2_REGION_ROLE_LOOP, "sections": C.OTF2_REGION_ROLE_SECTIONS,
-	"single": C.OTF2_REGION_ROLE_SINGLE, "scope": C.OTF2_REGION_ROLE_WORKSHARE, "master": C.OTF2_REGION_ROLE_MASTER,
-	"critical": C.OTF2_REGION_ROLE_CRITICAL, "atomic": C.OTF2_REGION_ROLE_ATOMIC, "flush": C.OTF2_REGION_ROLE_FLUSH,
-	"barrier": C.OTF2_REGION_ROLE_BARRIER, "taskwait": C.OTF2_REGION_ROLE_TASK_WAIT, "taskgroup": C.OTF2_REGION_ROLE_TASK_WAIT,
-	"ordered": C.OTF2_REGION_ROLE_ORDERED, "task": C.OTF2_REGION_ROLE_TASK, "lock": C.OTF2_REGION_ROLE_WRAPPER,
-	"user": C.OTF2_REGION_ROLE_CODE, "taskyield": C.OTF2_REGION_ROLE_CODE, "cancel": C.OTF2_REGION_ROLE_CODE,
-	"cancellation point": C.OTF2_REGION_ROLE_CODE,
-}
+// roles, the roles of the region kinds, are generated from
+// internal/constructs's list (roles_gen.go).
 
 // mpiRoles are the roles of the MPI calls that are not plain functions,
 // as Score-P gives them.
