@@ -13,6 +13,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"gopari/internal/atomicfile"
 	"gopari/rewrite"
 )
 
@@ -192,7 +193,7 @@ func (p *ccPlan) checkWritable() error {
 	}
 	f, err := os.CreateTemp(p.outDir(), ".gopari-probe-*")
 	if err != nil {
-		return failure(fmt.Errorf("cannot write %s: %v", p.userOutput(), cause(err, "")))
+		return failure(fmt.Errorf("cannot write %s: %v", p.userOutput(), atomicfile.Cause(err)))
 	}
 	f.Close()
 	os.Remove(f.Name())

@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"gopari/internal/atomicfile"
 	"gopari/parser"
 	"gopari/rewrite"
 )
@@ -229,7 +230,7 @@ func (p *ccPlan) compileText(src ccInput, res *instrumented, stem, obj string, d
 			dir := p.temp(stem + ".pomp")
 			if !p.o.dry {
 				if err := os.Mkdir(dir, 0o777); err != nil && !os.IsExist(err) {
-					return &instrumentError{err: fmt.Errorf("cannot write the instrumented copy of %s beside %s: %v", src.path, p.userOutput(), cause(err, ""))}
+					return &instrumentError{err: fmt.Errorf("cannot write the instrumented copy of %s beside %s: %v", src.path, p.userOutput(), atomicfile.Cause(err))}
 				}
 			}
 			inst = filepath.Join(dir, base)
@@ -288,8 +289,8 @@ func (p *ccPlan) overlay(src ccInput, inst, stem string) (string, error) {
 		External bool    `json:"use-external-names"`
 		Roots    []entry `json:"roots"`
 	}{0, false, []entry{{Name: dir, Type: "directory", Contents: []entry{{Name: filepath.Base(src.path), Type: "file", External: copyPath}}}}})
-	if err := writeFileAtomic(path, append(doc, '\n')); err != nil {
-		return "", &instrumentError{err: fmt.Errorf("cannot write beside %s: %v", p.userOutput(), cause(err, ""))}
+	if err := atomicfile.WriteFile(path, append(doc, '\n')); err != nil {
+		return "", &instrumentError{err: fmt.Errorf("cannot write beside %s: %v", p.userOutput(), atomicfile.Cause(err))}
 	}
 	return path, nil
 }
@@ -427,7 +428,7 @@ func (p *ccPlan) instrument(in, name string, cfg parser.Config) (*instrumented, 
 	}
 	src, err := os.ReadFile(in)
 	if err != nil {
-		return nil, &instrumentError{err: fmt.Errorf("cannot read %s: %v", name, cause(err, ""))}
+		return nil, &instrumentError{err: fmt.Errorf("cannot read %s: %v", name, atomicfile.Cause(err))}
 	}
 	return p.instrumentBytes(src, in, name, cfg)
 }
@@ -468,8 +469,8 @@ func (p *ccPlan) write(res *instrumented, name, out string, preprocessed bool) e
 		_, err := res.WriteTo(w)
 		return err
 	}
-	if err := writeAtomic(out, write); err != nil {
-		return &instrumentError{err: fmt.Errorf("cannot write the instrumented copy of %s beside %s: %v", name, p.userOutput(), cause(err, ""))}
+	if err := atomicfile.Write(out, write); err != nil {
+		return &instrumentError{err: fmt.Errorf("cannot write the instrumented copy of %s beside %s: %v", name, p.userOutput(), atomicfile.Cause(err))}
 	}
 	return nil
 }
@@ -489,7 +490,7 @@ func (p *ccPlan) fixDeps(src ccInput, inst string) error {
 	if bytes.Equal(fixed, b) {
 		return nil
 	}
-	return writeFileAtomic(file, fixed)
+	return atomicfile.WriteFile(file, fixed)
 }
 
 // metaProbe is a program whose metadirective a compiler that does not

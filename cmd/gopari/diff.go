@@ -8,6 +8,9 @@ import (
 	"path/filepath"
 
 	"github.com/urfave/cli/v2"
+
+	"gopari/internal/atomicfile"
+	"gopari/internal/udiff"
 )
 
 func diffCommand() *cli.Command {
@@ -43,7 +46,7 @@ func runDiff(c *cli.Context) error {
 	stdout, stderr := c.App.Writer, c.App.ErrWriter
 	bad := false
 	for _, file := range files {
-		golden, err := outPath(dir, file)
+		golden, err := atomicfile.OutPath(dir, file)
 		if err != nil {
 			fmt.Fprintf(stderr, "gopari: %v\n", err)
 			bad = true
@@ -55,7 +58,7 @@ func runDiff(c *cli.Context) error {
 			continue
 		}
 		if c.Bool("update") {
-			if err := writeBelow(dir, file, func(w io.Writer) error { _, err := res.WriteTo(w); return err }); err != nil {
+			if err := atomicfile.WriteBelow(dir, file, func(w io.Writer) error { _, err := res.WriteTo(w); return err }); err != nil {
 				fmt.Fprintf(stderr, "gopari: %v\n", err)
 				bad = true
 			}
@@ -69,8 +72,8 @@ func runDiff(c *cli.Context) error {
 			continue
 		}
 		if !bytes.Equal(want, got) {
-			d := unified(filepath.ToSlash(golden), filepath.ToSlash(file)+" (instrumented)", want, got)
-			if err := writeTo("standard output", stdout, func(w io.Writer) error {
+			d := udiff.Unified(filepath.ToSlash(golden), filepath.ToSlash(file)+" (instrumented)", want, got)
+			if err := atomicfile.WriteTo("standard output", stdout, func(w io.Writer) error {
 				_, err := io.WriteString(w, d)
 				return err
 			}); err != nil {

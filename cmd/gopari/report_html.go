@@ -8,8 +8,10 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"gopari/internal/atomicfile"
 	"gopari/internal/html"
 	"gopari/internal/job"
+	"gopari/internal/model"
 	"gopari/internal/profile"
 )
 
@@ -30,7 +32,7 @@ func runReportHTML(c *cli.Context, path string) error {
 	out := c.String("html")
 	in := html.Input{}
 	if f := c.String("model"); f != "" {
-		ms, err := html.ReadModels(f)
+		ms, err := model.ReadJSON(f)
 		if err != nil {
 			return failure(err)
 		}
@@ -76,7 +78,7 @@ func runReportHTML(c *cli.Context, path string) error {
 	in.StreamDamaged = func(err error) {
 		fmt.Fprintf(c.App.ErrWriter, "gopari: warning: %v; the page has no timeline and no grain graph, the rest comes from the profile, which is whole\n", err)
 	}
-	if err := writeAtomic(out, func(w io.Writer) error { return html.Write(w, in) }); err != nil {
+	if err := atomicfile.Write(out, func(w io.Writer) error { return html.Write(w, in) }); err != nil {
 		return failure(err)
 	}
 	size := ""

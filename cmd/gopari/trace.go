@@ -12,6 +12,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"gopari/internal/atomicfile"
 	"gopari/internal/chrome"
 	"gopari/internal/events"
 	"gopari/internal/job"
@@ -148,7 +149,7 @@ func (x *export) writeOTF2(c *cli.Context, dir string) (int64, error) {
 func (x *export) writeChrome(c *cli.Context, out string) (int64, error) {
 	start := time.Now()
 	var st chrome.Stats
-	err := writeAtomic(out, func(w io.Writer) error {
+	err := atomicfile.Write(out, func(w io.Writer) error {
 		var err error
 		if x.job != nil {
 			ranks := make([]chrome.Rank, len(x.ranks))

@@ -1,7 +1,8 @@
-// The runs that model and scale read: their flags, how experiment
-// directories are found and checked, and how the models are written.
-
-package main
+// Package scale fits scaling models to the profiles of runs of one
+// program at several thread counts (and a second parameter), runs a
+// program for them (gopari scale), and writes the models as a table, as
+// JSON (model.JSON) and in Extra-P's text format.
+package scale
 
 import (
 	"encoding/json"
@@ -12,63 +13,24 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
-	"strconv"
 	"strings"
-
-	"github.com/urfave/cli/v2"
 
 	"gopari/internal/model"
 	"gopari/internal/profile"
 )
 
-func modelFlags() []cli.Flag {
-	return []cli.Flag{
-		&cli.BoolFlag{Name: "json", Usage: "print the models as JSON"},
-		&cli.StringFlag{Name: "extrap", Usage: "also write the measurements to `FILE` in Extra-P's text input format"},
-		&cli.IntFlag{Name: "predict", Value: 64, Usage: "rank regions by their cost predicted at `T` threads"},
-		&cli.StringSliceFlag{Name: "param", Usage: "`NAME=VALUE` of a second parameter, such as problem size: gopari scale records it in each run; gopari model gives it to runs that recorded none"},
-		&cli.BoolFlag{Name: "mean", Usage: "take the mean of all repeated runs, outliers included (default: the mean without outliers)"},
-		&cli.IntFlag{Name: "top", Value: 20, Usage: "show the `N` worst-scaling models (0: all)"},
-	}
+// Options are what gopari model and gopari scale are asked for.
+type Options struct {
+	JSON    bool              // print the models as JSON
+	ExtraP  string            // also write the measurements here in Extra-P's format
+	Predict int               // rank regions by their cost predicted at this thread count
+	Params  map[string]string // a second parameter given to runs that recorded none
+	Mean    bool              // the mean of all repetitions, outliers included
+	Top     int               // the worst-scaling models shown (0: all)
 }
 
-// modelOpts are the flags that gopari model and gopari scale share.
-type modelOpts struct {
-	json    bool
-	extrap  string
-	predict int
-	params  map[string]string
-	mean    bool
-	top     int
-}
-
-func modelOptions(c *cli.Context) (modelOpts, error) {
-	o := modelOpts{json: c.Bool("json"), extrap: c.String("extrap"), predict: c.Int("predict"),
-		mean: c.Bool("mean"), top: c.Int("top"), params: map[string]string{}}
-	if o.predict < 1 {
-		return o, usageErr("--predict %d: must be a thread count", o.predict)
-	}
-	for _, p := range c.StringSlice("param") {
-		name, value, ok := strings.Cut(p, "=")
-		if !ok || name == "" || value == "" {
-			return o, usageErr("--param %q: want NAME=VALUE", p)
-		}
-		if _, err := strconv.ParseFloat(value, 64); err != nil {
-			return o, usageErr("--param %s: the value must be a number", p)
-		}
-		if name == "t" {
-			return o, usageErr("--param t: t is the thread count")
-		}
-		o.params[name] = value
-	}
-	if len(o.params) > 1 {
-		return o, usageErr("--param: one parameter besides the thread count")
-	}
-	return o, nil
-}
-
-// A profRun is one profile with its thread count and parameters.
-type profRun struct {
+// A Run is one profile with its thread count and parameters.
+type Run struct {
 	path    string // profile.json
 	p       *profile.Profile
 	threads int
@@ -90,8 +52,10 @@ type runRecord struct {
 
 const runRecordFormat = "gopari-run"
 
-// loadRuns finds and reads the profiles that args name.
-func loadRuns(args []string, stderr io.Writer) ([]*profRun, error) {
+// Load finds and reads the profiles that args name: experiment
+// directories, profiles, or directories holding experiment directories.
+// A run that did not end by exit() is left out, with a note on stderr.
+func Load(args []string, stderr io.Writer) ([]*Run, error) {
 	var paths []string
 	seen := map[string]bool{}
 	for _, a := range args {
@@ -111,7 +75,7 @@ func loadRuns(args []string, stderr io.Writer) ([]*profRun, error) {
 			}
 		}
 	}
-	var runs []*profRun
+	var runs []*Run
 	for _, path := range paths {
 		p, err := profile.Read(path)
 		if err != nil {
@@ -121,7 +85,7 @@ func loadRuns(args []string, stderr io.Writer) ([]*profRun, error) {
 			fmt.Fprintf(stderr, "gopari: %s: the run ended by %s; its profile is left out\n", path, p.Exit)
 			continue
 		}
-		r := &profRun{path: path, p: p, threads: p.OSThreads, params: map[string]string{}}
+		r := &Run{path: path, p: p, threads: p.OSThreads, params: map[string]string{}}
 		if err := readRecord(r); err != nil {
 			return nil, err
 		}
@@ -177,7 +141,7 @@ func findProfiles(arg string) ([]string, error) {
 }
 
 // readRecord reads the run.json beside a profile, if there is one.
-func readRecord(r *profRun) error {
+func readRecord(r *Run) error {
 	path := filepath.Join(filepath.Dir(r.path), "run.json")
 	b, err := os.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
@@ -208,7 +172,7 @@ func regionKey(r *profile.Region) string {
 }
 
 // sameProgram checks that every profile has the regions of the first.
-func sameProgram(runs []*profRun) error {
+func sameProgram(runs []*Run) error {
 	first := runs[0]
 	want := map[string]bool{}
 	for i := range first.p.Regions {
@@ -221,7 +185,7 @@ func sameProgram(runs []*profRun) error {
 			have[regionKey(reg)] = true
 			if !want[regionKey(reg)] {
 				return fmt.Errorf("%s and %s are profiles of different programs (%s has %s at %s, %s has not)",
-					first.path, r.path, r.p.Program, label(reg), where(reg), first.p.Program)
+					first.path, r.path, r.p.Program, reg.Label(), reg.Where(), first.p.Program)
 			}
 		}
 		if len(have) != len(want) {
@@ -232,29 +196,29 @@ func sameProgram(runs []*profRun) error {
 	return nil
 }
 
-// writeModels fits and prints the models of runs.
-func writeModels(w io.Writer, runs []*profRun, opts modelOpts) error {
+// WriteModels fits and prints the models of runs.
+func WriteModels(w io.Writer, runs []*Run, opts Options) error {
 	ts := threadCounts(runs)
 	if len(ts) == 1 {
-		return &exitError{code: 1, msg: fmt.Sprintf("all %d profiles ran at %d thread(s): a model needs runs at %d or more thread counts", len(runs), ts[0], model.MinPoints)}
+		return fmt.Errorf("all %d profiles ran at %d thread(s): a model needs runs at %d or more thread counts", len(runs), ts[0], model.MinPoints)
 	}
 	if len(ts) < model.MinPoints {
-		return &exitError{code: 1, msg: fmt.Sprintf("the profiles ran at %s threads: a model needs runs at %d or more thread counts", joinInts(ts), model.MinPoints)}
+		return fmt.Errorf("the profiles ran at %s threads: a model needs runs at %d or more thread counts", joinInts(ts), model.MinPoints)
 	}
 	all, paramName, err := collectSeries(runs, opts)
 	if err != nil {
-		return &exitError{code: 1, msg: err.Error()}
+		return err
 	}
 	fitted, err := fitAll(multiSeries(all, paramName), opts)
 	if err != nil {
-		return &exitError{code: 1, msg: err.Error()}
+		return err
 	}
-	if opts.extrap != "" {
-		if err := writeExtraPFile(opts.extrap, runs, all, paramName); err != nil {
-			return &exitError{code: 1, msg: err.Error()}
+	if opts.ExtraP != "" {
+		if err := writeExtraPFile(opts.ExtraP, runs, all, paramName); err != nil {
+			return err
 		}
 	}
-	if opts.json {
+	if opts.JSON {
 		return writeModelsJSON(w, fitted, opts)
 	}
 	writeModelTable(w, runs, ts, fitted, opts)

@@ -1,4 +1,6 @@
-package main
+// Package udiff renders unified diffs of text, line by line (Myers'
+// algorithm), as diff -u and gopari diff print them.
+package udiff
 
 import (
 	"bytes"
@@ -97,9 +99,9 @@ func backtrack(trace [][]int, a, b []string, off, d int) []op {
 	return out
 }
 
-// unified renders a unified diff of a and b with 3 lines of context, or
+// Unified renders a unified diff of a and b with 3 lines of context, or
 // "" when they are equal.
-func unified(nameA, nameB string, a, b []byte) string {
+func Unified(nameA, nameB string, a, b []byte) string {
 	if bytes.Equal(a, b) {
 		return ""
 	}
