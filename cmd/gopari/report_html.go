@@ -9,6 +9,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"gopari/internal/atomicfile"
+	"gopari/internal/experiment"
 	"gopari/internal/html"
 	"gopari/internal/job"
 	"gopari/internal/model"
@@ -39,8 +40,8 @@ func runReportHTML(c *cli.Context, path string) error {
 		in.Models, in.ModelFile = ms, f
 	}
 	switch {
-	case job.IsJob(path) && !c.IsSet("rank"):
-		j, err := job.Read(path, explainProfileError)
+	case experiment.IsJob(path) && !c.IsSet("rank"):
+		j, err := job.Read(path, experiment.Explain)
 		if err != nil {
 			return failure(err)
 		}
@@ -48,8 +49,8 @@ func runReportHTML(c *cli.Context, path string) error {
 			return failure(fmt.Errorf("%s: no rank wrote a profile%s", path, jobGaps(j)))
 		}
 		in.Job, in.Merged = j, job.Merge(j)
-	case job.IsJob(path):
-		j, err := job.Read(path, explainProfileError)
+	case experiment.IsJob(path):
+		j, err := job.Read(path, experiment.Explain)
 		if err != nil {
 			return failure(err)
 		}
@@ -64,11 +65,11 @@ func runReportHTML(c *cli.Context, path string) error {
 		}
 		file := path
 		if st, err := os.Stat(path); err == nil && st.IsDir() {
-			file = filepath.Join(path, "profile.json")
+			file = experiment.Profile(path)
 		}
 		p, err := profile.Read(file)
 		if err != nil {
-			return failure(fmt.Errorf("%s", explainProfileError(file, err)))
+			return failure(fmt.Errorf("%s", experiment.Explain(file, err)))
 		}
 		in.Profile = p
 		if p.Events != nil {

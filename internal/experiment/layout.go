@@ -29,6 +29,9 @@ import (
 const (
 	// ProfileFile is the profile a run writes at its end.
 	ProfileFile = "profile.json"
+	// ProfileTmpFile is the profile while the runtime writes it; a run
+	// killed then leaves it instead of ProfileFile.
+	ProfileTmpFile = ProfileFile + ".tmp"
 	// EventsDir is the directory of the event stream.
 	EventsDir = "events"
 	// StreamFile, in EventsDir, is the run's description while it runs:

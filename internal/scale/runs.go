@@ -15,6 +15,7 @@ import (
 	"sort"
 	"strings"
 
+	"gopari/internal/experiment"
 	"gopari/internal/model"
 	"gopari/internal/profile"
 )
@@ -120,8 +121,8 @@ func findProfiles(arg string) ([]string, error) {
 	if !st.IsDir() {
 		return []string{arg}, nil
 	}
-	if _, err := os.Stat(filepath.Join(arg, "profile.json")); err == nil {
-		return []string{filepath.Join(arg, "profile.json")}, nil
+	if _, err := os.Stat(experiment.Profile(arg)); err == nil {
+		return []string{experiment.Profile(arg)}, nil
 	}
 	entries, err := os.ReadDir(arg)
 	if err != nil {
@@ -129,20 +130,20 @@ func findProfiles(arg string) ([]string, error) {
 	}
 	var out []string
 	for _, e := range entries {
-		p := filepath.Join(arg, e.Name(), "profile.json")
+		p := experiment.Profile(filepath.Join(arg, e.Name()))
 		if _, err := os.Stat(p); e.IsDir() && err == nil {
 			out = append(out, p)
 		}
 	}
 	if len(out) == 0 {
-		return nil, fmt.Errorf("%s: no profile.json in it or in its subdirectories", arg)
+		return nil, fmt.Errorf("%s: no %s in it or in its subdirectories", arg, experiment.ProfileFile)
 	}
 	return out, nil
 }
 
 // readRecord reads the run.json beside a profile, if there is one.
 func readRecord(r *Run) error {
-	path := filepath.Join(filepath.Dir(r.path), "run.json")
+	path := filepath.Join(filepath.Dir(r.path), experiment.RunRecordFile)
 	b, err := os.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil
