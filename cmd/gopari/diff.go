@@ -1,11 +1,8 @@
 package main
 
 import (
-	"bytes"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 
 	"github.com/urfave/cli/v2"
 
@@ -64,15 +61,13 @@ func runDiff(c *cli.Context) error {
 			}
 			continue
 		}
-		got := res.Bytes()
-		want, err := os.ReadFile(golden)
+		d, err := udiff.Golden(golden, file, res.Bytes())
 		if err != nil {
-			fmt.Fprintf(stderr, "gopari: %s: no golden file: %v (use --update to create it)\n", file, err)
+			fmt.Fprintf(stderr, "gopari: %v\n", err)
 			bad = true
 			continue
 		}
-		if !bytes.Equal(want, got) {
-			d := udiff.Unified(filepath.ToSlash(golden), filepath.ToSlash(file)+" (instrumented)", want, got)
+		if d != "" {
 			if err := atomicfile.WriteTo("standard output", stdout, func(w io.Writer) error {
 				_, err := io.WriteString(w, d)
 				return err

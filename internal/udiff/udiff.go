@@ -5,6 +5,8 @@ package udiff
 import (
 	"bytes"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 )
 
@@ -188,4 +190,15 @@ func span(start, n int) string {
 		return fmt.Sprintf("%d", start+1)
 	}
 	return fmt.Sprintf("%d,%d", start+1, n)
+}
+
+// Golden compares got, the instrumented text of file, with its golden
+// file: it returns their unified diff, "" when they are equal, and an
+// error that says how to make a golden file that is missing.
+func Golden(golden, file string, got []byte) (string, error) {
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		return "", fmt.Errorf("%s: no golden file: %v (use --update to create it)", file, err)
+	}
+	return Unified(filepath.ToSlash(golden), filepath.ToSlash(file)+" (instrumented)", want, got), nil
 }

@@ -1,6 +1,11 @@
 package udiff
 
-import "testing"
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
 
 // TestUnified checks diffs whose text diff -u gives: a changed line with
 // its context, far-apart changes in two hunks, a missing final newline,
@@ -26,5 +31,25 @@ func TestUnified(t *testing.T) {
 		if got := Unified("a", "b", []byte(tc.a), []byte(tc.b)); got != tc.want {
 			t.Errorf("%s: got\n%s\nwant\n%s", tc.name, got, tc.want)
 		}
+	}
+}
+
+// TestGolden checks the comparison with a golden file: equal, different
+// (the sides named as gopari diff names them), and missing.
+func TestGolden(t *testing.T) {
+	t.Parallel()
+	golden := filepath.Join(t.TempDir(), "a.c")
+	if err := os.WriteFile(golden, []byte("x\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if d, err := Golden(golden, "a.c", []byte("x\n")); d != "" || err != nil {
+		t.Errorf("equal: %q, %v", d, err)
+	}
+	want := "--- " + filepath.ToSlash(golden) + "\n+++ a.c (instrumented)\n@@ -1 +1 @@\n-x\n+y\n"
+	if d, err := Golden(golden, "a.c", []byte("y\n")); d != want || err != nil {
+		t.Errorf("different: %q, %v; want %q", d, err, want)
+	}
+	if _, err := Golden(golden+".missing", "b.c", nil); err == nil || !strings.HasPrefix(err.Error(), "b.c: no golden file: ") || !strings.HasSuffix(err.Error(), "(use --update to create it)") {
+		t.Errorf("missing: %v", err)
 	}
 }
