@@ -150,3 +150,37 @@ func TestExplain(t *testing.T) {
 		t.Errorf("truncated profile: %s", got)
 	}
 }
+
+// TestProfiles checks the profiles an argument names: a profile, a run's
+// directory, a directory of runs (in name order, without the ones that
+// wrote none), and a directory with no profile at any level.
+func TestProfiles(t *testing.T) {
+	t.Parallel()
+	root := t.TempDir()
+	for _, d := range []string{"t2.r1", "t1.r1", "killed"} {
+		os.MkdirAll(filepath.Join(root, d), 0o755)
+		if d != "killed" {
+			os.WriteFile(Profile(filepath.Join(root, d)), []byte("{}"), 0o644)
+		}
+	}
+	run := filepath.Join(root, "t1.r1")
+	for _, tc := range []struct {
+		arg  string
+		want []string
+	}{
+		{Profile(run), []string{Profile(run)}},
+		{run, []string{Profile(run)}},
+		{root, []string{Profile(run), Profile(filepath.Join(root, "t2.r1"))}},
+	} {
+		got, err := Profiles(tc.arg)
+		if err != nil || strings.Join(got, " ") != strings.Join(tc.want, " ") {
+			t.Errorf("Profiles(%s) = %q, %v; want %q", tc.arg, got, err, tc.want)
+		}
+	}
+	if _, err := Profiles(filepath.Join(root, "killed")); err == nil || !strings.Contains(err.Error(), "no profile.json in it or in its subdirectories") {
+		t.Errorf("a directory without profiles: %v", err)
+	}
+	if _, err := Profiles(filepath.Join(root, "gone")); err == nil || !strings.Contains(err.Error(), "gone: no such file or directory") {
+		t.Errorf("a missing argument: %v", err)
+	}
+}

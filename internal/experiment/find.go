@@ -102,3 +102,37 @@ func explainMissing(path, dir string, err error) string {
 	}
 	return fmt.Sprintf("%s: no %s; the directory holds %s", dir, filepath.Base(path), strings.Join(names, ", "))
 }
+
+// Profiles returns the profiles that arg names: a profile, a run's
+// directory, or a directory holding runs' directories (as gopari scale
+// makes), whose profiles it returns in the order of their names.
+func Profiles(arg string) ([]string, error) {
+	st, err := os.Stat(arg)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, fmt.Errorf("%s: no such file or directory", arg)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if !st.IsDir() {
+		return []string{arg}, nil
+	}
+	if _, err := os.Stat(Profile(arg)); err == nil {
+		return []string{Profile(arg)}, nil
+	}
+	entries, err := os.ReadDir(arg)
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for _, e := range entries {
+		p := Profile(filepath.Join(arg, e.Name()))
+		if _, err := os.Stat(p); e.IsDir() && err == nil {
+			out = append(out, p)
+		}
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("%s: no %s in it or in its subdirectories", arg, ProfileFile)
+	}
+	return out, nil
+}

@@ -60,7 +60,7 @@ func Load(args []string, stderr io.Writer) ([]*Run, error) {
 	var paths []string
 	seen := map[string]bool{}
 	for _, a := range args {
-		ps, err := findProfiles(a)
+		ps, err := experiment.Profiles(a)
 		if err != nil {
 			return nil, err
 		}
@@ -106,39 +106,6 @@ func Load(args []string, stderr io.Writer) ([]*Run, error) {
 		return runs[i].rep < runs[j].rep
 	})
 	return runs, sameProgram(runs)
-}
-
-// findProfiles returns the profile that arg names, or the profiles of the
-// experiment directories in the directory arg.
-func findProfiles(arg string) ([]string, error) {
-	st, err := os.Stat(arg)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, fmt.Errorf("%s: no such file or directory", arg)
-	}
-	if err != nil {
-		return nil, err
-	}
-	if !st.IsDir() {
-		return []string{arg}, nil
-	}
-	if _, err := os.Stat(experiment.Profile(arg)); err == nil {
-		return []string{experiment.Profile(arg)}, nil
-	}
-	entries, err := os.ReadDir(arg)
-	if err != nil {
-		return nil, err
-	}
-	var out []string
-	for _, e := range entries {
-		p := experiment.Profile(filepath.Join(arg, e.Name()))
-		if _, err := os.Stat(p); e.IsDir() && err == nil {
-			out = append(out, p)
-		}
-	}
-	if len(out) == 0 {
-		return nil, fmt.Errorf("%s: no %s in it or in its subdirectories", arg, experiment.ProfileFile)
-	}
-	return out, nil
 }
 
 // readRecord reads the run.json beside a profile, if there is one.
