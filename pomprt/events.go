@@ -9,13 +9,13 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"path/filepath"
 	"slices"
 	"sync"
 	"syscall"
 	"unsafe"
 
 	"gopari/internal/events"
+	"gopari/internal/experiment"
 	"gopari/internal/profile"
 )
 
@@ -129,7 +129,7 @@ func writeStreamInfo(g *C.pomp_rt, ended string) (nregions, nlocs int, tick uint
 	ns := uint64(cn)
 	ri.Clock, ri.CalibratedNs = clockSoFar(g, tick, ns)
 	ri.WrittenNs = ns - uint64(g.ns0)
-	path := filepath.Join(dir, "events", events.RunInfoFile)
+	path := experiment.Stream(dir)
 	if err = replaceJSON(path, ri); err != nil {
 		if !streamInfo.failed {
 			streamInfo.failed = true
@@ -198,7 +198,7 @@ func dropStreamInfo(dir string) {
 	streamInfo.Lock()
 	defer streamInfo.Unlock()
 	if streamInfo.written {
-		os.Remove(filepath.Join(dir, "events", events.RunInfoFile))
+		os.Remove(experiment.Stream(dir))
 	}
 	streamInfo.gone = true
 }
@@ -209,10 +209,10 @@ func streamMeta(g *C.pomp_rt, ck clock) *profile.Events {
 	if g.ev_done == 0 {
 		return nil
 	}
-	ev := &profile.Events{Version: int(C.EV_VERSION), Dir: "events", Kinds: streamKinds(g), Complete: g.ev_complete != 0}
+	ev := &profile.Events{Version: int(C.EV_VERSION), Dir: experiment.EventsDir, Kinds: streamKinds(g), Complete: g.ev_complete != 0}
 	if g.ev_errno != 0 {
-		ev.Stopped = fmt.Sprintf("%.3f s into the run, writing thread-%06d.evt: %v", float64(uint64(g.ev_stop_ts)-uint64(g.tick0))*ck.nsPerTick/1e9,
-			int(g.ev_stop_thread), syscall.Errno(g.ev_errno))
+		ev.Stopped = fmt.Sprintf("%.3f s into the run, writing %s: %v", float64(uint64(g.ev_stop_ts)-uint64(g.tick0))*ck.nsPerTick/1e9,
+			experiment.ThreadFile(int(g.ev_stop_thread)), syscall.Errno(g.ev_errno))
 	}
 	for t := g.threads; t != nil; t = t.next {
 		e := &t.ev
@@ -220,7 +220,7 @@ func streamMeta(g *C.pomp_rt, ck clock) *profile.Events {
 			continue // it recorded nothing
 		}
 		f := profile.EventFile{
-			Name:     fmt.Sprintf("thread-%06d.evt", int(t.index)),
+			Name:     experiment.ThreadFile(int(t.index)),
 			OSThread: int(t.index),
 			Bytes:    int64(e.bytes),
 			Records:  int64(e.records),

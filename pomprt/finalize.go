@@ -19,6 +19,7 @@ import (
 	"strconv"
 	"strings"
 
+	"gopari/internal/experiment"
 	"gopari/internal/profile"
 )
 
@@ -98,7 +99,7 @@ func writeExperimentIn(dir string, err error, p *profile.Profile, g *C.pomp_rt) 
 		fmt.Fprintf(os.Stderr, "gopari: no profile written: %v\n", err)
 		return false
 	}
-	if err := writeJSON(filepath.Join(dir, "profile.json"), p); err != nil {
+	if err := writeJSON(experiment.Profile(dir), p); err != nil {
 		// Leave nothing behind: the directory is this run's and empty
 		// (but for an event stream, which stays).
 		os.Remove(dir)
@@ -133,7 +134,7 @@ func experimentBase(program string) (base string, explicit bool) {
 	if base := os.Getenv("GOPARI_EXPERIMENT_DIRECTORY"); base != "" {
 		return base, true
 	}
-	return fmt.Sprintf("gopari-%s-%s-%d", programName(program), startTime.Format("20060102-150405"), os.Getpid()), false
+	return fmt.Sprintf("%s%s-%s-%d", experiment.Prefix, programName(program), startTime.Format("20060102-150405"), os.Getpid()), false
 }
 
 // programName is the program's file name, made safe for a directory name.

@@ -22,6 +22,7 @@ import (
 	"syscall"
 	"unsafe"
 
+	"gopari/internal/experiment"
 	"gopari/internal/profile"
 )
 
@@ -127,9 +128,6 @@ func thisJob() *mpiJob {
 	return job
 }
 
-// JobMarker is the name of the file that marks a job's directory.
-const JobMarker = "job.json"
-
 var (
 	rankOnce sync.Once
 	rankDir  string
@@ -142,7 +140,7 @@ func (m *mpiJob) rankBase(program string) (string, error) {
 	rankOnce.Do(func() {
 		var dir string
 		dir, rankErr = m.jobDir(program)
-		rankDir = filepath.Join(dir, fmt.Sprintf("rank-%05d", m.Rank))
+		rankDir = filepath.Join(dir, experiment.RankDir(m.Rank))
 	})
 	return rankDir, rankErr
 }
@@ -155,7 +153,7 @@ func (m *mpiJob) jobDir(program string) (string, error) {
 	base := os.Getenv("GOPARI_EXPERIMENT_DIRECTORY")
 	explicit := base != ""
 	if !explicit {
-		base = "gopari-" + programName(program) + "-" + m.Job
+		base = experiment.Prefix + programName(program) + "-" + m.Job
 	}
 	for i := 0; i < 100; i++ {
 		dir := base
@@ -176,26 +174,15 @@ func (m *mpiJob) jobDir(program string) (string, error) {
 	return "", fmt.Errorf("%s and 99 numbered alternatives exist", base)
 }
 
-// A jobMarker is the content of JobMarker.
-type jobMarker struct {
-	Format   string `json:"format"`
-	Version  int    `json:"version"`
-	Job      string `json:"job"`
-	Token    string `json:"token,omitempty"`
-	Launcher string `json:"launcher"`
-	Size     int    `json:"size"`
-	Program  string `json:"program"`
-}
-
 // claim reports whether dir is this job's directory, creating it if it
 // does not exist. A directory appears with its marker in it, by a rename
 // that does not replace, so that no rank ever sees another rank's
 // directory half made.
 func (m *mpiJob) claim(dir, program string) (bool, error) {
-	want := jobMarker{Format: "gopari-job", Version: 1, Job: m.Job, Token: m.token, Launcher: m.Launcher, Size: m.Size, Program: program}
+	want := experiment.JobMarker{Format: experiment.JobMarkerFormat, Version: experiment.JobMarkerVersion, Job: m.Job, Token: m.token, Launcher: m.Launcher, Size: m.Size, Program: program}
 	for attempt := 0; attempt < 10; attempt++ {
-		if b, err := os.ReadFile(filepath.Join(dir, JobMarker)); err == nil {
-			var got jobMarker
+		if b, err := os.ReadFile(filepath.Join(dir, experiment.JobMarkerFile)); err == nil {
+			var got experiment.JobMarker
 			return json.Unmarshal(b, &got) == nil && got.Format == want.Format && got.Job == want.Job && got.Token == want.Token, nil
 		}
 		if _, err := os.Lstat(dir); err == nil {
@@ -205,7 +192,7 @@ func (m *mpiJob) claim(dir, program string) (bool, error) {
 		if err := os.Mkdir(tmp, 0o755); err != nil {
 			return false, err
 		}
-		err := writeJSON(filepath.Join(tmp, JobMarker), want)
+		err := writeJSON(filepath.Join(tmp, experiment.JobMarkerFile), want)
 		if err == nil {
 			err = renameNoReplace(tmp, dir)
 		}

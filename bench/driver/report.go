@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"gopari/internal/events/evtest"
+	"gopari/internal/experiment"
 )
 
 // reportPage measures gopari report --html on synthetic tiny-task
@@ -31,7 +32,7 @@ func (b *bench) reportPage(w io.Writer) {
 		if err != nil {
 			fatalf("making a stream: %v", err)
 		}
-		stream := dirSize(filepath.Join(dir, "events"))
+		stream := dirSize(filepath.Join(dir, experiment.EventsDir))
 		page := filepath.Join(b.work, "page.html")
 		x := b.peakCommand(b.gopari, "report", "--html", page, dir)
 		var stderr bytes.Buffer

@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+
+	"gopari/internal/experiment"
 )
 
 // trace measures trace mode (issue 13) on the tiny-task program: what a
@@ -88,7 +90,7 @@ func (b *bench) traceRun(threads int, n string, env ...string) ([]byte, string) 
 	if err := cmd.Run(); err != nil {
 		fatalf("tiny in trace mode: %v\n%s", err, stderr.String())
 	}
-	prof, err := os.ReadFile(filepath.Join(exp, "profile.json"))
+	prof, err := os.ReadFile(experiment.Profile(exp))
 	if err != nil {
 		fatalf("%v", err)
 	}

@@ -104,7 +104,7 @@ func runCC(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	if v := os.Getenv("GOPARI_WRAPPER"); v == "off" || v == "0" {
 		o.Off = true
 	}
-	o.WriteFile, o.PrintDiags, o.PauseGC = writeAtomic, printDiags, pauseGC
+	o.PrintDiags, o.PauseGC = printDiags, pauseGC
 	err = wrapper.Run(cmdline, *o, stdin, stdout, stderr)
 	var ce *wrapper.CommandError
 	switch {

@@ -1,13 +1,13 @@
 package main
 
 import (
-	"bytes"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 
 	"github.com/urfave/cli/v2"
+
+	"gopari/internal/atomicfile"
+	"gopari/internal/udiff"
 )
 
 func diffCommand() *cli.Command {
@@ -43,7 +43,7 @@ func runDiff(c *cli.Context) error {
 	stdout, stderr := c.App.Writer, c.App.ErrWriter
 	bad := false
 	for _, file := range files {
-		golden, err := outPath(dir, file)
+		golden, err := atomicfile.OutPath(dir, file)
 		if err != nil {
 			fmt.Fprintf(stderr, "gopari: %v\n", err)
 			bad = true
@@ -55,22 +55,20 @@ func runDiff(c *cli.Context) error {
 			continue
 		}
 		if c.Bool("update") {
-			if err := writeBelow(dir, file, func(w io.Writer) error { _, err := res.WriteTo(w); return err }); err != nil {
+			if err := atomicfile.WriteBelow(dir, file, func(w io.Writer) error { _, err := res.WriteTo(w); return err }); err != nil {
 				fmt.Fprintf(stderr, "gopari: %v\n", err)
 				bad = true
 			}
 			continue
 		}
-		got := res.Bytes()
-		want, err := os.ReadFile(golden)
+		d, err := udiff.Golden(golden, file, res.Bytes())
 		if err != nil {
-			fmt.Fprintf(stderr, "gopari: %s: no golden file: %v (use --update to create it)\n", file, err)
+			fmt.Fprintf(stderr, "gopari: %v\n", err)
 			bad = true
 			continue
 		}
-		if !bytes.Equal(want, got) {
-			d := unified(filepath.ToSlash(golden), filepath.ToSlash(file)+" (instrumented)", want, got)
-			if err := writeTo("standard output", stdout, func(w io.Writer) error {
+		if d != "" {
+			if err := atomicfile.WriteTo("standard output", stdout, func(w io.Writer) error {
 				_, err := io.WriteString(w, d)
 				return err
 			}); err != nil {

@@ -7,7 +7,9 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"gopari/internal/atomicfile"
 	"gopari/internal/events"
+	"gopari/internal/experiment"
 	"gopari/internal/grains"
 )
 
@@ -46,40 +48,15 @@ func runGrains(c *cli.Context) error {
 	if !exp.Events.Has("grains") && !exp.Events.Has("trace") {
 		return &exitError{code: 1, msg: fmt.Sprintf("%s: the stream holds no grains (record with GOPARI_GRAINS=1 or GOPARI_MODE=trace)", exp.Dir)}
 	}
-	for _, f := range []string{"benefit", "inflation", "balance"} {
-		if c.Float64(f) <= 0 {
-			return usageErr("grains: --%s must be above 0", f)
-		}
-	}
-	if c.Float64("parallelism") < 0 || c.Int("max-nodes") < 1 {
-		return usageErr("grains: --parallelism must be positive and --max-nodes at least 1")
-	}
-	opts := grains.Options{Benefit: c.Float64("benefit"), Inflation: c.Float64("inflation"),
-		Parallelism: c.Float64("parallelism"), Balance: c.Float64("balance"), Scatter: c.String("csv") != ""}
-	stderr := c.App.ErrWriter
-	if b := c.String("baseline"); b != "" {
-		if filepath.Base(b) == "profile.json" {
-			b = filepath.Dir(b)
-		}
-		base, err := events.OpenExperiment(b)
-		if err != nil {
-			return &exitError{code: 1, msg: "--baseline: " + err.Error()}
-		}
-		if base.Killed != nil {
-			fmt.Fprintf(stderr, "gopari: warning: --baseline: %s\n", base.KilledSummary())
-		}
-		if filepath.Base(base.Program) != filepath.Base(exp.Program) {
-			fmt.Fprintf(stderr, "gopari: warning: the baseline ran %s, this run %s\n", base.Program, exp.Program)
-		}
-		if n := teamSize(base); n > 1 {
-			fmt.Fprintf(stderr, "gopari: warning: the baseline ran teams of %d threads, not 1\n", n)
-		}
-		opts.Baseline = base
+	opts, err := grainsOptions(c, exp)
+	if err != nil {
+		return err
 	}
 	a, err := grains.Analyze(exp, opts)
 	if err != nil {
 		return &exitError{code: 1, msg: err.Error()}
 	}
+	stderr := c.App.ErrWriter
 	var graph *grains.Graph
 	if c.String("dot") != "" || c.String("graphml") != "" {
 		graph = grains.NewGraph(c.Int("max-nodes"))
@@ -91,7 +68,7 @@ func runGrains(c *cli.Context) error {
 		return err
 	}
 	if f := c.String("csv"); f != "" {
-		err = writeAtomic(f, pass)
+		err = atomicfile.Write(f, pass)
 	} else {
 		err = pass(nil)
 	}
@@ -104,12 +81,12 @@ func runGrains(c *cli.Context) error {
 	}
 	title := fmt.Sprintf("grains of %s (pid %d)", filepath.Base(exp.Program), exp.PID)
 	if f := c.String("dot"); f != "" {
-		if err := writeAtomic(f, func(w io.Writer) error { return graph.WriteDOT(w, title) }); err != nil {
+		if err := atomicfile.Write(f, func(w io.Writer) error { return graph.WriteDOT(w, title) }); err != nil {
 			return &exitError{code: 1, msg: err.Error()}
 		}
 	}
 	if f := c.String("graphml"); f != "" {
-		if err := writeAtomic(f, graph.WriteGraphML); err != nil {
+		if err := atomicfile.Write(f, graph.WriteGraphML); err != nil {
 			return &exitError{code: 1, msg: err.Error()}
 		}
 	}
@@ -121,6 +98,39 @@ func runGrains(c *cli.Context) error {
 		return err
 	}
 	return partialIf(exp)
+}
+
+// grainsOptions reads grains' flags; --baseline opens the baseline run,
+// warning about one that does not look like exp's run on one thread.
+func grainsOptions(c *cli.Context, exp *events.Experiment) (grains.Options, error) {
+	var opts grains.Options
+	for _, f := range []string{"benefit", "inflation", "balance"} {
+		if c.Float64(f) <= 0 {
+			return opts, usageErr("grains: --%s must be above 0", f)
+		}
+	}
+	if c.Float64("parallelism") < 0 || c.Int("max-nodes") < 1 {
+		return opts, usageErr("grains: --parallelism must be positive and --max-nodes at least 1")
+	}
+	opts = grains.Options{Benefit: c.Float64("benefit"), Inflation: c.Float64("inflation"),
+		Parallelism: c.Float64("parallelism"), Balance: c.Float64("balance"), Scatter: c.String("csv") != ""}
+	if b := c.String("baseline"); b != "" {
+		base, err := events.OpenExperiment(experiment.Dir(b))
+		if err != nil {
+			return opts, &exitError{code: 1, msg: "--baseline: " + err.Error()}
+		}
+		if base.Killed != nil {
+			fmt.Fprintf(c.App.ErrWriter, "gopari: warning: --baseline: %s\n", base.KilledSummary())
+		}
+		if filepath.Base(base.Program) != filepath.Base(exp.Program) {
+			fmt.Fprintf(c.App.ErrWriter, "gopari: warning: the baseline ran %s, this run %s\n", base.Program, exp.Program)
+		}
+		if n := teamSize(base); n > 1 {
+			fmt.Fprintf(c.App.ErrWriter, "gopari: warning: the baseline ran teams of %d threads, not 1\n", n)
+		}
+		opts.Baseline = base
+	}
+	return opts, nil
 }
 
 // teamSize returns the size of the largest team a run had.

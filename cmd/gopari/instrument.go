@@ -6,6 +6,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"gopari/internal/atomicfile"
 	"gopari/internal/verify"
 )
 
@@ -73,17 +74,17 @@ func (s *settings) instrumentOne(c *cli.Context, file, out, dir string, inPlace 
 	var err error
 	switch {
 	case inPlace:
-		err = writeAtomic(file, write)
+		err = atomicfile.Write(file, write)
 	case dir != "":
-		err = writeBelow(dir, file, write)
+		err = atomicfile.WriteBelow(dir, file, write)
 	case out != "" && out != "-":
 		if same(out, file) {
 			err = fmt.Errorf("%s: -o names the input file; use --in-place to overwrite a source", file)
 		} else {
-			err = writeAtomic(out, write)
+			err = atomicfile.Write(out, write)
 		}
 	default:
-		if err := writeTo("standard output", c.App.Writer, write); err != nil {
+		if err := atomicfile.WriteTo("standard output", c.App.Writer, write); err != nil {
 			return false, failure(err)
 		}
 	}

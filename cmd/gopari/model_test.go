@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"gopari/internal/model"
 	"gopari/internal/profile"
 )
 
@@ -72,7 +73,7 @@ func TestModelKnownValues(t *testing.T) {
 
 	// Named twice, a run counts once.
 	stdout, _ = gopariStatus(t, 0, "model", "--json", "--predict", "16", filepath.Join(dir, "t1"), filepath.Join(dir, "t2"), filepath.Join(dir, "t4", "profile.json"), filepath.Join(dir, "t8"), dir)
-	var ms []modelJSON
+	var ms []model.JSON
 	if err := json.Unmarshal([]byte(stdout), &ms); err != nil {
 		t.Fatal(err)
 	}
@@ -193,7 +194,7 @@ func TestModelSecondParameter(t *testing.T) {
 		t.Errorf("first row:\n%s\nwant\n%s", got, want)
 	}
 	stdout, _ = gopariStatus(t, 0, append([]string{"model", "--json"}, args[1:]...)...)
-	var ms []modelJSON
+	var ms []model.JSON
 	if err := json.Unmarshal([]byte(stdout), &ms); err != nil {
 		t.Fatal(err)
 	}
@@ -247,11 +248,11 @@ func TestModelTaskAndLockMetrics(t *testing.T) {
 		})
 	}
 	stdout, _ := gopariStatus(t, 0, "model", "--json", "--top", "0", "--predict", "16", dir)
-	var ms []modelJSON
+	var ms []model.JSON
 	if err := json.Unmarshal([]byte(stdout), &ms); err != nil {
 		t.Fatal(err)
 	}
-	got := map[string]modelJSON{}
+	got := map[string]model.JSON{}
 	for _, m := range ms {
 		got[m.Kind+" "+m.Metric] = m
 	}

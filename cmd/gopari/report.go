@@ -13,7 +13,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"gopari/internal/events"
-	"gopari/internal/job"
+	"gopari/internal/experiment"
 	"gopari/internal/pop"
 	"gopari/internal/profile"
 )
@@ -56,7 +56,7 @@ func runReport(c *cli.Context) error {
 	path := c.Args().First()
 	if path == "" {
 		var err error
-		if path, err = newestExperiment("."); err != nil {
+		if path, err = experiment.Newest("."); err != nil {
 			return &exitError{code: 1, msg: err.Error()}
 		}
 	}
@@ -65,14 +65,14 @@ func runReport(c *cli.Context) error {
 	} else if c.IsSet("model") {
 		return usageErr("report: --model adds scaling models to the page of --html")
 	}
-	if job.IsJob(path) {
+	if experiment.IsJob(path) {
 		return runJobReport(c, path)
 	}
 	if c.IsSet("rank") {
 		return usageErr("report: --rank needs an MPI job's directory, and %s is not one", path)
 	}
 	if st, err := os.Stat(path); err == nil && st.IsDir() {
-		path = filepath.Join(path, "profile.json")
+		path = experiment.Profile(path)
 	}
 	if c.Bool("json") {
 		b, err := os.ReadFile(path)
@@ -80,7 +80,7 @@ func runReport(c *cli.Context) error {
 			_, err = profile.Read(path) // check it is a profile
 		}
 		if err != nil {
-			return &exitError{code: 1, msg: explainProfileError(path, err)}
+			return &exitError{code: 1, msg: experiment.Explain(path, err)}
 		}
 		return writeOut(c, func(w io.Writer) error { _, err := w.Write(b); return err })
 	}
@@ -91,7 +91,7 @@ func runReport(c *cli.Context) error {
 		} else if exp != nil {
 			return runKilledReport(c, exp)
 		}
-		return &exitError{code: 1, msg: explainProfileError(path, err)}
+		return &exitError{code: 1, msg: experiment.Explain(path, err)}
 	}
 	return writeOut(c, func(w io.Writer) error {
 		writeReport(w, p, c.Int("top"))

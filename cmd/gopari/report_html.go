@@ -8,8 +8,11 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"gopari/internal/atomicfile"
+	"gopari/internal/experiment"
 	"gopari/internal/html"
 	"gopari/internal/job"
+	"gopari/internal/model"
 	"gopari/internal/profile"
 )
 
@@ -30,15 +33,15 @@ func runReportHTML(c *cli.Context, path string) error {
 	out := c.String("html")
 	in := html.Input{}
 	if f := c.String("model"); f != "" {
-		ms, err := html.ReadModels(f)
+		ms, err := model.ReadJSON(f)
 		if err != nil {
 			return failure(err)
 		}
 		in.Models, in.ModelFile = ms, f
 	}
 	switch {
-	case job.IsJob(path) && !c.IsSet("rank"):
-		j, err := job.Read(path, explainProfileError)
+	case experiment.IsJob(path) && !c.IsSet("rank"):
+		j, err := job.Read(path, experiment.Explain)
 		if err != nil {
 			return failure(err)
 		}
@@ -46,8 +49,8 @@ func runReportHTML(c *cli.Context, path string) error {
 			return failure(fmt.Errorf("%s: no rank wrote a profile%s", path, jobGaps(j)))
 		}
 		in.Job, in.Merged = j, job.Merge(j)
-	case job.IsJob(path):
-		j, err := job.Read(path, explainProfileError)
+	case experiment.IsJob(path):
+		j, err := job.Read(path, experiment.Explain)
 		if err != nil {
 			return failure(err)
 		}
@@ -62,11 +65,11 @@ func runReportHTML(c *cli.Context, path string) error {
 		}
 		file := path
 		if st, err := os.Stat(path); err == nil && st.IsDir() {
-			file = filepath.Join(path, "profile.json")
+			file = experiment.Profile(path)
 		}
 		p, err := profile.Read(file)
 		if err != nil {
-			return failure(fmt.Errorf("%s", explainProfileError(file, err)))
+			return failure(fmt.Errorf("%s", experiment.Explain(file, err)))
 		}
 		in.Profile = p
 		if p.Events != nil {
@@ -76,7 +79,7 @@ func runReportHTML(c *cli.Context, path string) error {
 	in.StreamDamaged = func(err error) {
 		fmt.Fprintf(c.App.ErrWriter, "gopari: warning: %v; the page has no timeline and no grain graph, the rest comes from the profile, which is whole\n", err)
 	}
-	if err := writeAtomic(out, func(w io.Writer) error { return html.Write(w, in) }); err != nil {
+	if err := atomicfile.Write(out, func(w io.Writer) error { return html.Write(w, in) }); err != nil {
 		return failure(err)
 	}
 	size := ""

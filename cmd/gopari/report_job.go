@@ -11,13 +11,14 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"gopari/internal/experiment"
 	"gopari/internal/job"
 )
 
 // runJobReport reports on the directory of an MPI job: the ranks merged,
 // or with --rank one rank alone.
 func runJobReport(c *cli.Context, dir string) error {
-	j, err := job.Read(dir, explainProfileError)
+	j, err := job.Read(dir, experiment.Explain)
 	if err != nil {
 		return failure(err)
 	}
@@ -26,7 +27,7 @@ func runJobReport(c *cli.Context, dir string) error {
 		if err != nil {
 			return failure(err)
 		}
-		path := filepath.Join(dir, r.Dir, "profile.json")
+		path := experiment.Profile(filepath.Join(dir, r.Dir))
 		if c.Bool("json") {
 			b, err := os.ReadFile(path)
 			if err != nil {
@@ -62,7 +63,7 @@ func runJobReport(c *cli.Context, dir string) error {
 func jobGaps(j *job.Job) string {
 	var b strings.Builder
 	for _, r := range j.Missing {
-		fmt.Fprintf(&b, "\nmissing: rank %d wrote nothing (no rank-%05d directory): it was killed before it could, or never started", r, r)
+		fmt.Fprintf(&b, "\nmissing: rank %d wrote nothing (no %s directory): it was killed before it could, or never started", r, experiment.RankDir(r))
 	}
 	for _, d := range j.Damaged {
 		fmt.Fprintf(&b, "\ndamaged: rank %d: %s", d.Rank, d.Error)

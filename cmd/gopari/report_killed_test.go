@@ -12,6 +12,7 @@ import (
 	"gopari/internal/chrome"
 	"gopari/internal/events"
 	"gopari/internal/events/evtest"
+	"gopari/internal/experiment"
 )
 
 // taskEnds counts the TASK_END records an experiment's readers return.
@@ -72,7 +73,7 @@ func TestKilledCommands(t *testing.T) {
 		t.Fatalf("report: exit %d, stderr %q", code, stderr)
 	}
 	for _, want := range []string{"NO PROFILE: ./synthetic (pid 4242) was killed before it wrote its profile", "PARTIAL", "missing:",
-		"thread-000001.evt: its last ", "whose write the kill cut short (not read)", events.ReserveFile + ": 4096 bytes",
+		"thread-000001.evt: its last ", "whose write the kill cut short (not read)", experiment.ReserveFile + ": 4096 bytes",
 		"Tasks in the stream (partial)", "fib.c:10"} {
 		if !strings.Contains(stdout, want) {
 			t.Errorf("report does not say %q:\n%s", want, stdout)
@@ -133,7 +134,7 @@ func TestKilledCommands(t *testing.T) {
 		t.Errorf("killed while writing, --json: exit %d, stderr %q", code, stderr)
 	}
 	os.Remove(filepath.Join(dir, "profile.json.tmp"))
-	info := filepath.Join(dir, "events", events.RunInfoFile)
+	info := filepath.Join(dir, "events", experiment.StreamFile)
 	b, _ := os.ReadFile(info)
 	os.WriteFile(info, []byte(strings.Replace(string(b), `"format"`, `"ended": "SIGTERM", "format"`, 1)), 0o644)
 	if code, stdout, _ := gopari(t, "report", dir); code != 3 || !strings.Contains(stdout, "ended (SIGTERM) but wrote no profile") {
@@ -144,7 +145,7 @@ func TestKilledCommands(t *testing.T) {
 	gone := filepath.Join(t.TempDir(), "gone")
 	for _, cmd := range []string{"report", "grains"} {
 		code, _, stderr := gopari(t, cmd, gone)
-		if code != 1 || !strings.Contains(stderr, "gopari: "+gone+": no such ") || !strings.Contains(stderr, noDirNote) {
+		if code != 1 || !strings.Contains(stderr, "gopari: "+gone+": no such ") || !strings.Contains(stderr, experiment.NoDirNote) {
 			t.Errorf("%s of a directory that is not there: exit %d, stderr %q", cmd, code, stderr)
 		}
 	}

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"gopari/internal/model"
 	"gopari/internal/profile"
 )
 
@@ -126,11 +127,11 @@ func TestScaleEndToEnd(t *testing.T) {
 	if b, _ := os.ReadFile(filepath.Join(out, "t4.r1", "stderr.txt")); len(b) > 0 {
 		t.Logf("the program says: %s", b)
 	}
-	var models []modelJSON
+	var models []model.JSON
 	if err := json.Unmarshal([]byte(stdout), &models); err != nil {
 		t.Fatalf("%v\n%s", err, stdout)
 	}
-	find := func(line int, metric string) *modelJSON {
+	find := func(line int, metric string) *model.JSON {
 		for i := range models {
 			if models[i].Line == line && models[i].Metric == metric {
 				return &models[i]
@@ -161,7 +162,7 @@ func TestScaleEndToEnd(t *testing.T) {
 	}
 	// Sleeping gives lower bounds; the upper ones catch a wrong unit.
 	critModel := find(crit, "construct")
-	at := func(m *modelJSON, tt float64) float64 {
+	at := func(m *model.JSON, tt float64) float64 {
 		for _, p := range m.Points {
 			if p.T == tt {
 				return p.Predicted

@@ -12,8 +12,10 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"gopari/internal/atomicfile"
 	"gopari/internal/chrome"
 	"gopari/internal/events"
+	"gopari/internal/experiment"
 	"gopari/internal/job"
 	"gopari/internal/otf2"
 )
@@ -47,7 +49,7 @@ beside its output, which can be removed.`,
 type export struct {
 	exp   *events.Experiment // one run
 	job   *job.Job
-	ranks []otf2.Rank
+	ranks []events.Rank
 }
 
 func runTrace(c *cli.Context) error {
@@ -86,7 +88,7 @@ func openExport(c *cli.Context) (*export, error) {
 	if err != nil {
 		return nil, err
 	}
-	if !job.IsJob(path) {
+	if !experiment.IsJob(path) {
 		exp, err := openExperimentDir(path)
 		if err != nil {
 			return nil, err
@@ -96,7 +98,7 @@ func openExport(c *cli.Context) (*export, error) {
 		}
 		return &export{exp: exp}, nil
 	}
-	j, err := job.Read(path, explainProfileError)
+	j, err := job.Read(path, experiment.Explain)
 	if err != nil {
 		return nil, &exitError{code: 1, msg: err.Error()}
 	}
@@ -112,7 +114,7 @@ func openExport(c *cli.Context) (*export, error) {
 		if !exp.Events.Has("trace") {
 			return nil, &exitError{code: 1, msg: fmt.Sprintf("%s: rank %d recorded grains, not a trace (GOPARI_MODE=trace records one)", path, r.Rank)}
 		}
-		x.ranks = append(x.ranks, otf2.Rank{Rank: r.Rank, Exp: exp})
+		x.ranks = append(x.ranks, events.Rank{Rank: r.Rank, Exp: exp})
 	}
 	if len(x.ranks) == 0 {
 		return nil, &exitError{code: 1, msg: fmt.Sprintf("%s: no rank of the job has a profile%s", path, jobGaps(j))}
@@ -148,14 +150,10 @@ func (x *export) writeOTF2(c *cli.Context, dir string) (int64, error) {
 func (x *export) writeChrome(c *cli.Context, out string) (int64, error) {
 	start := time.Now()
 	var st chrome.Stats
-	err := writeAtomic(out, func(w io.Writer) error {
+	err := atomicfile.Write(out, func(w io.Writer) error {
 		var err error
 		if x.job != nil {
-			ranks := make([]chrome.Rank, len(x.ranks))
-			for i, r := range x.ranks {
-				ranks[i] = chrome.Rank{Rank: r.Rank, Exp: r.Exp}
-			}
-			st, err = chrome.WriteJob(w, x.job.Job, ranks)
+			st, err = chrome.WriteJob(w, x.job.Job, x.ranks)
 		} else {
 			st, err = chrome.Write(w, x.exp)
 		}

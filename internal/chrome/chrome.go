@@ -66,12 +66,6 @@ func Write(w io.Writer, exp *events.Experiment) (Stats, error) {
 	return c.stats, c.w.Flush()
 }
 
-// A Rank is one process of an MPI job, with its event stream.
-type Rank struct {
-	Rank int
-	Exp  *events.Experiment
-}
-
 // WriteJob writes the ranks of the MPI job named job as one Chrome trace:
 // a process per rank (pid rank + 1, named "rank N: PROGRAM (pid P)"),
 // with its team-tree threads as tracks. The ranks' times are placed on
@@ -79,7 +73,7 @@ type Rank struct {
 // flow IDs are the task IDs with the rank in bits 48 and up, so that
 // they stay unique in the job (the task IDs the slices show are the
 // ranks' own).
-func WriteJob(w io.Writer, job string, ranks []Rank) (Stats, error) {
+func WriteJob(w io.Writer, job string, ranks []events.Rank) (Stats, error) {
 	c := &writer{w: bufio.NewWriterSize(w, 1<<16), first: true}
 	c.w.WriteString(`{"displayTimeUnit":"ns","traceEvents":[`)
 	origin := uint64(math.MaxUint64)

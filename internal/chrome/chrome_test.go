@@ -131,13 +131,13 @@ func TestJob(t *testing.T) {
 	if err := evtest.Job(dir, "ompi-7", 1e6, []func(string) (*evtest.Sim, error){evtest.Mixed, evtest.Mixed}); err != nil {
 		t.Fatal(err)
 	}
-	var ranks []Rank
+	var ranks []events.Rank
 	for r := 0; r < 2; r++ {
 		exp, err := events.OpenExperiment(filepath.Join(dir, "rank-0000"+strconv.Itoa(r)))
 		if err != nil {
 			t.Fatal(err)
 		}
-		ranks = append(ranks, Rank{Rank: r, Exp: exp})
+		ranks = append(ranks, events.Rank{Rank: r, Exp: exp})
 	}
 	var buf bytes.Buffer
 	st, err := WriteJob(&buf, "ompi-7", ranks)

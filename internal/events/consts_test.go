@@ -7,12 +7,14 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"gopari/internal/experiment"
 )
 
 // TestCConstants checks the Go constants against the C writer's in
 // pomprt: every record type whose name the C sources define (as
 // SOMETHING_TASK_BEGIN = 23 or #define SOMETHING_TASK_BEGIN 23), and the
-// magic strings, version and the reserve file's name.
+// magic strings, version and the names of the reserve and stream files.
 func TestCConstants(t *testing.T) {
 	files, _ := filepath.Glob("../../pomprt/*.[ch]")
 	var src strings.Builder
@@ -32,8 +34,12 @@ func TestCConstants(t *testing.T) {
 	if !strings.Contains(c, `"`+FileMagic+`"`) || !strings.Contains(c, `"`+BlockMagic+`"`) {
 		t.Errorf("the C sources do not spell the magic strings %q and %q", FileMagic, BlockMagic)
 	}
-	if !strings.Contains(c, `EV_RESERVE_FILE "`+ReserveFile+`"`) {
-		t.Errorf("the C sources do not name the reserve file %q", ReserveFile)
+	if !strings.Contains(c, `EV_RESERVE_FILE "`+experiment.ReserveFile+`"`) {
+		t.Errorf("the C sources do not name the reserve file %q", experiment.ReserveFile)
+	}
+	// The C writer names each thread's stream file as ThreadFile does.
+	if b, _ := os.ReadFile("../../pomprt/events.c"); !strings.Contains(string(b), `/thread-%06u.evt"`) || experiment.ThreadFile(7) != "thread-000007.evt" {
+		t.Errorf("the C sources and experiment.ThreadFile name the stream files differently (%s)", experiment.ThreadFile(7))
 	}
 	value := func(name string) (int, bool) {
 		re := regexp.MustCompile(`\b[A-Z0-9_]*_` + name + `\s*(?:=\s*)?(\d+)\b`)

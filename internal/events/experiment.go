@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"gopari/internal/experiment"
 	"gopari/internal/profile"
 )
 
@@ -59,6 +60,13 @@ type Experiment struct {
 	Killed *Killed
 }
 
+// A Rank is one process of an MPI job, with its event stream: what the
+// trace exports (internal/chrome, internal/otf2) write a job from.
+type Rank struct {
+	Rank int
+	Exp  *Experiment
+}
+
 // ErrNoEvents is returned by OpenExperiment for a run without a stream.
 var ErrNoEvents = errors.New("no event stream")
 
@@ -68,7 +76,7 @@ var ErrNoEvents = errors.New("no event stream")
 // as a killed run when the runtime's stream.json is there (see Killed);
 // otherwise the error wraps fs.ErrNotExist.
 func OpenExperiment(dir string) (*Experiment, error) {
-	path := filepath.Join(dir, "profile.json")
+	path := experiment.Profile(dir)
 	b, err := os.ReadFile(path)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
@@ -76,7 +84,7 @@ func OpenExperiment(dir string) (*Experiment, error) {
 			if kerr == nil || !errors.Is(kerr, fs.ErrNotExist) {
 				return exp, kerr
 			}
-			if _, serr := os.Stat(path + ".tmp"); serr == nil {
+			if _, serr := os.Stat(filepath.Join(dir, experiment.ProfileTmpFile)); serr == nil {
 				return nil, fmt.Errorf("%s: the run stopped while writing its profile (only profile.json.tmp is there): %w", dir, err)
 			}
 			return nil, fmt.Errorf("%s: no profile.json: not a gopari experiment directory: %w", dir, err)
@@ -122,7 +130,7 @@ func OpenExperiment(dir string) (*Experiment, error) {
 		return nil, fmt.Errorf("%s: event stream version %d is newer than this gopari reads (%d); update gopari", path, e.Events.Version, Version)
 	}
 	if e.Events.Dir == "" {
-		e.Events.Dir = "events"
+		e.Events.Dir = experiment.EventsDir
 	}
 	if !local(e.Events.Dir) {
 		return nil, fmt.Errorf("%s: events.dir %q is not a directory inside the experiment", path, e.Events.Dir)

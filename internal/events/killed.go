@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"gopari/internal/experiment"
 )
 
 // Killed describes what a run left that ended without writing its
@@ -22,7 +24,7 @@ type Killed struct {
 	// ProfileTmp is the size of the profile.json.tmp the run left when
 	// it was killed while writing its profile; -1 when there is none.
 	ProfileTmp int64
-	// Reserve is the size of the ReserveFile the run left; 0 when there
+	// Reserve is the size of the experiment.ReserveFile the run left; 0 when there
 	// is none.
 	Reserve int64
 	// Files say what the kill left of each stream file, in name order.
@@ -46,25 +48,25 @@ type KilledFile struct {
 // the runtime's stream.json. Its error wraps fs.ErrNotExist when there is
 // no stream.json either.
 func openKilled(dir string) (*Experiment, error) {
-	info, err := ReadRunInfo(filepath.Join(dir, "events", RunInfoFile))
+	info, err := ReadRunInfo(experiment.Stream(dir))
 	if err != nil {
 		return nil, err
 	}
 	k := &Killed{Info: info, ProfileTmp: -1}
-	if st, err := os.Stat(filepath.Join(dir, "profile.json.tmp")); err == nil {
+	if st, err := os.Stat(filepath.Join(dir, experiment.ProfileTmpFile)); err == nil {
 		k.ProfileTmp = st.Size()
 	}
-	if st, err := os.Stat(filepath.Join(dir, "events", ReserveFile)); err == nil {
+	if st, err := os.Stat(filepath.Join(dir, experiment.EventsDir, experiment.ReserveFile)); err == nil {
 		k.Reserve = st.Size()
 	}
 	c := info.Clock
 	e := &Experiment{Dir: dir, Program: info.Program, PID: info.PID, Regions: info.Regions, Threads: info.Threads, Killed: k,
 		Clock:  Clock{Name: c.Name, NsPerTick: c.NsPerTick, Tick0: c.Tick0, Ns0: c.Ns0, Realtime0Ns: c.Realtime0Ns},
-		Events: Meta{Version: info.StreamVersion, Dir: "events", Kinds: info.Kinds}}
-	if err := e.checkTables(filepath.Join(dir, "events", RunInfoFile)); err != nil {
+		Events: Meta{Version: info.StreamVersion, Dir: experiment.EventsDir, Kinds: info.Kinds}}
+	if err := e.checkTables(experiment.Stream(dir)); err != nil {
 		return nil, err
 	}
-	names, err := filepath.Glob(filepath.Join(dir, "events", "thread-*.evt"))
+	names, err := filepath.Glob(filepath.Join(dir, experiment.EventsDir, experiment.ThreadFilePattern))
 	if err != nil {
 		return nil, err
 	}
@@ -180,7 +182,7 @@ func (e *Experiment) KilledNotes() []string {
 	}
 	if k.Reserve > 0 {
 		out = append(out, fmt.Sprintf("%s: %d bytes the run held back on the disk for its profile; it can be removed",
-			filepath.Join(e.Dir, e.Events.Dir, ReserveFile), k.Reserve))
+			filepath.Join(e.Dir, e.Events.Dir, experiment.ReserveFile), k.Reserve))
 	}
 	return out
 }

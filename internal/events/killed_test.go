@@ -12,6 +12,7 @@ import (
 
 	"gopari/internal/events"
 	"gopari/internal/events/evtest"
+	"gopari/internal/experiment"
 )
 
 // killedRun writes a killed run of two OS threads in small blocks: a
@@ -116,7 +117,7 @@ func TestKilledExperiment(t *testing.T) {
 		t.Fatalf("killed %v, profile %v, %d regions, %d threads, events %+v", exp.Killed, exp.Profile, len(exp.Regions), len(exp.Threads), exp.Events)
 	}
 	if !strings.Contains(exp.KilledSummary(), "killed before it wrote its profile") || len(exp.KilledNotes()) != 1 ||
-		!strings.Contains(exp.KilledNotes()[0], events.ReserveFile+": 4096 bytes") {
+		!strings.Contains(exp.KilledNotes()[0], experiment.ReserveFile+": 4096 bytes") {
 		t.Errorf("summary %q, notes %q", exp.KilledSummary(), exp.KilledNotes())
 	}
 	got, err := readAll(exp)
@@ -175,7 +176,7 @@ func TestKilledDamage(t *testing.T) {
 		t.Errorf("damaged block: %v", err)
 	}
 
-	info := filepath.Join(dir, "events", events.RunInfoFile)
+	info := filepath.Join(dir, "events", experiment.StreamFile)
 	orig, _ := os.ReadFile(info)
 	for _, tc := range []struct {
 		name, key string

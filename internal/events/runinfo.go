@@ -8,19 +8,8 @@ import (
 	"gopari/internal/profile"
 )
 
-// Files the runtime keeps in the events directory beside the stream
-// files (docs/events.md, "Files").
-const (
-	// RunInfoFile is the run's description while it runs: what the
-	// readers need of a run that was killed before it wrote its profile.
-	RunInfoFile = "stream.json"
-	// ReserveFile holds disk space back for profile.json while the
-	// stream is written; the runtime removes it before it writes the
-	// profile, so only a run killed before then leaves it.
-	ReserveFile = "space-for-profile.reserve"
-)
-
-// RunInfoFormat and RunInfoVersion identify stream.json. Readers refuse
+// RunInfoFormat and RunInfoVersion identify stream.json
+// (experiment.StreamFile). Readers refuse
 // other formats and newer versions.
 const (
 	RunInfoFormat  = "gopari-stream"

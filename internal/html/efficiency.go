@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 
+	"gopari/internal/experiment"
 	"gopari/internal/job"
 	"gopari/internal/pop"
 )
@@ -180,7 +181,7 @@ func jobSections(j *job.Job, m *job.Merged) *jobView {
 		v.Regions = append(v.Regions, row)
 	}
 	for _, r := range j.Missing {
-		v.Gaps = append(v.Gaps, fmt.Sprintf("rank %d wrote nothing (no rank-%05d directory): it was killed before it could, or never started", r, r))
+		v.Gaps = append(v.Gaps, fmt.Sprintf("rank %d wrote nothing (no %s directory): it was killed before it could, or never started", r, experiment.RankDir(r)))
 	}
 	for _, d := range j.Damaged {
 		v.Gaps = append(v.Gaps, fmt.Sprintf("rank %d: %s", d.Rank, d.Error))

@@ -31,6 +31,7 @@ import (
 
 	"gopari/internal/events"
 	"gopari/internal/job"
+	"gopari/internal/model"
 	"gopari/internal/pop"
 	"gopari/internal/profile"
 )
@@ -84,7 +85,7 @@ type Input struct {
 	Job    *job.Job
 	Merged *job.Merged
 	// Models are gopari model --json's output; ModelFile names it.
-	Models    []Model
+	Models    []model.JSON
 	ModelFile string
 	Options   Options
 	// StreamDamaged, when set, is told when the run's event stream cannot

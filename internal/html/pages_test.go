@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"gopari/internal/job"
+	"gopari/internal/model"
 	"gopari/internal/pop"
 	"gopari/internal/profile"
 	"gopari/internal/runtest"
@@ -204,7 +205,7 @@ func browseModel(t *testing.T, bctx context.Context, out, exe string) {
 	}
 	mf := filepath.Join(work, "model.json")
 	os.WriteFile(mf, js, 0o644)
-	ms, err := ReadModels(mf)
+	ms, err := model.ReadJSON(mf)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,107 +1,13 @@
 package html
 
 import (
-	"encoding/json"
-	"errors"
 	"fmt"
 	"html/template"
 	"math"
-	"os"
 	"strings"
+
+	"gopari/internal/model"
 )
-
-// A Model is one model of gopari model --json (the README lists its
-// fields); the page reads the ones it draws.
-type Model struct {
-	File        string   `json:"file"`
-	Line        int      `json:"line"`
-	EndLine     int      `json:"end_line"`
-	Kind        string   `json:"kind"`
-	Name        string   `json:"name"`
-	SubName     string   `json:"sub_name"`
-	Metric      string   `json:"metric"`
-	Stat        string   `json:"stat"`
-	Param       string   `json:"param"`
-	I           float64  `json:"i"`
-	J           int      `json:"j"`
-	C0          float64  `json:"c0"`
-	C1          float64  `json:"c1"`
-	Model       string   `json:"model"`
-	Class       string   `json:"class"`
-	AdjR2       float64  `json:"adj_r2"`
-	Noise       *float64 `json:"noise"`
-	Verdict     string   `json:"verdict"`
-	VerdictText string   `json:"verdict_text"`
-	PredictT    int      `json:"predict_t"`
-	Predicted   float64  `json:"predicted"`
-	Growth      float64  `json:"growth"`
-	Points      []struct {
-		T      float64   `json:"t"`
-		Values []float64 `json:"values"`
-		Value  float64   `json:"value"`
-	} `json:"points"`
-	Params []string `json:"params"`
-	Terms  []struct {
-		Coef    float64 `json:"coefficient"`
-		Factors []struct {
-			Param string  `json:"param"`
-			I     float64 `json:"i"`
-			J     int     `json:"j"`
-		} `json:"factors"`
-	} `json:"terms"`
-	PointsXY []struct {
-		X      []float64 `json:"x"`
-		Values []float64 `json:"values"`
-		Value  float64   `json:"value"`
-	} `json:"points_xy"`
-}
-
-// ReadModels reads the output of gopari model --json.
-func ReadModels(path string) ([]Model, error) {
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return nil, err
-	}
-	var ms []Model
-	if err := json.Unmarshal(b, &ms); err != nil {
-		var se *json.SyntaxError
-		var te *json.UnmarshalTypeError
-		switch {
-		case errors.As(err, &se):
-			return nil, fmt.Errorf("%s: offset %d: not gopari model --json output: %v", path, max(0, se.Offset-1), err)
-		case errors.As(err, &te):
-			return nil, fmt.Errorf("%s: offset %d: not gopari model --json output: %v", path, te.Offset, err)
-		}
-		return nil, fmt.Errorf("%s: not gopari model --json output: %v", path, err)
-	}
-	for i, m := range ms {
-		if m.Metric == "" || (len(m.Points) == 0 && len(m.PointsXY) == 0) {
-			return nil, fmt.Errorf("%s: model %d has no metric or no points: not gopari model --json output", path, i+1)
-		}
-	}
-	return ms, nil
-}
-
-// at evaluates the model at t threads (and, for a model in two
-// parameters, the second at p).
-func (m *Model) at(t, p float64) float64 {
-	if len(m.Terms) == 0 {
-		return m.C0 + m.C1*math.Pow(t, m.I)*math.Pow(math.Log2(t), float64(m.J))
-	}
-	v := m.C0
-	for _, term := range m.Terms {
-		f := term.Coef
-		for _, x := range term.Factors {
-			arg := t
-			if x.Param != "t" {
-				arg = p
-			}
-			f *= math.Pow(arg, x.I) * math.Pow(math.Log2(arg), float64(x.J))
-		}
-		v += f
-	}
-	return v
-}
 
 type point struct {
 	t      float64
@@ -111,7 +17,7 @@ type point struct {
 
 // points returns the measured points along t (for two parameters, at
 // the largest value of the second) and that value.
-func (m *Model) points() ([]point, float64) {
+func points(m *model.JSON) ([]point, float64) {
 	var out []point
 	if len(m.PointsXY) == 0 {
 		for _, p := range m.Points {
@@ -140,7 +46,7 @@ type chart struct {
 	SVG                                          template.HTML
 }
 
-func scalingCharts(ms []Model) []chart {
+func scalingCharts(ms []model.JSON) []chart {
 	var out []chart
 	for i := range ms {
 		m := &ms[i]
@@ -175,9 +81,9 @@ func scalingCharts(ms []Model) []chart {
 
 // drawChart draws the measurements (each repetition, and their median or
 // mean) and the fitted curve over the measured thread counts.
-func drawChart(m *Model) string {
+func drawChart(m *model.JSON) string {
 	const w, h, left, right, top, bottom = 320.0, 190.0, 58.0, 10.0, 10.0, 28.0
-	pts, pval := m.points()
+	pts, pval := points(m)
 	if len(pts) == 0 {
 		return ""
 	}
@@ -196,7 +102,7 @@ func drawChart(m *Model) string {
 		if tmax >= 8*tmin && tmin > 0 { // log-spaced samples for a wide range
 			t = tmin * math.Pow(tmax/tmin, float64(k)/samples)
 		}
-		v := m.at(t, pval)
+		v := m.At(t, pval)
 		if !math.IsNaN(v) && !math.IsInf(v, 0) {
 			curve = append(curve, [2]float64{t, v})
 			ymin, ymax = math.Min(ymin, v), math.Max(ymax, v)

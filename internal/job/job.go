@@ -6,43 +6,22 @@
 package job
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
-	"regexp"
 	"sort"
-	"strconv"
 
+	"gopari/internal/experiment"
 	"gopari/internal/profile"
 )
-
-// Marker is the file that makes a directory a job's.
-const Marker = "job.json"
 
 // Format and Version identify the merged profile.
 const (
 	Format  = "gopari-job-profile"
 	Version = 1
 )
-
-// A Marker's content, written by the first rank that ends.
-type marker struct {
-	Format   string `json:"format"`
-	Version  int    `json:"version"`
-	Job      string `json:"job"`
-	Launcher string `json:"launcher"`
-	Size     int    `json:"size"`
-	Program  string `json:"program"`
-}
-
-// IsJob reports whether dir is a job's experiment directory.
-func IsJob(dir string) bool {
-	_, err := os.Stat(filepath.Join(dir, Marker))
-	return err == nil
-}
 
 // A Job is a job's directory as read.
 type Job struct {
@@ -70,21 +49,12 @@ type Damage struct {
 	Error string `json:"error"`
 }
 
-var rankDir = regexp.MustCompile(`^rank-([0-9]{5,})$`)
-
 // Read reads the job in dir. A rank whose profile cannot be read is
 // listed in Damaged with explain's account of why.
 func Read(dir string, explain func(path string, err error) string) (*Job, error) {
-	b, err := os.ReadFile(filepath.Join(dir, Marker))
+	m, err := experiment.ReadJobMarker(dir)
 	if err != nil {
 		return nil, err
-	}
-	var m marker
-	if err := json.Unmarshal(b, &m); err != nil || m.Format != "gopari-job" {
-		return nil, fmt.Errorf("%s: not a gopari job marker", filepath.Join(dir, Marker))
-	}
-	if m.Version > 1 {
-		return nil, fmt.Errorf("%s: job version %d is newer than this gopari reads (1)", filepath.Join(dir, Marker), m.Version)
 	}
 	j := &Job{Dir: dir, Job: m.Job, Launcher: m.Launcher, Size: m.Size, Program: m.Program}
 	entries, err := os.ReadDir(dir)
@@ -93,13 +63,12 @@ func Read(dir string, explain func(path string, err error) string) (*Job, error)
 	}
 	seen := map[int]bool{}
 	for _, e := range entries {
-		sub := rankDir.FindStringSubmatch(e.Name())
-		if sub == nil || !e.IsDir() {
+		n, ok := experiment.ParseRankDir(e.Name())
+		if !ok || !e.IsDir() {
 			continue
 		}
-		n, _ := strconv.Atoi(sub[1])
 		seen[n] = true
-		path := filepath.Join(dir, e.Name(), "profile.json")
+		path := experiment.Profile(filepath.Join(dir, e.Name()))
 		p, err := profile.Read(path)
 		if err != nil {
 			j.Damaged = append(j.Damaged, Damage{Rank: n, Dir: e.Name(), Error: explain(path, err)})

@@ -40,7 +40,7 @@ func writeJSON(t *testing.T, path string, v any) {
 
 func TestReadAndMerge(t *testing.T) {
 	dir := t.TempDir()
-	writeJSON(t, filepath.Join(dir, Marker), map[string]any{"format": "gopari-job", "version": 1, "job": "ompi-1", "launcher": "Open MPI", "size": 4, "program": "./a"})
+	writeJSON(t, filepath.Join(dir, "job.json"), map[string]any{"format": "gopari-job", "version": 1, "job": "ompi-1", "launcher": "Open MPI", "size": 4, "program": "./a"})
 	// Rank 0: threads 100 and 300 ns; rank 1: 200 and 200; rank 2 is
 	// missing; rank 3 was stopped while it wrote.
 	writeJSON(t, filepath.Join(dir, "rank-00000", "profile.json"), rankProfile(0, []uint64{100, 300}, 50))

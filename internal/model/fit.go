@@ -110,29 +110,10 @@ func Fit(points []Point, opt Options) (*Model, error) {
 	if opt.Alpha == 0 {
 		opt.Alpha = 0.001
 	}
-	merged := map[float64][]float64{}
-	for _, p := range points {
-		if !(p.T > 0) || math.IsInf(p.T, 0) {
-			return nil, fmt.Errorf("parameter value %v: must be positive", p.T)
-		}
-		for _, v := range p.Values {
-			if math.IsNaN(v) || math.IsInf(v, 0) {
-				return nil, fmt.Errorf("value %v at %v: not a finite number", v, p.T)
-			}
-		}
-		merged[p.T] = append(merged[p.T], p.Values...)
+	fitted, err := mergePoints(points)
+	if err != nil {
+		return nil, err
 	}
-	var fitted []Fitted
-	for t, vs := range merged {
-		if len(vs) > 0 {
-			vs = append([]float64(nil), vs...)
-			fitted = append(fitted, Fitted{T: t, Values: vs})
-		}
-	}
-	if len(fitted) < MinPoints {
-		return nil, fmt.Errorf("%w: %d, need %d", ErrTooFewPoints, len(fitted), MinPoints)
-	}
-	sort.Slice(fitted, func(i, j int) bool { return fitted[i].T < fitted[j].T })
 	sets := make([][]float64, len(fitted))
 	for k, f := range fitted {
 		sets[k] = f.Values
@@ -142,23 +123,7 @@ func Fit(points []Point, opt Options) (*Model, error) {
 		fitted[k].Value = values[k]
 	}
 
-	// Noise is relative (a run is a few percent slower, not a few
-	// nanoseconds): weigh each point by its repetitions over the square
-	// of its value, so that the fit minimizes relative error.
-	floor := 0.0
-	for _, f := range fitted {
-		floor = math.Max(floor, math.Abs(f.Value))
-	}
-	floor *= 1e-9
-	pts := make([]agg, len(fitted))
-	for k, f := range fitted {
-		s := math.Max(math.Abs(f.Value), floor)
-		w := 1.0
-		if s > 0 {
-			w = float64(len(f.Values)) / (s * s)
-		}
-		pts[k] = agg{t: f.T, y: f.Value, w: w, n: len(f.Values)}
-	}
+	pts := weigh(fitted)
 	m := &Model{Points: fitted, Noise: math.NaN()}
 	if dof > 0 {
 		m.Noise = math.Sqrt(noise)
@@ -196,6 +161,57 @@ func Fit(points []Point, opt Options) (*Model, error) {
 	}
 	m.finish()
 	return m, nil
+}
+
+// mergePoints checks points and merges those with equal T: the points
+// to fit, by T.
+func mergePoints(points []Point) ([]Fitted, error) {
+	merged := map[float64][]float64{}
+	for _, p := range points {
+		if !(p.T > 0) || math.IsInf(p.T, 0) {
+			return nil, fmt.Errorf("parameter value %v: must be positive", p.T)
+		}
+		for _, v := range p.Values {
+			if math.IsNaN(v) || math.IsInf(v, 0) {
+				return nil, fmt.Errorf("value %v at %v: not a finite number", v, p.T)
+			}
+		}
+		merged[p.T] = append(merged[p.T], p.Values...)
+	}
+	var fitted []Fitted
+	for t, vs := range merged {
+		if len(vs) > 0 {
+			vs = append([]float64(nil), vs...)
+			fitted = append(fitted, Fitted{T: t, Values: vs})
+		}
+	}
+	if len(fitted) < MinPoints {
+		return nil, fmt.Errorf("%w: %d, need %d", ErrTooFewPoints, len(fitted), MinPoints)
+	}
+	sort.Slice(fitted, func(i, j int) bool { return fitted[i].T < fitted[j].T })
+	return fitted, nil
+}
+
+// weigh returns the points to fit with their weights.
+func weigh(fitted []Fitted) []agg {
+	// Noise is relative (a run is a few percent slower, not a few
+	// nanoseconds): weigh each point by its repetitions over the square
+	// of its value, so that the fit minimizes relative error.
+	floor := 0.0
+	for _, f := range fitted {
+		floor = math.Max(floor, math.Abs(f.Value))
+	}
+	floor *= 1e-9
+	pts := make([]agg, len(fitted))
+	for k, f := range fitted {
+		s := math.Max(math.Abs(f.Value), floor)
+		w := 1.0
+		if s > 0 {
+			w = float64(len(f.Values)) / (s * s)
+		}
+		pts[k] = agg{t: f.T, y: f.Value, w: w, n: len(f.Values)}
+	}
+	return pts
 }
 
 // terms returns h's term at each point.

@@ -43,7 +43,7 @@ func Write(dir string, exp *events.Experiment) (Stats, error) {
 // ticks start anywhere, on different nodes at different rates), so
 // timestamps are nanoseconds on one time line: each rank's ticks are
 // placed by the wall-clock time its run recorded at its first tick.
-func WriteJob(dir, job string, ranks []Rank) (Stats, error) {
+func WriteJob(dir, job string, ranks []events.Rank) (Stats, error) {
 	if len(ranks) == 0 {
 		return Stats{}, errors.New("otf2: no rank has an event stream")
 	}

@@ -14,15 +14,8 @@ package otf2
 import (
 	"path/filepath"
 
-	"gopari/internal/events"
 	"gopari/internal/timeline"
 )
-
-// A Rank is one process of an MPI job, with its event stream.
-type Rank struct {
-	Rank int
-	Exp  *events.Experiment
-}
 
 // TempPrefix is the start of the name of the temporary directory in
 // which the archive for dir is made: "." + base name + ".gopari-". An

@@ -19,6 +19,6 @@ func Write(dir string, exp *events.Experiment) (Stats, error) {
 
 // WriteJob would write an MPI job's ranks as one OTF2 archive; this
 // gopari was built without libotf2.
-func WriteJob(dir, job string, ranks []Rank) (Stats, error) { return Stats{}, errMissing }
+func WriteJob(dir, job string, ranks []events.Rank) (Stats, error) { return Stats{}, errMissing }
 
 var errMissing = errors.New("this gopari was built without OTF2 support: install libotf2-trace-dev (Debian) and rebuild with make, or build with -tags otf2")

@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"gopari/internal/atomicfile"
 	"gopari/parser"
 	"gopari/rewrite"
 )
@@ -221,7 +222,7 @@ func (p *plan) compileText(src input, res *instrumented, stem, obj string, deps 
 			dir := p.temp(stem + ".pomp")
 			if !p.o.DryRun {
 				if err := os.Mkdir(dir, 0o777); err != nil && !os.IsExist(err) {
-					return &instrumentError{err: fmt.Errorf("cannot write the instrumented copy of %s beside %s: %v", src.path, p.userOutput(), why(err))}
+					return &instrumentError{err: fmt.Errorf("cannot write the instrumented copy of %s beside %s: %v", src.path, p.userOutput(), atomicfile.Cause(err))}
 				}
 			}
 			inst = filepath.Join(dir, base)
@@ -280,8 +281,8 @@ func (p *plan) overlay(src input, inst, stem string) (string, error) {
 		External bool    `json:"use-external-names"`
 		Roots    []entry `json:"roots"`
 	}{0, false, []entry{{Name: dir, Type: "directory", Contents: []entry{{Name: filepath.Base(src.path), Type: "file", External: copyPath}}}}})
-	if err := p.writeFile(path, append(doc, '\n')); err != nil {
-		return "", &instrumentError{err: fmt.Errorf("cannot write beside %s: %v", p.userOutput(), why(err))}
+	if err := atomicfile.WriteFile(path, append(doc, '\n')); err != nil {
+		return "", &instrumentError{err: fmt.Errorf("cannot write beside %s: %v", p.userOutput(), atomicfile.Cause(err))}
 	}
 	return path, nil
 }
@@ -421,7 +422,7 @@ func (p *plan) instrument(in, name string, cfg parser.Config) (*instrumented, er
 	}
 	src, err := os.ReadFile(in)
 	if err != nil {
-		return nil, &instrumentError{err: fmt.Errorf("cannot read %s: %v", name, why(err))}
+		return nil, &instrumentError{err: fmt.Errorf("cannot read %s: %v", name, atomicfile.Cause(err))}
 	}
 	return p.instrumentBytes(src, in, name, cfg)
 }
@@ -462,8 +463,8 @@ func (p *plan) write(res *instrumented, name, out string, preprocessed bool) err
 		_, err := res.WriteTo(w)
 		return err
 	}
-	if err := p.o.WriteFile(out, write); err != nil {
-		return &instrumentError{err: fmt.Errorf("cannot write the instrumented copy of %s beside %s: %v", name, p.userOutput(), why(err))}
+	if err := atomicfile.Write(out, write); err != nil {
+		return &instrumentError{err: fmt.Errorf("cannot write the instrumented copy of %s beside %s: %v", name, p.userOutput(), atomicfile.Cause(err))}
 	}
 	return nil
 }
@@ -483,7 +484,7 @@ func (p *plan) fixDeps(src input, inst string) error {
 	if bytes.Equal(fixed, b) {
 		return nil
 	}
-	return p.writeFile(file, fixed)
+	return atomicfile.WriteFile(file, fixed)
 }
 
 // metaProbe is a program whose metadirective a compiler that does not
@@ -523,7 +524,7 @@ func (p *plan) ignoresMetadirective(src []byte, cplusplus bool) string {
 
 // writeFile writes data to name atomically.
 func (p *plan) writeFile(name string, data []byte) error {
-	return p.o.WriteFile(name, func(w io.Writer) error {
+	return atomicfile.Write(name, func(w io.Writer) error {
 		_, err := w.Write(data)
 		return err
 	})

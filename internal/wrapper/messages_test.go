@@ -78,7 +78,7 @@ func ccTestEnv(t *testing.T) []string {
 func runCC(t *testing.T, raw bool, argv ...string) ([]byte, int) {
 	t.Helper()
 	var stderr bytes.Buffer
-	o := Options{Raw: raw, WriteFile: writeFile, PrintDiags: printDiags}
+	o := Options{Raw: raw, PrintDiags: printDiags}
 	err := Run(argv, o, nil, nil, &stderr)
 	var ce *CommandError
 	switch {
@@ -91,18 +91,6 @@ func runCC(t *testing.T, raw bool, argv ...string) ([]byte, int) {
 	return stderr.Bytes(), 1
 }
 
-// writeFile is Options.WriteFile for tests: not atomic.
-func writeFile(name string, write func(io.Writer) error) error {
-	f, err := os.Create(name)
-	if err != nil {
-		return err
-	}
-	if err := write(f); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
-}
 
 // printDiags is Options.PrintDiags for tests: every diagnostic.
 func printDiags(w io.Writer, diags parser.DiagnosticList) {

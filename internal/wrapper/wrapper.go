@@ -9,7 +9,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
 	"os/exec"
 	"os/signal"
@@ -17,6 +16,7 @@ import (
 	"strings"
 	"syscall"
 
+	"gopari/internal/atomicfile"
 	"gopari/parser"
 	"gopari/rewrite"
 )
@@ -32,9 +32,6 @@ type Options struct {
 	Off      bool // run the compiler untouched (GOPARI_WRAPPER=off)
 	Rewrite  rewrite.Options
 
-	// WriteFile writes what write produces to name atomically; its
-	// errors name name, never a temporary file.
-	WriteFile func(name string, write func(io.Writer) error) error
 	// PrintDiags prints gopari's diagnostics about a source.
 	PrintDiags func(w io.Writer, diags parser.DiagnosticList)
 	// PauseGC, if set, pauses garbage collection while a source of size
@@ -153,7 +150,7 @@ func (p *plan) checkWritable() error {
 	}
 	f, err := os.CreateTemp(p.outDir(), ".gopari-probe-*")
 	if err != nil {
-		return fmt.Errorf("cannot write %s: %v", p.userOutput(), why(err))
+		return fmt.Errorf("cannot write %s: %v", p.userOutput(), atomicfile.Cause(err))
 	}
 	f.Close()
 	os.Remove(f.Name())
@@ -402,20 +399,6 @@ func (p *plan) printWarnings() {
 		fmt.Fprintln(p.stderr, w)
 	}
 	p.warnings = nil
-}
-
-// why returns the reason of a file-system error without the path it
-// names: an intermediate file's name means nothing to the user.
-func why(err error) error {
-	var pe *fs.PathError
-	if errors.As(err, &pe) {
-		return pe.Err
-	}
-	var le *os.LinkError
-	if errors.As(err, &le) {
-		return le.Err
-	}
-	return err
 }
 
 // trapSignals lets the compiler handle SIGINT and SIGTERM, which the

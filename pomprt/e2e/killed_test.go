@@ -21,6 +21,7 @@ import (
 
 	"gopari/internal/chrome"
 	"gopari/internal/events"
+	"gopari/internal/experiment"
 	"gopari/internal/profile"
 	"gopari/internal/salvage"
 	"gopari/rewrite"
@@ -151,14 +152,14 @@ func checkKilled(t *testing.T, gopari, what string, r result, trace bool, rate f
 	if _, err := os.Stat(filepath.Join(r.dir, "profile.json")); err == nil {
 		t.Fatalf("%s: a run killed by SIGKILL wrote a profile", what)
 	}
-	ri, err := events.ReadRunInfo(filepath.Join(r.dir, "events", events.RunInfoFile))
+	ri, err := events.ReadRunInfo(filepath.Join(r.dir, "events", experiment.StreamFile))
 	if err != nil || ri.Ended != "" || len(ri.Regions) == 0 {
 		t.Fatalf("%s: stream.json: %v, %+v", what, err, ri)
 	}
 	if d := ri.Clock.NsPerTick/rate - 1; d > 1e-3 || d < -1e-3 {
 		t.Errorf("%s: stream.json's clock has %.6g ns per tick (over %d ns), a whole run's profile %.6g", what, ri.Clock.NsPerTick, ri.CalibratedNs, rate)
 	}
-	if st, err := os.Stat(filepath.Join(r.dir, "events", events.ReserveFile)); err != nil || st.Size() != 4<<20 {
+	if st, err := os.Stat(filepath.Join(r.dir, "events", experiment.ReserveFile)); err != nil || st.Size() != 4<<20 {
 		t.Errorf("%s: the space held back for the profile: %v", what, err)
 	}
 	raw := readRaw(t, r.dir)
@@ -276,7 +277,7 @@ func checkKilledReport(t *testing.T, gopari, what, dir string, raw rawStream, ta
 		t.Fatalf("%s: gopari report: exit %d (want 3), stderr %q\n%s", what, code, stderr, out)
 	}
 	for _, want := range []string{"NO PROFILE", "was killed before it wrote its profile", "PARTIAL", "missing:",
-		events.ReserveFile + ": 4194304 bytes"} {
+		experiment.ReserveFile + ": 4194304 bytes"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("%s: gopari report does not say %q:\n%s", what, want, out)
 		}

@@ -17,6 +17,7 @@ import (
 	"testing"
 
 	"gopari/internal/events"
+	"gopari/internal/experiment"
 	"gopari/internal/profile"
 )
 
@@ -84,7 +85,7 @@ func TestTraceStream(t *testing.T) {
 				}
 				// What a killed run would have been read by is gone
 				// once the profile is written.
-				for _, f := range []string{events.ReserveFile, events.RunInfoFile, events.RunInfoFile + ".tmp"} {
+				for _, f := range []string{experiment.ReserveFile, experiment.StreamFile, experiment.StreamFile + ".tmp"} {
 					if _, err := os.Stat(filepath.Join(r.dir, prof.Events.Dir, f)); !os.IsNotExist(err) {
 						t.Errorf("%s threads: %s is still there beside the profile: %v", threads, f, err)
 					}
@@ -314,7 +315,7 @@ func checkStopped(t *testing.T, what string, r result, dir, why string) {
 		t.Errorf("%s: %d records read, profile.json lists %d and %d dropped (%d in DROPPED records): fewer than 4 per task",
 			what, records, ev.Records, ev.Dropped, dropped)
 	}
-	for _, f := range []string{events.ReserveFile, events.RunInfoFile} {
+	for _, f := range []string{experiment.ReserveFile, experiment.StreamFile} {
 		if _, err := os.Stat(filepath.Join(dir, ev.Dir, f)); !os.IsNotExist(err) {
 			t.Errorf("%s: %s is still there beside the profile: %v", what, f, err)
 		}

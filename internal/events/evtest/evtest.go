@@ -7,13 +7,13 @@ import (
 	"bufio"
 	"cmp"
 	"encoding/json"
-	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 
 	"gopari/internal/events"
+	"gopari/internal/experiment"
 	"gopari/internal/profile"
 )
 
@@ -51,7 +51,7 @@ type Sim struct {
 
 // New starts an experiment in dir, which must not exist.
 func New(dir string) (*Sim, error) {
-	if err := os.MkdirAll(filepath.Join(dir, "events"), 0o755); err != nil {
+	if err := os.MkdirAll(filepath.Join(dir, experiment.EventsDir), 0o755); err != nil {
 		return nil, err
 	}
 	return &Sim{Dir: dir, NsPerTick: 1, Tick0: 1000, BlockSize: 1 << 16, Kinds: []string{"trace"}}, nil
@@ -109,7 +109,7 @@ type Thread struct {
 // Thread starts the next OS thread's stream.
 func (s *Sim) Thread() *Thread {
 	idx := len(s.threads)
-	f, err := os.Create(filepath.Join(s.Dir, "events", fmt.Sprintf("thread-%06d.evt", idx)))
+	f, err := os.Create(filepath.Join(s.Dir, experiment.EventsDir, experiment.ThreadFile(idx)))
 	if err != nil {
 		s.err = err
 		return nil
@@ -197,7 +197,7 @@ func (s *Sim) Close() error {
 		"mode":    "trace",
 		"exit":    "exit",
 		"clock":   map[string]any{"name": "tsc", "ns_per_tick": s.NsPerTick, "tick0": s.Tick0, "ns0": 0, "realtime0_ns": uint64(Realtime0Ns)},
-		"events": events.Meta{Version: cmp.Or(s.Version, events.Version), Dir: "events", Kinds: s.Kinds, Files: files,
+		"events": events.Meta{Version: cmp.Or(s.Version, events.Version), Dir: experiment.EventsDir, Kinds: s.Kinds, Files: files,
 			Bytes: bytes, Records: records, Dropped: dropped, Complete: !s.Incomplete, Unwritten: s.unwritten},
 		"regions":    s.regions,
 		"threads":    s.locs,
@@ -210,7 +210,7 @@ func (s *Sim) Close() error {
 	if err != nil {
 		return err
 	}
-	if err := os.WriteFile(filepath.Join(s.Dir, "profile.json"), b, 0o644); err != nil {
+	if err := os.WriteFile(experiment.Profile(s.Dir), b, 0o644); err != nil {
 		return err
 	}
 	if s.Killed {
@@ -223,7 +223,7 @@ func (s *Sim) Close() error {
 // leaves: its stream, a stream.json describing it, the space held back
 // for the profile, and no profile.json.
 func Kill(dir string) error {
-	p, err := profile.Read(filepath.Join(dir, "profile.json"))
+	p, err := profile.Read(experiment.Profile(dir))
 	if err != nil {
 		return err
 	}
@@ -236,13 +236,13 @@ func Kill(dir string) error {
 	if err != nil {
 		return err
 	}
-	if err := os.WriteFile(filepath.Join(dir, "events", events.RunInfoFile), b, 0o644); err != nil {
+	if err := os.WriteFile(experiment.Stream(dir), b, 0o644); err != nil {
 		return err
 	}
-	if err := os.WriteFile(filepath.Join(dir, "events", events.ReserveFile), make([]byte, 4096), 0o600); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, experiment.EventsDir, experiment.ReserveFile), make([]byte, 4096), 0o600); err != nil {
 		return err
 	}
-	return os.Remove(filepath.Join(dir, "profile.json"))
+	return os.Remove(experiment.Profile(dir))
 }
 
 // Itoa is strconv.Itoa, for scenario code.

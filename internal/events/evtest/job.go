@@ -3,9 +3,10 @@ package evtest
 import (
 	"bytes"
 	"encoding/json"
-	"fmt"
 	"os"
 	"path/filepath"
+
+	"gopari/internal/experiment"
 )
 
 // Job writes the directory of an MPI job of len(ranks) ranks as libpomp
@@ -17,17 +18,17 @@ func Job(dir, key string, skewNs uint64, ranks []func(dir string) (*Sim, error))
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
-	marker := map[string]any{"format": "gopari-job", "version": 1, "job": key, "launcher": "openmpi", "size": len(ranks), "program": "./synthetic"}
+	marker := map[string]any{"format": experiment.JobMarkerFormat, "version": experiment.JobMarkerVersion, "job": key, "launcher": "openmpi", "size": len(ranks), "program": "./synthetic"}
 	b, _ := json.Marshal(marker)
-	if err := os.WriteFile(filepath.Join(dir, "job.json"), b, 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, experiment.JobMarkerFile), b, 0o644); err != nil {
 		return err
 	}
 	for r, scenario := range ranks {
-		rd := filepath.Join(dir, fmt.Sprintf("rank-%05d", r))
+		rd := filepath.Join(dir, experiment.RankDir(r))
 		if _, err := scenario(rd); err != nil {
 			return err
 		}
-		err := patchProfile(filepath.Join(rd, "profile.json"), func(p map[string]any) {
+		err := patchProfile(experiment.Profile(rd), func(p map[string]any) {
 			p["pid"] = 4242 + r
 			p["mpi"] = map[string]any{"rank": r, "size": len(ranks), "job": key, "launcher": "openmpi"}
 			clock := p["clock"].(map[string]any)

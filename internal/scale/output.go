@@ -1,7 +1,6 @@
-package main
+package scale
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"math"
@@ -10,6 +9,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"gopari/internal/atomicfile"
 	"gopari/internal/model"
 	"gopari/internal/profile"
 )
@@ -30,7 +30,7 @@ func metricLabel(s *series) string {
 	return l
 }
 
-func writeModelTable(w io.Writer, runs []*profRun, ts []int, fitted []*series, opts modelOpts) {
+func writeModelTable(w io.Writer, runs []*Run, ts []int, fitted []*series, opts Options) {
 	reps := map[int]int{}
 	for _, r := range runs {
 		reps[r.threads]++
@@ -41,7 +41,7 @@ func writeModelTable(w io.Writer, runs []*profRun, ts []int, fitted []*series, o
 	} else {
 		fmt.Fprintf(w, ", %d to %d each\n", minRep, maxRep)
 	}
-	fmt.Fprintf(w, "growth: the model at t = %d over the measurement at t = %d", opts.predict, ts[0])
+	fmt.Fprintf(w, "growth: the model at t = %d over the measurement at t = %d", opts.Predict, ts[0])
 	if len(fitted) > 0 && fitted[0].mfit != nil {
 		vmax := math.Inf(-1)
 		for _, p := range fitted[0].mfit.Points {
@@ -51,10 +51,10 @@ func writeModelTable(w io.Writer, runs []*profRun, ts []int, fitted []*series, o
 	}
 	fmt.Fprintf(w, " (1 for a constant); worst first\n\n")
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintf(tw, "growth\tat t=%d\tat t=%d\tmodel\tadj R²\tnoise\tverdict\tmetric\tregion\n", ts[0], opts.predict)
+	fmt.Fprintf(tw, "growth\tat t=%d\tat t=%d\tmodel\tadj R²\tnoise\tverdict\tmetric\tregion\n", ts[0], opts.Predict)
 	for i, s := range fitted {
-		if opts.top > 0 && i == opts.top {
-			fmt.Fprintf(tw, "(%d more; --top 0 shows them)\t\t\t\t\t\t\t\t\n", len(fitted)-opts.top)
+		if opts.Top > 0 && i == opts.Top {
+			fmt.Fprintf(tw, "(%d more; --top 0 shows them)\t\t\t\t\t\t\t\t\n", len(fitted)-opts.Top)
 			break
 		}
 		growth, r2, noise := "-", "-", "-"
@@ -69,7 +69,7 @@ func writeModelTable(w io.Writer, runs []*profRun, ts []int, fitted []*series, o
 		}
 		_, verdict := s.verdict()
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s  %s\n", growth, model.Duration(s.base), model.Duration(s.pred),
-			s.modelText(), r2, noise, verdict, metricLabel(s), where(s.region), label(s.region))
+			s.modelText(), r2, noise, verdict, metricLabel(s), s.region.Where(), s.region.Label())
 	}
 	tw.Flush()
 	fmt.Fprintf(w, "\nmodels are c0 + c1 · t^i · log2(t)^j (Extra-P's performance model normal form), chosen by leave-one-out cross-validation; a trend within the noise of repeated runs counts as constant.\nadj R² ≥ 0.95 makes a model valid; growth faster than log t with a valid model is worth a look.\n")
@@ -83,67 +83,17 @@ func minMax(m map[int]int) (int, int) {
 	return lo, hi
 }
 
-// modelJSON is one model in gopari model --json; README documents it.
-type modelJSON struct {
-	File        string         `json:"file"`
-	Line        int            `json:"line"`
-	EndLine     int            `json:"end_line"`
-	Kind        string         `json:"kind"`
-	Name        string         `json:"name"`
-	SubName     string         `json:"sub_name,omitempty"`
-	Metric      string         `json:"metric"`
-	Stat        string         `json:"stat"`
-	Param       string         `json:"param,omitempty"`
-	Unit        string         `json:"unit"`
-	I           float64        `json:"i"`
-	IText       string         `json:"i_text"`
-	J           int            `json:"j"`
-	C0          float64        `json:"c0"`
-	C1          float64        `json:"c1"`
-	Model       string         `json:"model"`
-	Class       string         `json:"class"`
-	AdjR2       float64        `json:"adj_r2"`
-	SMAPE       float64        `json:"smape"`
-	CVSMAPE     float64        `json:"cv_smape"`
-	Noise       *float64       `json:"noise"`
-	WithinNoise string         `json:"within_noise,omitempty"`
-	Verdict     string         `json:"verdict"`
-	VerdictText string         `json:"verdict_text"`
-	PredictT    int            `json:"predict_t"`
-	Predicted   float64        `json:"predicted"`
-	Growth      float64        `json:"growth"`
-	Points      []model.Fitted `json:"points"`
-	// A model in the thread count and a second parameter: the parameters
-	// ("t" and the other), every term, and the points with both
-	// coordinates. i, j are then the thread count's own hypothesis and c1
-	// the first term's coefficient.
-	Params   []string            `json:"params,omitempty"`
-	Terms    []termJSON          `json:"terms,omitempty"`
-	PointsXY []model.MultiFitted `json:"points_xy,omitempty"`
-}
-
-type termJSON struct {
-	Coef    float64      `json:"coefficient"`
-	Factors []factorJSON `json:"factors"`
-}
-
-type factorJSON struct {
-	Param string  `json:"param"`
-	I     float64 `json:"i"`
-	IText string  `json:"i_text"`
-	J     int     `json:"j"`
-}
-
-func writeModelsJSON(w io.Writer, fitted []*series, opts modelOpts) error {
-	out := []modelJSON{}
+// writeModelsJSON writes the fitted models as model.JSON.
+func writeModelsJSON(w io.Writer, fitted []*series, opts Options) error {
+	out := []model.JSON{}
 	for _, s := range fitted {
 		verdict, text := s.verdict()
-		j := modelJSON{
+		j := model.JSON{
 			File: s.region.File, Line: s.region.BeginLine, EndLine: s.region.EndLine,
 			Kind: s.region.Kind, Name: s.region.Name, SubName: s.region.SubName,
 			Metric: s.metric, Stat: metricInfo[s.metric].stat, Param: s.param, Unit: "ns",
 			Model: s.modelText(), AdjR2: s.adjR2(), Verdict: verdict, VerdictText: text,
-			PredictT: opts.predict, Predicted: s.pred, Growth: s.growth,
+			PredictT: opts.Predict, Predicted: s.pred, Growth: s.growth,
 		}
 		if n := s.noise(); !math.IsNaN(n) {
 			j.Noise = &n
@@ -165,18 +115,16 @@ func writeModelsJSON(w io.Writer, fitted []*series, opts modelOpts) error {
 				if k == 0 {
 					j.C1 = t.Coef
 				}
-				tj := termJSON{Coef: t.Coef}
+				tj := model.JSONTerm{Coef: t.Coef}
 				for _, f := range t.Factors {
-					tj.Factors = append(tj.Factors, factorJSON{Param: m.Params[f.Param], I: f.I.Float(), IText: f.I.String(), J: f.J})
+					tj.Factors = append(tj.Factors, model.JSONFactor{Param: m.Params[f.Param], I: f.I.Float(), IText: f.I.String(), J: f.J})
 				}
 				j.Terms = append(j.Terms, tj)
 			}
 		}
 		out = append(out, j)
 	}
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", " ")
-	return enc.Encode(out)
+	return model.WriteJSON(w, out)
 }
 
 // multiClass is the class of the thread count's part of a model in two
@@ -197,12 +145,39 @@ func multiClass(m *model.MultiModel) string {
 
 // writeExtraPFile writes every series that has data at every point in
 // Extra-P's text format, through a temporary file.
-func writeExtraPFile(path string, runs []*profRun, all []*series, paramName string) error {
+func writeExtraPFile(path string, runs []*Run, all []*series, paramName string) error {
+	coords := extraPCoords(runs, paramName)
 	params := []string{"t"}
-	type coord struct {
-		t     float64
-		param string
+	var points [][]float64
+	for _, c := range coords {
+		p := []float64{c.t}
+		if paramName != "" {
+			_, v, _ := strings.Cut(c.param, "=")
+			f, _ := strconv.ParseFloat(v, 64)
+			p = append(p, f)
+		}
+		points = append(points, p)
 	}
+	if paramName != "" {
+		params = append(params, paramName)
+	}
+	out, skipped := extraPSeries(all, coords)
+	comment := extraPComment(runs, out, skipped)
+	return atomicfile.Write(path, func(w io.Writer) error {
+		return model.WriteExtraP(w, comment, params, points, out)
+	})
+}
+
+// A coord is a point of the measurements: a thread count, and the second
+// parameter as NAME=VALUE ("" when there is none).
+type coord struct {
+	t     float64
+	param string
+}
+
+// extraPCoords returns the points the runs measured, by parameter value
+// and then thread count.
+func extraPCoords(runs []*Run, paramName string) []coord {
 	seen := map[coord]bool{}
 	var coords []coord
 	for _, r := range runs {
@@ -221,26 +196,21 @@ func writeExtraPFile(path string, runs []*profRun, all []*series, paramName stri
 		}
 		return coords[i].t < coords[j].t
 	})
-	var points [][]float64
-	for _, c := range coords {
-		p := []float64{c.t}
-		if paramName != "" {
-			_, v, _ := strings.Cut(c.param, "=")
-			f, _ := strconv.ParseFloat(v, 64)
-			p = append(p, f)
-		}
-		points = append(points, p)
-	}
-	if paramName != "" {
-		params = append(params, paramName)
-	}
-	// Series of the same region and metric at different values of the
-	// parameter are one Extra-P series.
+	return coords
+}
+
+// extraPSeries returns the Extra-P series of all that have data at every
+// point in coords, and how many others it left out. Series of the same
+// region and metric at different values of the parameter are one
+// Extra-P series.
+func extraPSeries(all []*series, coords []coord) ([]model.ExtraPSeries, int) {
 	type key struct{ region, metric string }
 	merged := map[key]map[coord][]float64{}
 	var order []key
+	regions := map[string]*profile.Region{}
 	for _, s := range all {
 		k := key{regionKey(s.region), s.metric}
+		regions[k.region] = s.region
 		if merged[k] == nil {
 			merged[k] = map[coord][]float64{}
 			order = append(order, k)
@@ -249,20 +219,14 @@ func writeExtraPFile(path string, runs []*profRun, all []*series, paramName stri
 			merged[k][coord{t, s.param}] = vs
 		}
 	}
-	regions := map[string]*profile.Region{}
-	for _, s := range all {
-		regions[regionKey(s.region)] = s.region
-	}
 	var out []model.ExtraPSeries
 	skipped := 0
 	for _, k := range order {
 		es := model.ExtraPSeries{Region: extraPRegion(regions[k.region]), Metric: k.metric + "." + metricInfo[k.metric].stat}
+		complete := true
 		for _, c := range coords {
 			es.Values = append(es.Values, merged[k][c])
-		}
-		complete := true
-		for _, vs := range es.Values {
-			complete = complete && len(vs) > 0
+			complete = complete && len(merged[k][c]) > 0
 		}
 		if !complete {
 			skipped++
@@ -270,6 +234,12 @@ func writeExtraPFile(path string, runs []*profRun, all []*series, paramName stri
 		}
 		out = append(out, es)
 	}
+	return out, skipped
+}
+
+// extraPComment is the Extra-P file's comment: the program, and what
+// each metric in out is.
+func extraPComment(runs []*Run, out []model.ExtraPSeries, skipped int) string {
 	comment := fmt.Sprintf("gopari model: %s, %d runs; times in nanoseconds", runs[0].p.Program, len(runs))
 	used := map[string]bool{}
 	for _, es := range out {
@@ -287,12 +257,10 @@ func writeExtraPFile(path string, runs []*profRun, all []*series, paramName stri
 	if skipped > 0 {
 		comment += fmt.Sprintf("\n%d series without data at every point are left out", skipped)
 	}
-	return writeAtomic(path, func(w io.Writer) error {
-		return model.WriteExtraP(w, comment, params, points, out)
-	})
+	return comment
 }
 
 // extraPRegion names a region for Extra-P: "file:line kind".
 func extraPRegion(r *profile.Region) string {
-	return fmt.Sprintf("%s:%d %s", r.File, r.BeginLine, label(r))
+	return fmt.Sprintf("%s:%d %s", r.File, r.BeginLine, r.Label())
 }

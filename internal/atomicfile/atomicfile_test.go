@@ -1,7 +1,6 @@
-package main
+package atomicfile
 
 import (
-	"bytes"
 	"os"
 	"path/filepath"
 	"syscall"
@@ -17,7 +16,7 @@ func TestWriteAtomicModes(t *testing.T) {
 	dir := t.TempDir()
 
 	fresh := filepath.Join(dir, "new.c")
-	if err := writeFileAtomic(fresh, []byte("a\n")); err != nil {
+	if err := WriteFile(fresh, []byte("a\n")); err != nil {
 		t.Fatal(err)
 	}
 	if st, err := os.Stat(fresh); err != nil || st.Mode().Perm() != 0o644 {
@@ -29,7 +28,7 @@ func TestWriteAtomicModes(t *testing.T) {
 		t.Fatal(err)
 	}
 	os.Chmod(kept, 0o751)
-	if err := writeFileAtomic(kept, []byte("b\n")); err != nil {
+	if err := WriteFile(kept, []byte("b\n")); err != nil {
 		t.Fatal(err)
 	}
 	if st, err := os.Stat(kept); err != nil || st.Mode().Perm() != 0o751 {
@@ -40,7 +39,7 @@ func TestWriteAtomicModes(t *testing.T) {
 	if err := os.Symlink("kept.c", link); err != nil {
 		t.Fatal(err)
 	}
-	if err := writeFileAtomic(link, []byte("c\n")); err != nil {
+	if err := WriteFile(link, []byte("c\n")); err != nil {
 		t.Fatal(err)
 	}
 	if st, err := os.Lstat(link); err != nil || st.Mode()&os.ModeSymlink == 0 {
@@ -59,26 +58,7 @@ func TestWriteAtomicModes(t *testing.T) {
 		t.Errorf("directory holds %v, want new.c, kept.c, link.c", names)
 	}
 
-	if err := writeFileAtomic(dir, []byte("d\n")); err == nil {
+	if err := WriteFile(dir, []byte("d\n")); err == nil {
 		t.Errorf("writing over a directory succeeded")
-	}
-}
-
-// TestReadSourceLarge reads a file large enough to be read in two halves
-// on two threads, and one that is not, byte for byte.
-func TestReadSourceLarge(t *testing.T) {
-	for _, size := range []int{1<<20 + 3, 1 << 20, 4095} {
-		want := make([]byte, size)
-		for i := range want {
-			want[i] = byte(i*7 + i>>11)
-		}
-		name := filepath.Join(t.TempDir(), "big.c")
-		if err := os.WriteFile(name, want, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		got, err := readSource(name, nil)
-		if err != nil || !bytes.Equal(got, want) {
-			t.Errorf("%d bytes: read %d bytes, error %v; equal: %v", size, len(got), err, bytes.Equal(got, want))
-		}
 	}
 }

@@ -1,4 +1,4 @@
-package main
+package scale
 
 import (
 	"errors"
@@ -165,11 +165,11 @@ func metrics(p *profile.Profile) map[[2]string]float64 {
 
 // collectSeries gathers the metrics of all runs into series, one per
 // region, metric and value of the second parameter.
-func collectSeries(runs []*profRun, opts modelOpts) ([]*series, string, error) {
+func collectSeries(runs []*Run, opts Options) ([]*series, string, error) {
 	// The second parameter: recorded by the run, or given as --param.
 	paramName := ""
 	for _, r := range runs {
-		for k, v := range opts.params {
+		for k, v := range opts.Params {
 			if _, ok := r.params[k]; !ok {
 				r.params[k] = v
 			}
@@ -252,7 +252,7 @@ func paramLess(a, b string) bool {
 }
 
 // threadCounts returns the distinct thread counts of the runs.
-func threadCounts(runs []*profRun) []int {
+func threadCounts(runs []*Run) []int {
 	seen := map[int]bool{}
 	var ts []int
 	for _, r := range runs {
@@ -268,10 +268,10 @@ func threadCounts(runs []*profRun) []int {
 // fitAll fits every series that has enough thread counts (and values of
 // the second parameter) and is not all zero; it returns those fitted,
 // worst scaling first.
-func fitAll(all []*series, opts modelOpts) ([]*series, error) {
+func fitAll(all []*series, opts Options) ([]*series, error) {
 	var out []*series
 	mopts := model.RunOptions
-	if opts.mean {
+	if opts.Mean {
 		mopts.Aggregate = model.Mean
 	}
 	for _, s := range all {
@@ -288,7 +288,7 @@ func fitAll(all []*series, opts modelOpts) ([]*series, error) {
 			continue
 		}
 		if err != nil {
-			return nil, fmt.Errorf("%s %s %s: %v", where(s.region), label(s.region), s.metric, err)
+			return nil, fmt.Errorf("%s %s %s: %v", s.region.Where(), s.region.Label(), s.metric, err)
 		}
 		// A constant does not grow, however its measurement at the
 		// smallest count strayed from it.
@@ -306,7 +306,7 @@ func fitAll(all []*series, opts modelOpts) ([]*series, error) {
 	return out, nil
 }
 
-func fitSingle(s *series, opts modelOpts, mopts model.Options) error {
+func fitSingle(s *series, opts Options, mopts model.Options) error {
 	var pts []model.Point
 	for t, vs := range s.points {
 		pts = append(pts, model.Point{T: t, Values: vs})
@@ -316,7 +316,7 @@ func fitSingle(s *series, opts modelOpts, mopts model.Options) error {
 		return err
 	}
 	s.fit = m
-	s.pred = m.Eval(float64(opts.predict))
+	s.pred = m.Eval(float64(opts.Predict))
 	s.base = m.Points[0].Value
 	return nil
 }
@@ -325,7 +325,7 @@ func fitSingle(s *series, opts modelOpts, mopts model.Options) error {
 // growth compares the prediction at --predict threads with the
 // measurement at the smallest count, both at the largest value of the
 // parameter.
-func fitMulti(s *series, opts modelOpts, mopts model.Options) error {
+func fitMulti(s *series, opts Options, mopts model.Options) error {
 	var pts []model.MultiPoint
 	for x, vs := range s.multi {
 		pts = append(pts, model.MultiPoint{X: []float64{x[0], x[1]}, Values: vs})
@@ -344,7 +344,7 @@ func fitMulti(s *series, opts modelOpts, mopts model.Options) error {
 			s.base = p.Value
 		}
 	}
-	s.pred = m.Eval([]float64{float64(opts.predict), vmax})
+	s.pred = m.Eval([]float64{float64(opts.Predict), vmax})
 	return nil
 }
 

@@ -1,7 +1,9 @@
-package main
+// Package atomicfile writes files so that a reader never sees one half
+// written: a regular file is written through a temporary file beside it
+// and a rename, and errors name the user's file, never the temporary one.
+package atomicfile
 
 import (
-	"bytes"
 	"crypto/rand"
 	"encoding/hex"
 	"errors"
@@ -11,21 +13,17 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-
-	"github.com/urfave/cli/v2"
-
-	"gopari/internal/mem"
 )
 
-// writeFileAtomic writes data to name; see writeAtomic.
-func writeFileAtomic(name string, data []byte) error {
-	return writeAtomic(name, func(w io.Writer) error {
+// WriteFile writes data to name; see writeAtomic.
+func WriteFile(name string, data []byte) error {
+	return Write(name, func(w io.Writer) error {
 		_, err := w.Write(data)
 		return err
 	})
 }
 
-// writeAtomic writes what write produces to name. A regular file, or a
+// Write writes what write produces to name. A regular file, or a
 // new one, is written through a temporary file in the same directory and
 // a rename, so that name is never left half written: a new file gets mode
 // 0644 under the umask, an existing one keeps its mode, and a symbolic
@@ -33,7 +31,7 @@ func writeFileAtomic(name string, data []byte) error {
 // /dev/stdout, a terminal, a named pipe) is written in place: an atomic
 // rename applies only to regular files. Errors name name, never the
 // temporary file.
-func writeAtomic(name string, write func(io.Writer) error) error {
+func Write(name string, write func(io.Writer) error) error {
 	switch name {
 	case "/dev/stdout":
 		return writeStream(name, os.Stdout, write)
@@ -121,12 +119,12 @@ func writeInPlace(name string, write func(io.Writer) error) error {
 // writeStream writes what write produces to f through a buffer; errors
 // name name.
 func writeStream(name string, f *os.File, write func(io.Writer) error) error {
-	return writeTo(name, f, write)
+	return WriteTo(name, f, write)
 }
 
-// writeTo writes what write produces to w through a buffer; errors name
+// WriteTo writes what write produces to w through a buffer; errors name
 // name.
-func writeTo(name string, w io.Writer, write func(io.Writer) error) error {
+func WriteTo(name string, w io.Writer, write func(io.Writer) error) error {
 	bw := newAsyncWriter(w)
 	err := write(bw)
 	if err2 := bw.Close(); err == nil {
@@ -142,18 +140,22 @@ func writeTo(name string, w io.Writer, write func(io.Writer) error) error {
 	return nil
 }
 
-// writeBelow writes to DIR/FILE (the layout of --out-dir and of golden
+// WriteBelow writes to DIR/FILE (the layout of --out-dir and of golden
 // directories), creating the directories it needs.
-func writeBelow(dir, file string, write func(io.Writer) error) error {
-	dest, err := outPath(dir, file)
+func WriteBelow(dir, file string, write func(io.Writer) error) error {
+	dest, err := OutPath(dir, file)
 	if err != nil {
 		return err
 	}
 	if err := os.MkdirAll(filepath.Dir(dest), 0o755); err != nil {
 		return err
 	}
-	return writeAtomic(dest, write)
+	return Write(dest, write)
 }
+
+// Cause strips the path of a file-system error, so that a message about
+// a file gopari wrote names the user's file and not a temporary one.
+func Cause(err error) error { return cause(err, "") }
 
 // cause strips the path of a file-system error about the file gopari
 // wrote (named written, or any path when written is ""), so that a
@@ -170,101 +172,14 @@ func cause(err error, written string) error {
 	return err
 }
 
-// outPath places file below dir, keeping its relative path. It refuses
+// OutPath places file below dir, keeping its relative path. It refuses
 // paths that would leave dir.
-func outPath(dir, file string) (string, error) {
+func OutPath(dir, file string) (string, error) {
 	clean := filepath.Clean(file)
 	if filepath.IsAbs(clean) || clean == ".." || strings.HasPrefix(clean, ".."+string(filepath.Separator)) {
 		return "", fmt.Errorf("%s: with --out-dir, files must be relative paths below the current directory", file)
 	}
 	return filepath.Join(dir, clean), nil
-}
-
-// readSource reads a source file, or standard input for "-".
-func readSource(name string, stdin interface{ Read([]byte) (int, error) }) ([]byte, error) {
-	if name == "-" {
-		var b bytes.Buffer
-		_, err := b.ReadFrom(stdin)
-		return b.Bytes(), err
-	}
-	f, err := os.Open(name)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	if st.IsDir() {
-		return nil, fmt.Errorf("%s: is a directory", name)
-	}
-	if !st.Mode().IsRegular() {
-		return io.ReadAll(f) // a pipe or a device: its size says nothing
-	}
-	// One read into a buffer of the file's size (and a byte more, to see
-	// that the file did not grow), in huge pages where the kernel has them.
-	b := make([]byte, 0, st.Size()+1)
-	mem.HugePages(b)
-	if size := int(st.Size()); size >= 1<<20 {
-		return readHalves(f, b[:size+1])
-	}
-	for {
-		n, err := f.Read(b[len(b):cap(b)])
-		b = b[:len(b)+n]
-		if err == io.EOF {
-			return b, nil
-		}
-		if err != nil {
-			return nil, err
-		}
-		if len(b) == cap(b) {
-			b = append(b, 0)[:len(b)] // it grew while we read
-		}
-	}
-}
-
-// readHalves reads the file f of len(b)-1 bytes into b, one half on
-// another thread: copying a large file, and the page faults of a fresh
-// buffer, take two cores half the time. A file that changed meanwhile is
-// read again, from the start.
-func readHalves(f *os.File, b []byte) ([]byte, error) {
-	size := len(b) - 1
-	half := size / 2
-	var n2 int
-	var err2 error
-	done := make(chan struct{})
-	go func() {
-		n2, err2 = f.ReadAt(b[half:size], int64(half))
-		close(done)
-	}()
-	n1, err1 := f.ReadAt(b[:half], 0)
-	<-done
-	if n1 == half && n2 == size-half && err1 == nil && (err2 == nil || err2 == io.EOF) {
-		if m, _ := f.ReadAt(b[size:], int64(size)); m == 0 {
-			return b[:size], nil
-		}
-	}
-	if _, err := f.Seek(0, io.SeekStart); err != nil {
-		return nil, err
-	}
-	return io.ReadAll(f)
-}
-
-// same reports whether two paths name the same existing file.
-func same(a, b string) bool {
-	sa, err1 := os.Stat(a)
-	sb, err2 := os.Stat(b)
-	return err1 == nil && err2 == nil && os.SameFile(sa, sb)
-}
-
-// writeOut writes a command's output to standard output: a failed write
-// (a full disk, a closed pipe) is an error of the command.
-func writeOut(c *cli.Context, write func(io.Writer) error) error {
-	if err := writeTo("standard output", c.App.Writer, write); err != nil {
-		return failure(err)
-	}
-	return nil
 }
 
 // asyncWriter buffers writes and passes full buffers to a goroutine that

@@ -1,8 +1,12 @@
-package main
+// Package udiff renders unified diffs of text, line by line (Myers'
+// algorithm), as diff -u and gopari diff print them.
+package udiff
 
 import (
 	"bytes"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 )
 
@@ -97,9 +101,9 @@ func backtrack(trace [][]int, a, b []string, off, d int) []op {
 	return out
 }
 
-// unified renders a unified diff of a and b with 3 lines of context, or
+// Unified renders a unified diff of a and b with 3 lines of context, or
 // "" when they are equal.
-func unified(nameA, nameB string, a, b []byte) string {
+func Unified(nameA, nameB string, a, b []byte) string {
 	if bytes.Equal(a, b) {
 		return ""
 	}
@@ -186,4 +190,15 @@ func span(start, n int) string {
 		return fmt.Sprintf("%d", start+1)
 	}
 	return fmt.Sprintf("%d,%d", start+1, n)
+}
+
+// Golden compares got, the instrumented text of file, with its golden
+// file: it returns their unified diff, "" when they are equal, and an
+// error that says how to make a golden file that is missing.
+func Golden(golden, file string, got []byte) (string, error) {
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		return "", fmt.Errorf("%s: no golden file: %v (use --update to create it)", file, err)
+	}
+	return Unified(filepath.ToSlash(golden), filepath.ToSlash(file)+" (instrumented)", want, got), nil
 }
