@@ -11,6 +11,7 @@ import (
 	"gopari/internal/html"
 	"gopari/internal/job"
 	"gopari/internal/profile"
+	"gopari/internal/report"
 )
 
 // reportHTMLFlags are report's flags for the HTML page.
@@ -43,7 +44,7 @@ func runReportHTML(c *cli.Context, path string) error {
 			return failure(err)
 		}
 		if len(j.Ranks) == 0 {
-			return failure(fmt.Errorf("%s: no rank wrote a profile%s", path, jobGaps(j)))
+			return failure(fmt.Errorf("%s: no rank wrote a profile%s", path, report.JobGaps(j)))
 		}
 		in.Job, in.Merged = j, job.Merge(j)
 	case job.IsJob(path):

@@ -13,6 +13,7 @@ import (
 	"gopari/internal/html"
 	"gopari/internal/job"
 	"gopari/internal/profile"
+	"gopari/internal/report"
 	"gopari/internal/runtest"
 )
 
@@ -39,7 +40,7 @@ func TestViewsAgree(t *testing.T) {
 		t.Fatal(err)
 	}
 	var text bytes.Buffer
-	writeReport(&text, p, 1000)
+	report.Write(&text, p, 1000)
 	views := map[string]map[string]regionNumbers{"text report": textRegions(t, text.String())}
 	var page bytes.Buffer
 	if err := html.Write(&page, html.Input{Profile: p, Dir: exp}); err != nil {

@@ -1,65 +1,16 @@
-package main
+package report
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 	"strings"
 	"text/tabwriter"
-
-	"github.com/urfave/cli/v2"
 
 	"gopari/internal/job"
 )
 
-// runJobReport reports on the directory of an MPI job: the ranks merged,
-// or with --rank one rank alone.
-func runJobReport(c *cli.Context, dir string) error {
-	j, err := job.Read(dir, explainProfileError)
-	if err != nil {
-		return failure(err)
-	}
-	if c.IsSet("rank") {
-		r, err := j.Rank(c.Int("rank"))
-		if err != nil {
-			return failure(err)
-		}
-		path := filepath.Join(dir, r.Dir, "profile.json")
-		if c.Bool("json") {
-			b, err := os.ReadFile(path)
-			if err != nil {
-				return failure(err)
-			}
-			return writeOut(c, func(w io.Writer) error { _, err := w.Write(b); return err })
-		}
-		return writeOut(c, func(w io.Writer) error {
-			fmt.Fprintf(w, "rank %d of job %s (%s)\n", r.Rank, j.Job, dir)
-			writeReport(w, r.Profile, c.Int("top"))
-			streamNote(w, filepath.Dir(path))
-			return nil
-		})
-	}
-	if len(j.Ranks) == 0 {
-		return failure(fmt.Errorf("%s: no rank wrote a profile%s", dir, jobGaps(j)))
-	}
-	m := job.Merge(j)
-	if c.Bool("json") {
-		return writeOut(c, func(w io.Writer) error {
-			enc := json.NewEncoder(w)
-			enc.SetIndent("", " ")
-			return enc.Encode(m)
-		})
-	}
-	return writeOut(c, func(w io.Writer) error {
-		writeJobReport(w, j, m, c.Int("top"))
-		return nil
-	})
-}
-
-// jobGaps lists the missing and damaged ranks, one per line.
-func jobGaps(j *job.Job) string {
+// JobGaps lists the missing and damaged ranks, one per line.
+func JobGaps(j *job.Job) string {
 	var b strings.Builder
 	for _, r := range j.Missing {
 		fmt.Fprintf(&b, "\nmissing: rank %d wrote nothing (no rank-%05d directory): it was killed before it could, or never started", r, r)
@@ -77,14 +28,14 @@ func percent(part, whole uint64) string {
 	return fmt.Sprintf("%.1f%%", 100*float64(part)/float64(whole))
 }
 
-// writeJobReport prints a job's merged profile.
-func writeJobReport(w io.Writer, j *job.Job, m *job.Merged, top int) {
+// WriteJob prints a job's merged profile.
+func WriteJob(w io.Writer, j *job.Job, m *job.Merged, top int) {
 	size := fmt.Sprintf("%d", m.Size)
 	if m.Size == 0 {
 		size = "?"
 	}
 	fmt.Fprintf(w, "gopari job %s of %s (%s): %d of %s ranks wrote a profile\n", m.Job, m.Program, m.Launcher, len(m.Ranks), size)
-	if gaps := jobGaps(j); gaps != "" {
+	if gaps := JobGaps(j); gaps != "" {
 		fmt.Fprintln(w, strings.TrimPrefix(gaps, "\n"))
 	}
 

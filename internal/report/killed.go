@@ -1,82 +1,25 @@
-package main
+package report
 
-// Runs killed before they wrote their profile (SIGKILL, the
-// out-of-memory killer): what report, trace and grains say of them, and
-// the exit status of what they write from such a run.
+// The report of a run killed before it wrote its profile (SIGKILL, the
+// out-of-memory killer): what its event stream kept.
 
 import (
-	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"path/filepath"
 	"sort"
 	"strings"
 	"text/tabwriter"
 	"time"
 
-	"github.com/urfave/cli/v2"
-
 	"gopari/internal/events"
 	"gopari/internal/profile"
 	"gopari/internal/salvage"
 )
 
-// partialExit is the exit status of report, trace and grains when what
-// they wrote comes from a killed run: written, whole, and partial.
-var partialExit = &exitError{code: 3}
-
-// killedRun returns the killed run in dir, given the error of reading its
-// profile.json: nil when the profile failed for another reason, or when
-// no stream.json says the run was killed.
-func killedRun(dir string, perr error) (*events.Experiment, error) {
-	if !errors.Is(perr, fs.ErrNotExist) {
-		return nil, nil
-	}
-	exp, err := events.OpenExperiment(dir)
-	if err != nil {
-		if errors.Is(err, fs.ErrNotExist) {
-			return nil, nil
-		}
-		return nil, err
-	}
-	if exp.Killed == nil {
-		return nil, nil
-	}
-	return exp, nil
-}
-
-// warnKilled says on w that exp is a killed run's, what it keeps and
-// what it lost.
-func warnKilled(w io.Writer, exp *events.Experiment) {
-	if exp.Killed == nil {
-		return
-	}
-	fmt.Fprintf(w, "gopari: warning: %s\n", exp.KilledSummary())
-	for _, n := range exp.KilledNotes() {
-		fmt.Fprintf(w, "gopari: note: %s\n", n)
-	}
-}
-
-// runKilledReport prints what a killed run's stream holds, and ends with
-// exit status 3.
-func runKilledReport(c *cli.Context, exp *events.Experiment) error {
-	s, err := salvage.Read(exp)
-	if err != nil {
-		return failure(err)
-	}
-	if err := writeOut(c, func(w io.Writer) error {
-		writeKilledReport(w, exp, s, c.Int("top"))
-		return nil
-	}); err != nil {
-		return err
-	}
-	return partialExit
-}
-
-// writeKilledReport prints the summary of a killed run's stream: what
+// WriteKilled prints the summary of a killed run's stream: what
 // it is, what is missing, and per region what the stream holds.
-func writeKilledReport(w io.Writer, exp *events.Experiment, s *salvage.Summary, top int) {
+func WriteKilled(w io.Writer, exp *events.Experiment, s *salvage.Summary, top int) {
 	k := exp.Killed
 	fmt.Fprintf(w, "gopari: NO PROFILE: %s (pid %d) ", exp.Program, exp.PID)
 	switch {
@@ -182,7 +125,7 @@ func writeKilledRegions(w io.Writer, exp *events.Experiment, s *salvage.Summary,
 			fmt.Fprintf(tw, "\t\t\t  (%d more; --top %d shows them)\n", len(rows)-top, len(rows))
 			break
 		}
-		fmt.Fprintf(tw, "%.3f\t%d\t%d\t  %s  %s\n", x.ns/1e6, x.visits, x.open, where(x.r), label(x.r))
+		fmt.Fprintf(tw, "%.3f\t%d\t%d\t  %s  %s\n", x.ns/1e6, x.visits, x.open, x.r.Where(), x.r.Label())
 	}
 	tw.Flush()
 	fmt.Fprintf(w, "open: begun and not ended in the stream; a parallel region's time is its implicit tasks', a task's its execution\n")
@@ -204,7 +147,7 @@ func writeKilledTasks(w io.Writer, exp *events.Experiment, s *salvage.Summary) {
 		if r == nil || g.Created+g.Begun == 0 {
 			continue
 		}
-		fmt.Fprintf(tw, "%d\t%d\t%d\t%s\t%s\t  %s  %s\n", g.Created, g.Begun, g.Exec.N, mean(g.Exec), mean(g.Creations), where(r), label(r))
+		fmt.Fprintf(tw, "%d\t%d\t%d\t%s\t%s\t  %s  %s\n", g.Created, g.Begun, g.Exec.N, mean(g.Exec), mean(g.Creations), r.Where(), r.Label())
 	}
 	tw.Flush()
 	fmt.Fprintf(w, "created: creations begun in the stream; completed: instances begun and ended in it\n")
@@ -225,7 +168,7 @@ func writeKilledChunks(w io.Writer, exp *events.Experiment, s *salvage.Summary) 
 	fmt.Fprintf(tw, "chunks\tmean us\t  region\n")
 	for _, g := range rows {
 		r := exp.Region(g.ID)
-		fmt.Fprintf(tw, "%d\t%s\t  %s  %s\n", g.Chunks.N, mean(g.Chunks), where(r), label(r))
+		fmt.Fprintf(tw, "%d\t%s\t  %s  %s\n", g.Chunks.N, mean(g.Chunks), r.Where(), r.Label())
 	}
 	tw.Flush()
 }

@@ -1,104 +1,22 @@
-package main
+// Package report writes gopari report's text: the report of one run's
+// profile, the merged report of an MPI job, and what a killed run's event
+// stream kept. It renders what internal/profile, internal/pop and
+// internal/job compute; it computes nothing of its own.
+package report
 
 import (
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"path/filepath"
 	"sort"
 	"strings"
 	"text/tabwriter"
 
-	"github.com/urfave/cli/v2"
-
 	"gopari/internal/events"
-	"gopari/internal/job"
 	"gopari/internal/pop"
 	"gopari/internal/profile"
 )
-
-func reportCommand() *cli.Command {
-	return &cli.Command{
-		Name: "report",
-		// An argument named h or help is a directory, not a request for help.
-		Usage:     "print what a profile says",
-		ArgsUsage: "[DIR | profile.json]",
-		Description: `Reads the profile that an instrumented program wrote into its experiment
-directory (default: the newest gopari-* directory here) and prints the
-regions by time, the load imbalance of parallel regions, task statistics
-and the task creation tree. --json prints the profile itself.
-
-For the directory of an MPI job it merges the ranks: per region the
-minimum, mean and maximum over ranks, the rank of the maximum, the
-imbalance between ranks and between threads, the time in MPI against the
-time in OpenMP per rank, and the ranks that are missing or damaged.
---json prints the merged profile, --rank N one rank's.
-
---html FILE writes the report as one HTML page that opens from file://
-without a network: POP efficiency metrics, sortable regions, load
-balance, tasks, and where the run recorded them the timeline of its
-trace and its grain graph; --model adds the scaling models that
-gopari model --json wrote to a file.`,
-		Flags: append([]cli.Flag{
-			&cli.BoolFlag{Name: "json", Usage: "print the profile as JSON"},
-			&cli.IntFlag{Name: "top", Value: 20, Usage: "show the `N` costliest regions"},
-			&cli.IntFlag{Name: "rank", Usage: "in an MPI job's directory, report rank `N` alone"},
-		}, reportHTMLFlags()...),
-		Action: runReport,
-	}
-}
-
-func runReport(c *cli.Context) error {
-	if c.NArg() > 1 {
-		return usageErr("report: one experiment directory at a time")
-	}
-	path := c.Args().First()
-	if path == "" {
-		var err error
-		if path, err = newestExperiment("."); err != nil {
-			return &exitError{code: 1, msg: err.Error()}
-		}
-	}
-	if c.IsSet("html") {
-		return runReportHTML(c, path)
-	} else if c.IsSet("model") {
-		return usageErr("report: --model adds scaling models to the page of --html")
-	}
-	if job.IsJob(path) {
-		return runJobReport(c, path)
-	}
-	if c.IsSet("rank") {
-		return usageErr("report: --rank needs an MPI job's directory, and %s is not one", path)
-	}
-	if st, err := os.Stat(path); err == nil && st.IsDir() {
-		path = filepath.Join(path, "profile.json")
-	}
-	if c.Bool("json") {
-		b, err := os.ReadFile(path)
-		if err == nil {
-			_, err = profile.Read(path) // check it is a profile
-		}
-		if err != nil {
-			return &exitError{code: 1, msg: explainProfileError(path, err)}
-		}
-		return writeOut(c, func(w io.Writer) error { _, err := w.Write(b); return err })
-	}
-	p, err := profile.Read(path)
-	if err != nil {
-		if exp, kerr := killedRun(filepath.Dir(path), err); kerr != nil {
-			return failure(kerr)
-		} else if exp != nil {
-			return runKilledReport(c, exp)
-		}
-		return &exitError{code: 1, msg: explainProfileError(path, err)}
-	}
-	return writeOut(c, func(w io.Writer) error {
-		writeReport(w, p, c.Int("top"))
-		streamNote(w, filepath.Dir(path))
-		return nil
-	})
-}
 
 // regionRow is a row of the regions table.
 type regionRow struct {
@@ -106,7 +24,8 @@ type regionRow struct {
 	time profile.Time
 }
 
-func writeReport(w io.Writer, p *profile.Profile, top int) {
+// Write prints the report of profile p, with the top costliest regions.
+func Write(w io.Writer, p *profile.Profile, top int) {
 	fmt.Fprintf(w, "gopari profile of %s (pid %d, mode %s): %.3f s on %d OS thread(s)%s\n",
 		p.Program, p.PID, p.Mode, float64(p.WallNs)/1e9, p.OSThreads, placesNote(p))
 	writeLifeNotes(w, p)
@@ -148,7 +67,7 @@ func writeReport(w io.Writer, p *profile.Profile, top int) {
 		}
 		name := "initial task  serial code, outside every region"
 		if row.r != nil {
-			name = where(row.r) + "  " + label(row.r)
+			name = row.r.Where() + "  " + row.r.Label()
 		}
 		fmt.Fprintf(tw, "%s%s\t%s\t%d\t  %s\n", mark, ms(uint64(row.time.ExclNs+0.5)), ms(uint64(row.time.InclNs+0.5)), row.time.Visits, name)
 	}
@@ -186,7 +105,7 @@ func imbalance(w io.Writer, p *profile.Profile) {
 		n := float64(len(b.Threads))
 		r := p.Region(b.Region)
 		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%.1f%%\t%s\t%s\t  %s  %s\n", len(b.Threads), msf(low), msf(b.MeanNs), msf(b.MaxNs),
-			100*b.Imbalance, msf(waitSum/n), msf(waitMax), where(r), label(r))
+			100*b.Imbalance, msf(waitSum/n), msf(waitMax), r.Where(), r.Label())
 	}
 	tw.Flush()
 	fmt.Fprintf(w, "imbalance is (max - mean) / max: the share of the slowest thread's time that the others spent waiting;\n")
@@ -211,7 +130,7 @@ func tasks(w io.Writer, p *profile.Profile) {
 			mark = "~"
 		}
 		fmt.Fprintf(tw, "%d\t%d\t%d\t%s%s\t%s\t%s\t%s\t%s\t  %s  %s\n", t.Created, t.Undeferred, t.Suspensions,
-			mark, us(t.ExecMeanNs()), us(float64(t.Exec.MinNs)), us(float64(t.Exec.MaxNs)), us(t.CreateMeanNs()), benefit, where(r), label(r))
+			mark, us(t.ExecMeanNs()), us(float64(t.Exec.MinNs)), us(float64(t.Exec.MaxNs)), us(t.CreateMeanNs()), benefit, r.Where(), r.Label())
 	}
 	tw.Flush()
 	fmt.Fprintf(w, "benefit is mean execution over mean creation time: below 1, a task costs more to create than it does;\n")
@@ -223,7 +142,7 @@ func regionName(p *profile.Profile, id int) string {
 		return "initial task"
 	}
 	if r := p.Region(id); r != nil {
-		return r.Kind + " at " + where(r)
+		return r.Kind + " at " + r.Where()
 	}
 	return fmt.Sprintf("region %d", id)
 }
@@ -255,9 +174,9 @@ func threads(w io.Writer, p *profile.Profile) {
 	fmt.Fprintf(w, "  %s\n", b.String())
 }
 
-// streamNote says that a run recorded an event stream, what it holds and
+// StreamNote says that a run recorded an event stream, what it holds and
 // how to export it.
-func streamNote(w io.Writer, dir string) {
+func StreamNote(w io.Writer, dir string) {
 	exp, err := events.OpenExperiment(dir)
 	if err != nil {
 		return
@@ -330,4 +249,15 @@ func sortedThreads(p *profile.Profile) []profile.Thread {
 		return len(a) < len(b)
 	})
 	return ts
+}
+
+// writeLifeNotes says how the run began and ended, when that is not the
+// usual start by exec and end by exit().
+func writeLifeNotes(w io.Writer, p *profile.Profile) {
+	if p.ForkedFrom != 0 {
+		fmt.Fprintf(w, "note: forked from pid %d without exec; the profile covers what it did after the fork\n", p.ForkedFrom)
+	}
+	if p.Exit != "" && p.Exit != "exit" {
+		fmt.Fprintf(w, "note: the run was ended by %s; the profile covers it up to then\n", p.Exit)
+	}
 }

@@ -1,0 +1,101 @@
+package main
+
+import (
+	"io"
+	"os"
+	"path/filepath"
+
+	"github.com/urfave/cli/v2"
+
+	"gopari/internal/job"
+	"gopari/internal/profile"
+	"gopari/internal/report"
+)
+
+func reportCommand() *cli.Command {
+	return &cli.Command{
+		Name: "report",
+		// An argument named h or help is a directory, not a request for help.
+		Usage:     "print what a profile says",
+		ArgsUsage: "[DIR | profile.json]",
+		Description: `Reads the profile that an instrumented program wrote into its experiment
+directory (default: the newest gopari-* directory here) and prints the
+regions by time, the load imbalance of parallel regions, task statistics
+and the task creation tree. --json prints the profile itself.
+
+For the directory of an MPI job it merges the ranks: per region the
+minimum, mean and maximum over ranks, the rank of the maximum, the
+imbalance between ranks and between threads, the time in MPI against the
+time in OpenMP per rank, and the ranks that are missing or damaged.
+--json prints the merged profile, --rank N one rank's.
+
+--html FILE writes the report as one HTML page that opens from file://
+without a network: POP efficiency metrics, sortable regions, load
+balance, tasks, and where the run recorded them the timeline of its
+trace and its grain graph; --model adds the scaling models that
+gopari model --json wrote to a file.`,
+		Flags: append([]cli.Flag{
+			&cli.BoolFlag{Name: "json", Usage: "print the profile as JSON"},
+			&cli.IntFlag{Name: "top", Value: 20, Usage: "show the `N` costliest regions"},
+			&cli.IntFlag{Name: "rank", Usage: "in an MPI job's directory, report rank `N` alone"},
+		}, reportHTMLFlags()...),
+		Action: runReport,
+	}
+}
+
+func runReport(c *cli.Context) error {
+	if c.NArg() > 1 {
+		return usageErr("report: one experiment directory at a time")
+	}
+	path := c.Args().First()
+	if path == "" {
+		var err error
+		if path, err = newestExperiment("."); err != nil {
+			return &exitError{code: 1, msg: err.Error()}
+		}
+	}
+	if c.IsSet("html") {
+		return runReportHTML(c, path)
+	} else if c.IsSet("model") {
+		return usageErr("report: --model adds scaling models to the page of --html")
+	}
+	if job.IsJob(path) {
+		return runJobReport(c, path)
+	}
+	if c.IsSet("rank") {
+		return usageErr("report: --rank needs an MPI job's directory, and %s is not one", path)
+	}
+	if st, err := os.Stat(path); err == nil && st.IsDir() {
+		path = filepath.Join(path, "profile.json")
+	}
+	if c.Bool("json") {
+		b, err := os.ReadFile(path)
+		if err == nil {
+			_, err = profile.Read(path) // check it is a profile
+		}
+		if err != nil {
+			return &exitError{code: 1, msg: explainProfileError(path, err)}
+		}
+		return writeOut(c, func(w io.Writer) error { _, err := w.Write(b); return err })
+	}
+	p, err := profile.Read(path)
+	if err != nil {
+		if exp, kerr := killedRun(filepath.Dir(path), err); kerr != nil {
+			return failure(kerr)
+		} else if exp != nil {
+			return runKilledReport(c, exp)
+		}
+		return &exitError{code: 1, msg: explainProfileError(path, err)}
+	}
+	return writeOut(c, func(w io.Writer) error {
+		report.Write(w, p, c.Int("top"))
+		report.StreamNote(w, filepath.Dir(path))
+		return nil
+	})
+}
+
+// where and label name a region as every view does (profile.Region's
+// Where and Label), for the commands that name regions in messages.
+func where(r *profile.Region) string { return r.Where() }
+
+func label(r *profile.Region) string { return r.Label() }
