@@ -1,8 +1,8 @@
 /* An MPI job of two ranks for the test that renders one job through
  * every view (TestViewsAgree): each rank runs a parallel region of
  * OMP_NUM_THREADS threads in which thread 0 acquires a lock 10 times and
- * thread 1 7 times, rank 1 works twice as long as rank 0, and the ranks
- * exchange messages and reduce a sum. */
+ * thread 1 7 times, rank 1 works twice as long as rank 0, a combined
+ * parallel for, and the ranks exchange messages and reduce a sum. */
 #include <mpi.h>
 #include <omp.h>
 #include <stdio.h>
@@ -40,6 +40,9 @@ int main(int argc, char **argv)
 			spin(100);
 	}
 	omp_destroy_lock(&lock);
+#pragma omp parallel for schedule(static)
+	for (int i = 0; i < 100; i++)
+		spin(1000);
 	int token = rank, got = -1;
 	MPI_Sendrecv(&token, 1, MPI_INT, (rank + 1) % size, 0, &got, 1, MPI_INT, (rank + size - 1) % size, 0,
 	             MPI_COMM_WORLD, MPI_STATUS_IGNORE);
