@@ -317,8 +317,7 @@ func jobRun(m *job.Merged, ri int) runNumbers {
 		if on.Visits == 0 {
 			continue
 		}
-		reg := &profile.Region{Kind: r.Kind, Name: r.Name, File: r.File, BeginLine: r.BeginLine, EndLine: r.EndLine, SubName: r.SubName}
-		v.regions[key(reg)] = regionNumbers{on.Visits, float64(on.ExclNs), float64(on.InclNs), on.ThreadImbalance}
+		v.regions[key(r.Region())] = regionNumbers{on.Visits, float64(on.ExclNs), float64(on.InclNs), on.ThreadImbalance}
 	}
 	return v
 }
@@ -383,7 +382,7 @@ func jobViews(t *testing.T, m *job.Merged, views map[string]jobNumbers) {
 			}
 		}
 		for _, r := range m.Regions {
-			reg := &profile.Region{Kind: r.Kind, Name: r.Name, File: r.File, BeginLine: r.BeginLine, EndLine: r.EndLine, SubName: r.SubName}
+			reg := r.Region()
 			want := []float64{float64(r.InclNs.Min), r.InclNs.Mean, float64(r.InclNs.Max), float64(r.InclNs.MaxRank),
 				r.RankImbalance, r.ThreadImbalance, float64(r.Ranks), float64(r.Visits.Max)}
 			got, ok := v.regions[key(reg)]

@@ -29,7 +29,7 @@ func taskRows(p *profile.Profile) []taskRow {
 		if r == nil {
 			continue
 		}
-		row := taskRow{Label: label(r), Where: where(r), Created: t.Created, Executed: t.Executed, Undeferred: t.Undeferred,
+		row := taskRow{Label: r.Label(), Where: r.Where(), Created: t.Created, Executed: t.Executed, Undeferred: t.Undeferred,
 			Suspensions: t.Suspensions, ExecMean: t.Exec.MeanNs(), ExecMin: float64(t.Exec.MinNs), ExecMax: float64(t.Exec.MaxNs),
 			CreateMean: t.Create.MeanNs(), Benefit: math.NaN(), CreateTotal: t.CreateTotalNs(), ExecTotal: t.ExecTotalNs(),
 			Sampled: t.Exec.Timed < t.Executed, MaxDepth: t.MaxDepth}
@@ -90,7 +90,7 @@ func creationTree(p *profile.Profile) []*treeNode {
 			return "other parents"
 		}
 		if r := p.Region(id); r != nil {
-			return label(r) + " " + where(r)
+			return r.Label() + " " + r.Where()
 		}
 		return "region ?"
 	}

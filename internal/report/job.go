@@ -57,22 +57,9 @@ func WriteJob(w io.Writer, j *job.Job, m *job.Merged, top int) {
 			fmt.Fprintf(tw, "\t\t\t\t\t\t\t\t  … %d more (--top)\n", len(m.Regions)-top)
 			break
 		}
-		name := r.Kind
-		if r.Name != r.Kind && r.Kind != "user" && r.Kind != "lock" && r.Kind != "mpi" {
-			name += " (" + r.Name + ")"
-		}
-		if r.SubName != "" {
-			name += " " + r.SubName
-		}
-		at := fmt.Sprintf("%s:%d", r.File, r.BeginLine)
-		if r.EndLine > r.BeginLine {
-			at = fmt.Sprintf("%s:%d-%d", r.File, r.BeginLine, r.EndLine)
-		}
-		if r.Kind == "mpi" {
-			at, name = r.Name, "mpi"
-		}
+		reg := r.Region()
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%.1f%%\t%.1f%%\t%d\t%d\t  %s  %s\n", ms(r.InclNs.Min), ms(uint64(r.InclNs.Mean+0.5)),
-			ms(r.InclNs.Max), r.InclNs.MaxRank, 100*r.RankImbalance, 100*r.ThreadImbalance, r.Ranks, r.Visits.Max, at, name)
+			ms(r.InclNs.Max), r.InclNs.MaxRank, 100*r.RankImbalance, 100*r.ThreadImbalance, r.Ranks, r.Visits.Max, reg.Where(), reg.Label())
 	}
 	tw.Flush()
 	fmt.Fprintln(w, "a parallel region's time is its team's: implicit tasks, closing-barrier waits and the fork and join; its thread imbalance compares the implicit tasks")

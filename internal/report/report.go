@@ -214,12 +214,7 @@ func msf(ns float64) string { return ms(uint64(ns + 0.5)) }
 // placesNote tells the places in the team tree apart from OS threads,
 // once, in the header.
 func placesNote(p *profile.Profile) string {
-	members := 0
-	for _, t := range p.Threads {
-		if t.Level > 0 {
-			members++
-		}
-	}
+	members := p.ThreadCount().Members
 	if members == 0 {
 		return ""
 	}
