@@ -93,6 +93,7 @@ func TestViewsAgree(t *testing.T) {
 		t.Fatal(err)
 	}
 	text := runGopari(t, "report", "--top", "1000", exp)
+	page := htmlPage(t, exp)
 	views := map[string]runNumbers{
 		"text report":     textRun(t, text),
 		"HTML page":       htmlRun(t, htmlPage(t, exp)),
@@ -108,6 +109,7 @@ func TestViewsAgree(t *testing.T) {
 	for view, got := range views {
 		compareRun(t, view, got, want)
 	}
+	compareTasks(t, p, map[string]map[string][]float64{"text report": textTasks(text), "HTML page": htmlTasks(page)})
 	// The thread imbalance of every region, where two views show it.
 	for k, h := range views["HTML page"].regions {
 		if j, ok := views["job of one rank"].regions[k]; ok && !math.IsNaN(j.imb) && !nearRatio(h.imb, j.imb) {
@@ -216,7 +218,7 @@ func textRun(t *testing.T, out string) runNumbers {
 			v.pop[name], _ = strconv.ParseFloat(m[1], 64)
 		}
 	}
-	row := regexp.MustCompile(`^~?\s*([0-9.]+)\s+([0-9.]+)\s+(\d+)  (\S.*)$`)
+	row := regexp.MustCompile(`^\s*~?([0-9.]+)\s+([0-9.]+)\s+(\d+)  (\S.*)$`)
 	for _, l := range section(out, "Regions by exclusive time") {
 		m := row.FindStringSubmatch(l)
 		if m == nil {
@@ -485,4 +487,87 @@ func htmlJob(t *testing.T, page string) jobNumbers {
 		}
 	}
 	return v
+}
+
+// compareTasks compares the task tables of the views of p, by "where
+// label": created, undeferred, suspensions, mean execution and creation
+// time (estimated where the runtime timed a sample), parallel benefit.
+func compareTasks(t *testing.T, p *profile.Profile, views map[string]map[string][]float64) {
+	t.Helper()
+	sampled := false
+	for _, ts := range p.Tasks {
+		r := p.Region(ts.Region)
+		sampled = sampled || ts.Exec.Timed < ts.Executed
+		want := []float64{float64(ts.Created), float64(ts.Undeferred), float64(ts.Suspensions), ts.ExecMeanNs(), ts.CreateMeanNs(), ts.Benefit()}
+		for view, rows := range views {
+			got, ok := rows[key(r)]
+			if !ok {
+				t.Errorf("%s: no task row %s", view, key(r))
+				continue
+			}
+			for i, w := range want {
+				same := got[i] == w
+				switch i {
+				case 3, 4: // µs with 2 decimals
+					same = math.Abs(got[i]-w) <= 6+1e-5*w
+				case 5: // 1 decimal
+					same = math.IsNaN(w) && math.IsNaN(got[i]) || math.Abs(got[i]-w) <= 0.051+1e-5*w
+				}
+				if !same {
+					t.Errorf("%s: task %s: column %d shows %v, the profile's %v", view, key(r), i, got[i], w)
+				}
+			}
+		}
+	}
+	if !sampled {
+		t.Errorf("no task region was sampled: the test compares no estimated means")
+	}
+}
+
+// textTasks parses the task table of a text report.
+func textTasks(out string) map[string][]float64 {
+	rows := map[string][]float64{}
+	re := regexp.MustCompile(`^\s*(\d+)\s+(\d+)\s+(\d+)\s+~?([0-9.]+)\s+[0-9.]+\s+[0-9.]+\s+([0-9.]+)\s+(\S+)  (\S.*)$`)
+	for _, l := range section(out, "Tasks") {
+		m := re.FindStringSubmatch(l)
+		if m == nil {
+			continue
+		}
+		var f []float64
+		for i := 1; i <= 6; i++ {
+			x, err := strconv.ParseFloat(m[i], 64)
+			if err != nil {
+				x = math.NaN() // "-"
+			}
+			if i == 4 || i == 5 {
+				x *= 1e3
+			}
+			f = append(f, x)
+		}
+		rows[m[7]] = f
+	}
+	return rows
+}
+
+// htmlTasks parses the task table of an HTML page.
+func htmlTasks(page string) map[string][]float64 {
+	rows := map[string][]float64{}
+	if i := strings.Index(page, `id="task-table"`); i >= 0 {
+		page = page[i:]
+		page = page[:strings.Index(page, "</table>")]
+	}
+	cell := `\s*<td data-v="([^"]*)"[^>]*>.*?</td>`
+	re := regexp.MustCompile(`<tr>` + strings.Repeat(cell, 11))
+	for _, m := range re.FindAllStringSubmatch(page, -1) {
+		var f []float64
+		for _, i := range []int{3, 5, 6, 7, 10, 11} {
+			x, _ := strconv.ParseFloat(stdhtml.UnescapeString(m[i]), 64)
+			if i == 11 && x == -1 {
+				x = math.NaN() // sortv of NaN
+			}
+			f = append(f, x)
+		}
+		rows[stdhtml.UnescapeString(m[2])+"  "+stdhtml.UnescapeString(m[1])] = f
+	}
+	return rows
 }

@@ -122,8 +122,8 @@ func tasks(w io.Writer, p *profile.Profile) {
 	for _, t := range p.Tasks {
 		r := p.Region(t.Region)
 		benefit := "-"
-		if c := t.CreateMeanNs(); c > 0 {
-			benefit = fmt.Sprintf("%.1f", t.ExecMeanNs()/c)
+		if b := t.Benefit(); !math.IsNaN(b) {
+			benefit = fmt.Sprintf("%.1f", b)
 		}
 		mark := ""
 		if t.Exec.Timed < t.Executed {

@@ -1,6 +1,7 @@
 /* A little of everything the views of a profile show, for the test that
  * renders one profile through all of them (TestViewsAgree): serial code,
- * a worksharing loop, tasks created recursively in a single construct,
+ * a worksharing loop, tasks created recursively in a single construct
+ * (more than the runtime times one by one: their times are estimates),
  * taskwait, a taskgroup, a taskloop, sections, a critical section, a
  * lock acquired 10 times by thread 0 and 7 times by thread 1 (17 visits),
  * tasks left to the closing barrier of a parallel region, and nested
@@ -44,7 +45,7 @@ int main(void)
 		for (int i = 0; i < 4000; i++)
 			sum += i * 0.5;
 #pragma omp single
-		r = fib(11);
+		r = fib(18);
 #pragma omp critical
 		spin(200000);
 		for (int i = 0; i < (omp_get_thread_num() == 0 ? 10 : 7); i++) {
