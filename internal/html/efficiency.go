@@ -194,7 +194,7 @@ func jobHeader(j *job.Job, m *job.Merged) header {
 		h.Threads += r.Threads
 		h.OSThreads += r.OSThreads
 		if i < len(j.Ranks) && j.Ranks[i].Profile.ThreadCount().Members == 0 {
-			h.ThreadsAre = "threads: team members, or initial threads where a rank forked no team"
+			h.ThreadsAre = "team member(s) (of a rank that forked no team: its initial threads)"
 		}
 		if i < len(j.Ranks) && h.Date == "" {
 			h.Date = runDate(j.Ranks[i].Profile.Clock.Realtime0Ns)

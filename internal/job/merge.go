@@ -1,6 +1,7 @@
 package job
 
 import (
+	"math"
 	"sort"
 
 	"gopari/internal/profile"
@@ -41,6 +42,15 @@ type RankSummary struct {
 	MPICalls  uint64 `json:"mpi_calls"`
 	Messages  uint64 `json:"messages"`
 	Bytes     uint64 `json:"bytes"`
+}
+
+// MPIShare is the rank's time in MPI calls over that and its time in
+// OpenMP constructs; NaN without either.
+func (r RankSummary) MPIShare() float64 {
+	if r.MPINs+r.OpenMPNs == 0 {
+		return math.NaN()
+	}
+	return float64(r.MPINs) / float64(r.MPINs+r.OpenMPNs)
 }
 
 // A Spread is a quantity over the job's ranks: ranks that did not run

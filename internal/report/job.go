@@ -3,6 +3,7 @@ package report
 import (
 	"fmt"
 	"io"
+	"math"
 	"strings"
 	"text/tabwriter"
 
@@ -21,11 +22,12 @@ func JobGaps(j *job.Job) string {
 	return b.String()
 }
 
-func percent(part, whole uint64) string {
-	if whole == 0 {
+// percent prints a share, "-" where it is not defined.
+func percent(v float64) string {
+	if math.IsNaN(v) {
 		return "-"
 	}
-	return fmt.Sprintf("%.1f%%", 100*float64(part)/float64(whole))
+	return fmt.Sprintf("%.1f%%", 100*v)
 }
 
 // WriteJob prints a job's merged profile.
@@ -44,7 +46,7 @@ func WriteJob(w io.Writer, j *job.Job, m *job.Merged, top int) {
 	fmt.Fprintln(tw, "rank\texit\twall ms\tthreads\tOpenMP ms\tMPI ms\tMPI share\tMPI calls\tmessages\tbytes\t")
 	for _, r := range m.Ranks {
 		fmt.Fprintf(tw, "%d\t%s\t%s\t%d\t%s\t%s\t%s\t%d\t%d\t%d\t\n", r.Rank, r.Exit, ms(r.WallNs), r.Threads,
-			ms(r.OpenMPNs), ms(r.MPINs), percent(r.MPINs, r.MPINs+r.OpenMPNs), r.MPICalls, r.Messages, r.Bytes)
+			ms(r.OpenMPNs), ms(r.MPINs), percent(r.MPIShare()), r.MPICalls, r.Messages, r.Bytes)
 	}
 	tw.Flush()
 	jobEfficiency(w, j, m)

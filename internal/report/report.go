@@ -96,16 +96,9 @@ func imbalance(w io.Writer, p *profile.Profile) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintf(tw, "threads\tmin ms\tmean ms\tmax ms\timbalance\tbarrier mean ms\tmax ms\t  region\n")
 	for _, b := range balances {
-		low, waitSum, waitMax := math.Inf(1), 0.0, 0.0
-		for _, t := range b.Threads {
-			low = math.Min(low, t.BodyNs)
-			waitSum += t.WaitNs
-			waitMax = math.Max(waitMax, t.WaitNs)
-		}
-		n := float64(len(b.Threads))
 		r := p.Region(b.Region)
-		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%.1f%%\t%s\t%s\t  %s  %s\n", len(b.Threads), msf(low), msf(b.MeanNs), msf(b.MaxNs),
-			100*b.Imbalance, msf(waitSum/n), msf(waitMax), r.Where(), r.Label())
+		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%.1f%%\t%s\t%s\t  %s  %s\n", len(b.Threads), msf(b.MinNs), msf(b.MeanNs), msf(b.MaxNs),
+			100*b.Imbalance, msf(b.WaitMeanNs), msf(b.WaitMaxNs), r.Where(), r.Label())
 	}
 	tw.Flush()
 	fmt.Fprintf(w, "imbalance is (max - mean) / max: the share of the slowest thread's time that the others spent waiting;\n")
