@@ -32,11 +32,12 @@ import (
 
 // regionNumbers is what a view shows of a region: visits, exclusive and
 // inclusive time in nanoseconds, thread imbalance (NaN where the view
-// shows none).
+// shows none) and the threads that ran it (0 where the view shows none).
 type regionNumbers struct {
 	visits     uint64
 	excl, incl float64
 	imb        float64
+	threads    int
 }
 
 // runNumbers is what a view shows of a run.
@@ -103,6 +104,15 @@ func TestViewsAgree(t *testing.T) {
 		t.Errorf("report --json does not print the profile:\n%.200s", js)
 	}
 	want := truth(t, p, 6, 2)
+	nested := 0
+	for id, tm := range p.Times() {
+		if p.Region(id).Kind == "parallel" && tm.Threads == 4 {
+			nested++
+		}
+	}
+	if nested != 1 {
+		t.Errorf("%d parallel regions ran on 4 team members, the nested teams' one", nested)
+	}
 	if in := p.Initial(); in.Visits == 0 || in.ExclNs < 1e6 {
 		t.Errorf("the initial task's own time is %.3f ms, the program spins before and after its parallel regions", in.ExclNs/1e6)
 	}
@@ -133,20 +143,23 @@ func truth(t *testing.T, p *profile.Profile, members, workers int) runNumbers {
 	for id, tm := range times {
 		if tm.Visits > 0 {
 			r := p.Region(id)
-			want.regions[key(r)] = regionNumbers{tm.Visits, tm.ExclNs, tm.InclNs, math.NaN()}
+			want.regions[key(r)] = regionNumbers{tm.Visits, tm.ExclNs, tm.InclNs, math.NaN(), tm.Threads}
 		}
 	}
 	for _, b := range pop.Balances(p) {
 		rn := want.regions[key(p.Region(b.Region))]
 		rn.imb = b.Imbalance
+		if rn.threads != len(b.Threads) {
+			t.Errorf("%s: profile.Times says %d threads ran it, its load balance %d", key(p.Region(b.Region)), rn.threads, len(b.Threads))
+		}
 		want.regions[key(p.Region(b.Region))] = rn
 	}
 	locks := 0
 	for id, tm := range times {
 		if r := p.Region(id); r.Kind == "lock" && (r.SubName == "omp_set_lock" || r.SubName == "omp_unset_lock") {
 			locks++
-			if tm.Visits != 17 {
-				t.Errorf("%s: %d visits, the program made 10 + 7", key(r), tm.Visits)
+			if tm.Visits != 17 || tm.Threads != 2 {
+				t.Errorf("%s: %d visits on %d threads, the program made 10 + 7 on 2", key(r), tm.Visits, tm.Threads)
 			}
 		}
 	}
@@ -154,7 +167,7 @@ func truth(t *testing.T, p *profile.Profile, members, workers int) runNumbers {
 		t.Errorf("%d lock regions omp_set_lock and omp_unset_lock", locks)
 	}
 	in := p.Initial()
-	want.regions["initial"] = regionNumbers{in.Visits, in.ExclNs, in.InclNs, math.NaN()}
+	want.regions["initial"] = regionNumbers{in.Visits, in.ExclNs, in.InclNs, math.NaN(), 0}
 	m := pop.Compute(p)
 	want.pop = map[string]float64{"parallel efficiency": m.ParallelEfficiency, "serial fraction": m.SerialFraction,
 		"load balance": m.LoadBalance, "sync and scheduling": m.SyncEfficiency}
@@ -177,6 +190,8 @@ func compareRun(t *testing.T, view string, got, want runNumbers) {
 				view, k, g.visits, g.excl, g.incl, w.visits, w.excl, w.incl)
 		case !nearRatio(g.imb, w.imb):
 			t.Errorf("%s: %s: thread imbalance %.4f, its team's load balance says %.4f", view, k, g.imb, w.imb)
+		case g.threads != 0 && g.threads != w.threads:
+			t.Errorf("%s: %s: run by %d threads, the profile's %d", view, k, g.threads, w.threads)
 		}
 	}
 	for k := range got.regions {
@@ -231,18 +246,19 @@ func textRun(t *testing.T, out string) runNumbers {
 		if strings.HasPrefix(k, "initial task") {
 			k = "initial"
 		}
-		v.regions[k] = regionNumbers{n, ex * 1e6, inc * 1e6, math.NaN()}
+		v.regions[k] = regionNumbers{n, ex * 1e6, inc * 1e6, math.NaN(), 0}
 	}
 	if len(v.regions) == 0 {
 		t.Fatalf("no region rows:\n%s", out)
 	}
-	lb := regexp.MustCompile(`^\s*\d+(?:\s+[0-9.]+){3}\s+([0-9.]+)%(?:\s+[0-9.]+){2}  (\S.*)$`)
+	lb := regexp.MustCompile(`^\s*(\d+)(?:\s+[0-9.]+){3}\s+([0-9.]+)%(?:\s+[0-9.]+){2}  (\S.*)$`)
 	for _, l := range section(out, "Load balance of parallel regions") {
 		if m := lb.FindStringSubmatch(l); m != nil {
-			rn := v.regions[m[2]]
-			rn.imb, _ = strconv.ParseFloat(m[1], 64)
+			rn := v.regions[m[3]]
+			rn.threads, _ = strconv.Atoi(m[1])
+			rn.imb, _ = strconv.ParseFloat(m[2], 64)
 			rn.imb /= 100
-			v.regions[m[2]] = rn
+			v.regions[m[3]] = rn
 		}
 	}
 	return v
@@ -300,7 +316,7 @@ func htmlRun(t *testing.T, page string) runNumbers {
 		if label == "initial task" {
 			k, imb = "initial", math.NaN()
 		}
-		v.regions[k] = regionNumbers{n, ex, inc, imb}
+		v.regions[k] = regionNumbers{n, ex, inc, imb, 0}
 	}
 	if len(v.regions) == 0 {
 		t.Fatal("no region rows in the page")
@@ -319,7 +335,7 @@ func jobRun(m *job.Merged, ri int) runNumbers {
 		if on.Visits == 0 {
 			continue
 		}
-		v.regions[key(r.Region())] = regionNumbers{on.Visits, float64(on.ExclNs), float64(on.InclNs), on.ThreadImbalance}
+		v.regions[key(r.Region())] = regionNumbers{on.Visits, float64(on.ExclNs), float64(on.InclNs), on.ThreadImbalance, on.Threads}
 	}
 	return v
 }
