@@ -76,28 +76,6 @@ func WriteKilled(w io.Writer, exp *events.Experiment, s *salvage.Summary, top in
 	fmt.Fprintf(w, "  grains:     gopari grains --csv %s --dot %s %s\n", filepath.Join(dir, "grains.csv"), filepath.Join(dir, "grains.dot"), dir)
 }
 
-// killedRow is a region's line: its complete visits and their time.
-func killedRow(r *profile.Region, g *salvage.Region) (visits int64, ns float64) {
-	switch r.Kind {
-	case "parallel":
-		if g.Implicit.N > 0 {
-			return g.Forks.N, g.Implicit.Ns // the team's work
-		}
-		return g.Forks.N, g.Forks.Ns
-	case "task", "taskloop":
-		return g.Exec.N, g.Exec.Ns
-	}
-	if ph := g.Phases[events.PhaseConstruct]; ph.N > 0 {
-		return ph.N, ph.Ns + g.Phases[events.PhaseBarrier].Ns // as the profile's report
-	}
-	for _, ph := range g.Phases {
-		if ph.N > 0 {
-			return ph.N, ph.Ns
-		}
-	}
-	return 0, 0
-}
-
 func writeKilledRegions(w io.Writer, exp *events.Experiment, s *salvage.Summary, top int) {
 	type row struct {
 		r      *profile.Region
@@ -111,7 +89,7 @@ func writeKilledRegions(w io.Writer, exp *events.Experiment, s *salvage.Summary,
 		if r == nil {
 			continue
 		}
-		v, ns := killedRow(r, g)
+		v, ns := g.Visits(r.Kind)
 		if v > 0 || g.Open > 0 {
 			rows = append(rows, row{r, v, ns, g.Open})
 		}

@@ -1,7 +1,9 @@
 // Package report writes gopari report's text: the report of one run's
 // profile, the merged report of an MPI job, and what a killed run's event
-// stream kept. It renders what internal/profile, internal/pop and
-// internal/job compute; it computes nothing of its own.
+// stream kept. The numbers come from internal/profile, internal/pop,
+// internal/job and internal/salvage, which every other view of them
+// (the HTML page, --json) renders too; this package orders and prints
+// them.
 package report
 
 import (

@@ -1,8 +1,6 @@
 package report
 
-import (
-	"fmt"
-)
+import "fmt"
 
 // ms and us print nanoseconds as milliseconds and microseconds.
 func ms(ns uint64) string { return fmt.Sprintf("%.3f", float64(ns)/1e6) }
