@@ -16,19 +16,7 @@ import (
 
 	"gopari/internal/events"
 	"gopari/internal/experiment"
-	"gopari/internal/profile"
 )
-
-// writeLifeNotes says how the run began and ended, when that is not the
-// usual start by exec and end by exit().
-func writeLifeNotes(w io.Writer, p *profile.Profile) {
-	if p.ForkedFrom != 0 {
-		fmt.Fprintf(w, "note: forked from pid %d without exec; the profile covers what it did after the fork\n", p.ForkedFrom)
-	}
-	if p.Exit != "" && p.Exit != "exit" {
-		fmt.Fprintf(w, "note: the run was ended by %s; the profile covers it up to then\n", p.Exit)
-	}
-}
 
 // openExperiment resolves the EXPERIMENT argument (a directory, or its
 // profile.json; default the newest gopari-* directory here) and opens its

@@ -14,6 +14,7 @@ import (
 	"gopari/internal/job"
 	"gopari/internal/model"
 	"gopari/internal/profile"
+	"gopari/internal/report"
 )
 
 // reportHTMLFlags are report's flags for the HTML page.
@@ -46,7 +47,7 @@ func runReportHTML(c *cli.Context, path string) error {
 			return failure(err)
 		}
 		if len(j.Ranks) == 0 {
-			return failure(fmt.Errorf("%s: no rank wrote a profile%s", path, jobGaps(j)))
+			return failure(fmt.Errorf("%s: no rank wrote a profile%s", path, report.JobGaps(j)))
 		}
 		in.Job, in.Merged = j, job.Merge(j)
 	case experiment.IsJob(path):

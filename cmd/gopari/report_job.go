@@ -6,13 +6,12 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"strings"
-	"text/tabwriter"
 
 	"github.com/urfave/cli/v2"
 
 	"gopari/internal/experiment"
 	"gopari/internal/job"
+	"gopari/internal/report"
 )
 
 // runJobReport reports on the directory of an MPI job: the ranks merged,
@@ -37,13 +36,13 @@ func runJobReport(c *cli.Context, dir string) error {
 		}
 		return writeOut(c, func(w io.Writer) error {
 			fmt.Fprintf(w, "rank %d of job %s (%s)\n", r.Rank, j.Job, dir)
-			writeReport(w, r.Profile, c.Int("top"))
-			streamNote(w, filepath.Dir(path))
+			report.Write(w, r.Profile, c.Int("top"))
+			report.StreamNote(w, filepath.Dir(path))
 			return nil
 		})
 	}
 	if len(j.Ranks) == 0 {
-		return failure(fmt.Errorf("%s: no rank wrote a profile%s", dir, jobGaps(j)))
+		return failure(fmt.Errorf("%s: no rank wrote a profile%s", dir, report.JobGaps(j)))
 	}
 	m := job.Merge(j)
 	if c.Bool("json") {
@@ -54,77 +53,7 @@ func runJobReport(c *cli.Context, dir string) error {
 		})
 	}
 	return writeOut(c, func(w io.Writer) error {
-		writeJobReport(w, j, m, c.Int("top"))
+		report.WriteJob(w, j, m, c.Int("top"))
 		return nil
 	})
-}
-
-// jobGaps lists the missing and damaged ranks, one per line.
-func jobGaps(j *job.Job) string {
-	var b strings.Builder
-	for _, r := range j.Missing {
-		fmt.Fprintf(&b, "\nmissing: rank %d wrote nothing (no %s directory): it was killed before it could, or never started", r, experiment.RankDir(r))
-	}
-	for _, d := range j.Damaged {
-		fmt.Fprintf(&b, "\ndamaged: rank %d: %s", d.Rank, d.Error)
-	}
-	return b.String()
-}
-
-func percent(part, whole uint64) string {
-	if whole == 0 {
-		return "-"
-	}
-	return fmt.Sprintf("%.1f%%", 100*float64(part)/float64(whole))
-}
-
-// writeJobReport prints a job's merged profile.
-func writeJobReport(w io.Writer, j *job.Job, m *job.Merged, top int) {
-	size := fmt.Sprintf("%d", m.Size)
-	if m.Size == 0 {
-		size = "?"
-	}
-	fmt.Fprintf(w, "gopari job %s of %s (%s): %d of %s ranks wrote a profile\n", m.Job, m.Program, m.Launcher, len(m.Ranks), size)
-	if gaps := jobGaps(j); gaps != "" {
-		fmt.Fprintln(w, strings.TrimPrefix(gaps, "\n"))
-	}
-
-	fmt.Fprintln(w, "\nRanks (times summed over each rank's threads; OpenMP: exclusive time in OpenMP constructs, MPI calls made inside them excluded)")
-	tw := tabwriter.NewWriter(w, 0, 8, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "rank\texit\twall ms\tthreads\tOpenMP ms\tMPI ms\tMPI share\tMPI calls\tmessages\tbytes\t")
-	for _, r := range m.Ranks {
-		fmt.Fprintf(tw, "%d\t%s\t%s\t%d\t%s\t%s\t%s\t%d\t%d\t%d\t\n", r.Rank, r.Exit, ms(r.WallNs), r.Threads,
-			ms(r.OpenMPNs), ms(r.MPINs), percent(r.MPINs, r.MPINs+r.OpenMPNs), r.MPICalls, r.Messages, r.Bytes)
-	}
-	tw.Flush()
-	jobEfficiency(w, j, m)
-
-	fmt.Fprintln(w, "\nRegions by their largest time on a rank (a rank's time: inclusive, summed over its threads, as its own report counts it; imbalance: (max - mean) / max)")
-	tw = tabwriter.NewWriter(w, 0, 8, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "min ms\tmean ms\tmax ms\tmax rank\trank imb\tthread imb\tranks\tvisits (max)\t  region")
-	for i, r := range m.Regions {
-		if top > 0 && i == top {
-			fmt.Fprintf(tw, "\t\t\t\t\t\t\t\t  … %d more (--top)\n", len(m.Regions)-top)
-			break
-		}
-		name := r.Kind
-		if r.Name != r.Kind && r.Kind != "user" && r.Kind != "lock" && r.Kind != "mpi" {
-			name += " (" + r.Name + ")"
-		}
-		if r.SubName != "" {
-			name += " " + r.SubName
-		}
-		at := fmt.Sprintf("%s:%d", r.File, r.BeginLine)
-		if r.EndLine > r.BeginLine {
-			at = fmt.Sprintf("%s:%d-%d", r.File, r.BeginLine, r.EndLine)
-		}
-		if r.Kind == "mpi" {
-			at, name = r.Name, "mpi"
-		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%.1f%%\t%.1f%%\t%d\t%d\t  %s  %s\n", ms(r.InclNs.Min), ms(uint64(r.InclNs.Mean+0.5)),
-			ms(r.InclNs.Max), r.InclNs.MaxRank, 100*r.RankImbalance, 100*r.ThreadImbalance, r.Ranks, r.Visits.Max, at, name)
-	}
-	tw.Flush()
-	fmt.Fprintln(w, "a parallel region's time is its team's: implicit tasks, closing-barrier waits and the fork and join; its thread imbalance compares the implicit tasks")
-	fmt.Fprintf(w, "\nOne rank: gopari report --rank N %s\n", j.Dir)
 }

@@ -18,6 +18,7 @@ import (
 	"gopari/internal/experiment"
 	"gopari/internal/job"
 	"gopari/internal/otf2"
+	"gopari/internal/report"
 )
 
 func traceCommand() *cli.Command {
@@ -117,7 +118,7 @@ func openExport(c *cli.Context) (*export, error) {
 		x.ranks = append(x.ranks, events.Rank{Rank: r.Rank, Exp: exp})
 	}
 	if len(x.ranks) == 0 {
-		return nil, &exitError{code: 1, msg: fmt.Sprintf("%s: no rank of the job has a profile%s", path, jobGaps(j))}
+		return nil, &exitError{code: 1, msg: fmt.Sprintf("%s: no rank of the job has a profile%s", path, report.JobGaps(j))}
 	}
 	return x, nil
 }
@@ -186,7 +187,7 @@ func (x *export) warn(w io.Writer, dropped int64) {
 	if d := max(dropped, recorded); d > 0 {
 		fmt.Fprintf(w, "gopari: warning: the runtime dropped %d records (GOPARI_TRACE_MAX_BYTES or a full disk); the trace has gaps where it says so, the profiles are exact\n", d)
 	}
-	if gaps := jobGaps(x.job); gaps != "" {
+	if gaps := report.JobGaps(x.job); gaps != "" {
 		fmt.Fprintf(w, "gopari: warning: the trace has only the ranks with a profile%s\n", gaps)
 	}
 }

@@ -159,17 +159,9 @@ func jobSections(j *job.Job, m *job.Merged) *jobView {
 		v.Ranks = append(v.Ranks, row)
 	}
 	for _, r := range m.Regions {
-		row := jobRegionRow{Label: r.Kind, Where: fmt.Sprintf("%s:%d", r.File, r.BeginLine), Min: float64(r.InclNs.Min), Mean: r.InclNs.Mean,
+		reg := r.Region()
+		row := jobRegionRow{Label: reg.Label(), Where: reg.Where(), Min: float64(r.InclNs.Min), Mean: r.InclNs.Mean,
 			Max: float64(r.InclNs.Max), MaxRank: r.InclNs.MaxRank, Ranks: r.Ranks, RankImb: r.RankImbalance, ThreadImb: r.ThreadImbalance, Visits: r.Visits.Max}
-		if r.SubName != "" {
-			row.Label += " " + r.SubName
-		}
-		if r.EndLine > r.BeginLine {
-			row.Where += fmt.Sprintf("-%d", r.EndLine)
-		}
-		if r.Kind == "mpi" {
-			row.Label, row.Where = "mpi", r.Name
-		}
 		row.Search = row.Label + " " + row.Where
 		for _, on := range r.PerRank {
 			b := bar{Thread: fmt.Sprintf("rank %d", on.Rank), Ns: float64(on.InclNs)}
@@ -197,10 +189,14 @@ func jobHeader(j *job.Job, m *job.Merged) header {
 	h := header{Program: m.Program, Mode: "MPI job", Rows: [][2]string{{"job", m.Job + " (" + m.Launcher + ")"},
 		{"ranks", fmt.Sprintf("%d of %s wrote a profile", len(m.Ranks), size)}}}
 	var wall float64
+	h.ThreadsAre = "team member(s)"
 	for i, r := range m.Ranks {
 		wall = math.Max(wall, float64(r.WallNs))
 		h.Threads += r.Threads
 		h.OSThreads += r.OSThreads
+		if i < len(j.Ranks) && j.Ranks[i].Profile.ThreadCount().Members == 0 {
+			h.ThreadsAre = "team member(s) (of a rank that forked no team: its initial threads)"
+		}
 		if i < len(j.Ranks) && h.Date == "" {
 			h.Date = runDate(j.Ranks[i].Profile.Clock.Realtime0Ns)
 			h.Args = quoteArgsJoin(j.Ranks[i].Profile.Args)

@@ -249,7 +249,7 @@ func (pg *page) damaged(in *Input, err error) *page {
 const maxIdle = 200
 
 // regions splits the rows into those that ran, at most max of them, and
-// those that did not; a parallel region's imbalance is its team's.
+// those that did not.
 func (pg *page) regions(rows []regionRow, max int) {
 	pg.HasRegion = len(rows) > 0
 	shown := 0
@@ -259,11 +259,6 @@ func (pg *page) regions(rows []regionRow, max int) {
 				pg.Idle = append(pg.Idle, r.Label+" "+r.Where)
 			}
 			continue
-		}
-		for _, b := range pg.Balance {
-			if b.ID == r.ID && !math.IsNaN(b.LoadBalance) {
-				r.Imbal = 1 - b.LoadBalance
-			}
 		}
 		if r.Kind == "initial" { // the initial tasks' own code: a row, not a region
 			pg.Regions = append(pg.Regions, r)
@@ -281,13 +276,16 @@ func (pg *page) regions(rows []regionRow, max int) {
 type header struct {
 	Program, Args, Date, Mode, Exit, Wall string
 	Threads, OSThreads, Regions           int
+	ThreadsAre                            string // what Threads counts: team members, or initial threads
 	Warnings                              []string
 	Rows                                  [][2]string // further facts
 }
 
 func runHeader(p *profile.Profile) header {
 	h := header{Program: p.Program, Args: quoteArgsJoin(p.Args), Mode: p.Mode, Exit: p.Exit,
-		Wall: dur(float64(p.WallNs)), Threads: len(p.Threads), OSThreads: p.OSThreads, Regions: len(p.Regions), Date: runDate(p.Clock.Realtime0Ns)}
+		Wall: dur(float64(p.WallNs)), OSThreads: p.OSThreads, Regions: len(p.Regions), Date: runDate(p.Clock.Realtime0Ns)}
+	tc := p.ThreadCount()
+	h.Threads, h.ThreadsAre = tc.Threads(), threadsAre(tc)
 	if p.MPI != nil {
 		h.Rows = append(h.Rows, [2]string{"MPI", fmt.Sprintf("rank %d of %d, job %s (%s)", p.MPI.Rank, p.MPI.Size, p.MPI.Job, p.MPI.Launcher)})
 	}
@@ -310,6 +308,15 @@ func runHeader(p *profile.Profile) header {
 		h.Rows = append(h.Rows, [2]string{"event stream", fmt.Sprintf("%s: %d records, %s", strings.Join(e.Kinds, ", "), e.Records, bytesText(e.Bytes))})
 	}
 	return h
+}
+
+// threadsAre says what a run's count of threads counts
+// (profile.ThreadCount.Threads).
+func threadsAre(tc profile.ThreadCount) string {
+	if tc.Members > 0 {
+		return "team member(s)"
+	}
+	return "initial thread(s), no team"
 }
 
 // runDate is the run's start, from the profile: the page carries no

@@ -51,7 +51,7 @@ func checkRun(tb *tab, p *profile.Profile) {
 		tasks += ts.Created
 	}
 	for id, want := range map[string]string{"n-regions": strconv.Itoa(len(p.Regions)), "n-tasks": fmt.Sprint(tasks),
-		"n-threads": strconv.Itoa(len(p.Threads)), "program": p.Program} {
+		"n-threads": strconv.Itoa(p.ThreadCount().Threads()), "program": p.Program} {
 		if got := tb.text(id); got != want {
 			t.Errorf("#%s is %q, the profile says %q", id, got, want)
 		}

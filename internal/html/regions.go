@@ -3,7 +3,6 @@ package html
 import (
 	"math"
 	"sort"
-	"strconv"
 	"strings"
 
 	"gopari/internal/model"
@@ -34,30 +33,6 @@ type bar struct {
 	Pct    float64
 }
 
-// where is a region's file:line or file:line-end; an MPI call's name.
-func where(r *profile.Region) string {
-	s := r.File
-	if r.BeginLine > 0 {
-		s += ":" + strconv.Itoa(r.BeginLine)
-	}
-	if r.BeginLine > 0 && r.EndLine > r.BeginLine {
-		s += "-" + strconv.Itoa(r.EndLine)
-	}
-	return s
-}
-
-// label is a region's kind, with its own name where it has one.
-func label(r *profile.Region) string {
-	s := r.Kind
-	if r.Name != r.Kind && r.Name != "" && r.Kind != "user" && r.Kind != "lock" && r.Kind != "mpi" {
-		s += " (" + r.Name + ")"
-	}
-	if r.SubName != "" {
-		s += " " + r.SubName
-	}
-	return s
-}
-
 // regionRows returns a row for every region of the profile, costliest
 // (exclusive time) first, regions that never ran last.
 func regionRows(p *profile.Profile, threads []profile.Thread) []regionRow {
@@ -69,14 +44,13 @@ func regionRows(p *profile.Profile, threads []profile.Thread) []regionRow {
 	at := map[int]int{}
 	for i := range p.Regions {
 		r := &p.Regions[i]
-		rows[i] = regionRow{ID: r.ID, Kind: r.Kind, Label: label(r), Where: where(r), Bars: make([]bar, len(threads))}
+		rows[i] = regionRow{ID: r.ID, Kind: r.Kind, Label: r.Label(), Where: r.Where(), Bars: make([]bar, len(threads))}
 		rows[i].Search = strings.ToLower(rows[i].Label + " " + rows[i].Where)
 		for j, t := range threads {
 			rows[i].Bars[j].Thread = t.Path
 		}
 		at[r.ID] = i
 	}
-	work := make([][]float64, len(rows)) // per row, per thread: what its imbalance compares
 	for i := range p.Stats {
 		s := &p.Stats[i]
 		ri, ok := at[s.Region]
@@ -86,11 +60,11 @@ func regionRows(p *profile.Profile, threads []profile.Thread) []regionRow {
 		}
 		t := profile.TimeOn(&p.Regions[ri], s)
 		rows[ri].Bars[c].Ns += t.InclNs
-		work[ri] = append(work[ri], t.WorkNs)
 	}
 	for id, t := range p.Times() {
 		if ri, ok := at[id]; ok {
-			rows[ri].Visits, rows[ri].InclNs, rows[ri].ExclNs, rows[ri].Sampled = t.Visits, t.InclNs, t.ExclNs, t.Sampled
+			row := &rows[ri]
+			row.Visits, row.InclNs, row.ExclNs, row.Sampled, row.Imbal = t.Visits, t.InclNs, t.ExclNs, t.Sampled, t.Imbalance
 		}
 	}
 	if in := p.Initial(); in.Visits > 0 {
@@ -117,9 +91,6 @@ func regionRows(p *profile.Profile, threads []profile.Thread) []regionRow {
 			if longest > 0 {
 				row.Bars[j].Pct = math.Round(1000*row.Bars[j].Ns/longest) / 10
 			}
-		}
-		if i < len(work) {
-			row.Imbal = profile.Imbalance(work[i])
 		}
 	}
 	sort.SliceStable(rows, func(i, j int) bool {
@@ -156,7 +127,7 @@ func balanceRows(p *profile.Profile) []balanceRow {
 	var out []balanceRow
 	for _, b := range pop.Balances(p) {
 		r := p.Region(b.Region)
-		row := balanceRow{ID: b.Region, Label: label(r), Where: where(r), LoadBalance: b.LoadBalance, Rating: pop.Rating(b.LoadBalance)}
+		row := balanceRow{ID: b.Region, Label: r.Label(), Where: r.Where(), LoadBalance: b.LoadBalance, Rating: pop.Rating(b.LoadBalance)}
 		var longest float64
 		for _, t := range b.Threads {
 			longest = math.Max(longest, t.BodyNs+t.WaitNs)

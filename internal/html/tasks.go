@@ -14,7 +14,7 @@ type taskRow struct {
 	Undeferred, Suspensions    uint64
 	ExecMean, ExecMin, ExecMax float64
 	CreateMean                 float64
-	Benefit                    float64 // mean execution over mean creation; NaN without creation time
+	Benefit                    float64 // profile.TaskStats.Benefit
 	BenefitRating              string
 	CreateTotal, ExecTotal     float64
 	CreatePct, ExecPct         float64 // of the larger of the two totals
@@ -29,13 +29,10 @@ func taskRows(p *profile.Profile) []taskRow {
 		if r == nil {
 			continue
 		}
-		row := taskRow{Label: label(r), Where: where(r), Created: t.Created, Executed: t.Executed, Undeferred: t.Undeferred,
-			Suspensions: t.Suspensions, ExecMean: t.Exec.MeanNs(), ExecMin: float64(t.Exec.MinNs), ExecMax: float64(t.Exec.MaxNs),
-			CreateMean: t.Create.MeanNs(), Benefit: math.NaN(), CreateTotal: t.CreateTotalNs(), ExecTotal: t.ExecTotalNs(),
+		row := taskRow{Label: r.Label(), Where: r.Where(), Created: t.Created, Executed: t.Executed, Undeferred: t.Undeferred,
+			Suspensions: t.Suspensions, ExecMean: t.ExecMeanNs(), ExecMin: float64(t.Exec.MinNs), ExecMax: float64(t.Exec.MaxNs),
+			CreateMean: t.CreateMeanNs(), Benefit: t.Benefit(), CreateTotal: t.CreateTotalNs(), ExecTotal: t.ExecTotalNs(),
 			Sampled: t.Exec.Timed < t.Executed, MaxDepth: t.MaxDepth}
-		if row.CreateMean > 0 {
-			row.Benefit = row.ExecMean / row.CreateMean
-		}
 		// Parallel benefit below 1: a task costs more to create than it
 		// runs (the grain-graph threshold).
 		switch {
@@ -90,7 +87,7 @@ func creationTree(p *profile.Profile) []*treeNode {
 			return "other parents"
 		}
 		if r := p.Region(id); r != nil {
-			return label(r) + " " + where(r)
+			return r.Label() + " " + r.Where()
 		}
 		return "region ?"
 	}

@@ -106,7 +106,7 @@ func buildTimeline(exp *events.Experiment, wallNs uint64, opts Options) (*tlData
 				s.regCat[uint32(r.ID)] = catOther
 				continue
 			}
-			name := label(r) + " " + where(r)
+			name := r.Label() + " " + r.Where()
 			if r.Kind == "parallel" {
 				name = "implicit task of " + name
 			}

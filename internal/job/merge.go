@@ -1,6 +1,7 @@
 package job
 
 import (
+	"math"
 	"sort"
 
 	"gopari/internal/profile"
@@ -34,13 +35,22 @@ type RankSummary struct {
 	PID       int    `json:"pid"`
 	Exit      string `json:"exit"`
 	WallNs    uint64 `json:"wall_ns"`
-	Threads   int    `json:"threads"`
+	Threads   int    `json:"threads"` // its team members (profile.ThreadCount.Threads)
 	OSThreads int    `json:"os_threads"`
 	OpenMPNs  uint64 `json:"openmp_ns"`
 	MPINs     uint64 `json:"mpi_ns"`
 	MPICalls  uint64 `json:"mpi_calls"`
 	Messages  uint64 `json:"messages"`
 	Bytes     uint64 `json:"bytes"`
+}
+
+// MPIShare is the rank's time in MPI calls over that and its time in
+// OpenMP constructs; NaN without either.
+func (r RankSummary) MPIShare() float64 {
+	if r.MPINs+r.OpenMPNs == 0 {
+		return math.NaN()
+	}
+	return float64(r.MPINs) / float64(r.MPINs+r.OpenMPNs)
 }
 
 // A Spread is a quantity over the job's ranks: ranks that did not run
@@ -83,14 +93,22 @@ type MergedRegion struct {
 
 // A RegionOnRank is a region on one rank, summed over its threads.
 type RegionOnRank struct {
-	Rank            int     `json:"rank"`
-	Threads         int     `json:"threads"` // threads that ran it
+	Rank int `json:"rank"`
+	// Threads that ran it: of a parallel region, the team members that
+	// ran its implicit tasks (profile.Time).
+	Threads         int     `json:"threads"`
 	Visits          uint64  `json:"visits"`
 	InclNs          uint64  `json:"incl_ns"`
 	ExclNs          uint64  `json:"excl_ns"`
 	Messages        uint64  `json:"messages,omitempty"`
 	Bytes           uint64  `json:"bytes,omitempty"`
 	ThreadImbalance float64 `json:"thread_imbalance"`
+}
+
+// Region returns the region r merges, as a rank's profile has it (its
+// id aside): what names it (profile.Region's Where and Label).
+func (r *MergedRegion) Region() *profile.Region {
+	return &profile.Region{Kind: r.Kind, Name: r.Name, File: r.File, BeginLine: r.BeginLine, EndLine: r.EndLine, SubName: r.SubName}
 }
 
 // regionKey identifies a region across ranks, which may run different
@@ -104,41 +122,21 @@ func keyOf(r *profile.Region) regionKey {
 	return regionKey{r.Kind, r.Name, r.File, r.SubName, r.BeginLine, r.EndLine}
 }
 
-// onThread is a region's share on one thread, as the rank's own report
-// counts it (profile.TimeOn).
-type onThread struct {
-	visits, bodies uint64 // bodies: a parallel region's implicit tasks
-	incl, excl     uint64
-	work           uint64 // what thread imbalance compares
-	openMP         uint64 // its exclusive time in OpenMP constructs
-	ran            bool
-}
-
-func threadShare(r *profile.Region, s *profile.Stat) onThread {
-	t := profile.TimeOn(r, s)
-	ns := func(v float64) uint64 { return uint64(v + 0.5) }
-	o := onThread{visits: t.Visits, bodies: t.Implicit, incl: ns(t.InclNs), excl: ns(t.ExclNs), work: ns(t.WorkNs),
-		ran: s.Construct != nil || s.Body != nil || s.Barrier != nil || s.Wait != nil}
-	if r.Kind != "mpi" && r.Kind != "user" {
-		o.openMP = o.excl
-	}
-	return o
-}
-
-// Merge merges the job's rank profiles.
+// Merge merges the job's rank profiles. A region's numbers on a rank
+// are the rank's own report's (profile.TimesBy, its regions grouped by
+// key), so that the merged profile and each rank's report agree.
 func Merge(j *Job) *Merged {
 	m := &Merged{Format: Format, Version: Version, Job: j.Job, Launcher: j.Launcher, Size: j.Size,
 		Program: j.Program, Missing: j.Missing, Damaged: j.Damaged}
 	index := map[regionKey]int{}
 	for ri, rk := range j.Ranks {
 		p := rk.Profile
-		sum := RankSummary{Rank: rk.Rank, Dir: rk.Dir, PID: p.PID, Exit: p.Exit, WallNs: p.WallNs,
-			Threads: len(p.Threads), OSThreads: p.OSThreads}
-		perThread := map[int][]uint64{} // merged region -> work per thread on this rank
-		bodies := map[int]uint64{}      // merged region -> implicit tasks on this rank
+		times := profile.TimesBy(p, keyOf)
+		m.Ranks = append(m.Ranks, summary(rk, times))
+		// The regions in the order of the profile's stats: that of the
+		// first rank that ran them, which orders the ties below.
 		for i := range p.Stats {
-			s := &p.Stats[i]
-			r := p.Region(s.Region)
+			r := p.Region(p.Stats[i].Region)
 			if r == nil {
 				continue
 			}
@@ -151,63 +149,11 @@ func Merge(j *Job) *Merged {
 					BeginLine: r.BeginLine, EndLine: r.EndLine, SubName: r.SubName,
 					PerRank: make([]RegionOnRank, len(j.Ranks))})
 			}
-			on := &m.Regions[mi].PerRank[ri]
-			on.Rank = rk.Rank
-			o := threadShare(r, s)
-			if o.ran {
-				on.Visits += o.visits
-				bodies[mi] += o.bodies
-				on.InclNs += o.incl
-				on.ExclNs += o.excl
-				on.Threads++
-				perThread[mi] = append(perThread[mi], o.work)
-			}
-			on.Messages += s.Messages
-			on.Bytes += s.Bytes
-			if r.Kind == "mpi" && s.Construct != nil {
-				sum.MPINs += s.Construct.InclNs
-				sum.MPICalls += s.Construct.Visits
-			}
-			sum.OpenMPNs += o.openMP
-			sum.Messages += s.Messages
-			sum.Bytes += s.Bytes
+			m.Regions[mi].PerRank[ri] = onRank(times[k])
 		}
-		for mi, n := range bodies {
-			if on := &m.Regions[mi].PerRank[ri]; on.Visits == 0 {
-				on.Visits = n // a parallel region without fork counts
-			}
-		}
-		for mi, times := range perThread {
-			m.Regions[mi].PerRank[ri].ThreadImbalance = imbalance(times)
-		}
-		m.Ranks = append(m.Ranks, sum)
 	}
 	for i := range m.Regions {
-		r := &m.Regions[i]
-		for ri := range r.PerRank {
-			r.PerRank[ri].Rank = j.Ranks[ri].Rank // ranks without the region too
-		}
-		var incl []uint64
-		var timb float64
-		for _, on := range r.PerRank {
-			incl = append(incl, on.InclNs)
-			if on.Threads > 0 {
-				r.Ranks++
-				timb += on.ThreadImbalance
-			}
-		}
-		if r.Ranks > 0 {
-			r.ThreadImbalance = timb / float64(r.Ranks)
-		}
-		r.RankImbalance = imbalance(incl)
-		r.Visits = spread(r.PerRank, func(o RegionOnRank) uint64 { return o.Visits })
-		r.InclNs = spread(r.PerRank, func(o RegionOnRank) uint64 { return o.InclNs })
-		r.ExclNs = spread(r.PerRank, func(o RegionOnRank) uint64 { return o.ExclNs })
-		if r.Kind == "mpi" {
-			msgs := spread(r.PerRank, func(o RegionOnRank) uint64 { return o.Messages })
-			bytes := spread(r.PerRank, func(o RegionOnRank) uint64 { return o.Bytes })
-			r.Messages, r.Bytes = &msgs, &bytes
-		}
+		m.Regions[i].spread(j.Ranks)
 	}
 	sort.SliceStable(m.Regions, func(a, b int) bool {
 		if m.Regions[a].InclNs.Max != m.Regions[b].InclNs.Max {
@@ -220,6 +166,63 @@ func Merge(j *Job) *Merged {
 		return ka.BeginLine < kb.BeginLine
 	})
 	return m
+}
+
+// ns rounds a time to whole nanoseconds.
+func ns(v float64) uint64 { return uint64(v + 0.5) }
+
+// summary is rank rk at a glance, from its regions' times.
+func summary(rk Rank, times map[regionKey]profile.Time) RankSummary {
+	p := rk.Profile
+	sum := RankSummary{Rank: rk.Rank, Dir: rk.Dir, PID: p.PID, Exit: p.Exit, WallNs: p.WallNs,
+		Threads: p.ThreadCount().Threads(), OSThreads: p.OSThreads}
+	for k, t := range times {
+		switch k.kind {
+		case "mpi":
+			sum.MPINs += ns(t.InclNs)
+			sum.MPICalls += t.Visits
+		case "user":
+		default:
+			sum.OpenMPNs += ns(t.ExclNs)
+		}
+		sum.Messages += t.Messages
+		sum.Bytes += t.Bytes
+	}
+	return sum
+}
+
+// onRank is a region on a rank whose time is t.
+func onRank(t profile.Time) RegionOnRank {
+	return RegionOnRank{Threads: t.Threads, Visits: t.Visits, InclNs: ns(t.InclNs), ExclNs: ns(t.ExclNs),
+		Messages: t.Messages, Bytes: t.Bytes, ThreadImbalance: t.Imbalance}
+}
+
+// spread computes the region's numbers over the ranks, ranks that did
+// not run it counting as 0.
+func (r *MergedRegion) spread(ranks []Rank) {
+	var incl []uint64
+	var timb float64
+	for ri := range r.PerRank {
+		on := &r.PerRank[ri]
+		on.Rank = ranks[ri].Rank
+		incl = append(incl, on.InclNs)
+		if on.Threads > 0 {
+			r.Ranks++
+			timb += on.ThreadImbalance
+		}
+	}
+	if r.Ranks > 0 {
+		r.ThreadImbalance = timb / float64(r.Ranks)
+	}
+	r.RankImbalance = imbalance(incl)
+	r.Visits = spread(r.PerRank, func(o RegionOnRank) uint64 { return o.Visits })
+	r.InclNs = spread(r.PerRank, func(o RegionOnRank) uint64 { return o.InclNs })
+	r.ExclNs = spread(r.PerRank, func(o RegionOnRank) uint64 { return o.ExclNs })
+	if r.Kind == "mpi" {
+		msgs := spread(r.PerRank, func(o RegionOnRank) uint64 { return o.Messages })
+		bytes := spread(r.PerRank, func(o RegionOnRank) uint64 { return o.Bytes })
+		r.Messages, r.Bytes = &msgs, &bytes
+	}
 }
 
 // imbalance is (max - mean) / max, 0 for no or zero values.

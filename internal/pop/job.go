@@ -47,12 +47,9 @@ func ComputeJob(j0 *job.Job, m *job.Merged) *JobMetrics {
 			break
 		}
 		pm := Compute(j0.Ranks[i].Profile)
-		rm := RankMetrics{Rank: r.Rank, Metrics: pm, MPIShare: math.NaN()}
+		rm := RankMetrics{Rank: r.Rank, Metrics: pm, MPIShare: r.MPIShare()}
 		if !math.IsNaN(pm.ParallelEfficiency) {
 			rm.UsefulNs = pm.ParallelEfficiency * pm.WallNs
-		}
-		if r.MPINs+r.OpenMPNs > 0 {
-			rm.MPIShare = float64(r.MPINs) / float64(r.MPINs+r.OpenMPNs)
 		}
 		mpi += float64(r.MPINs)
 		omp += float64(r.OpenMPNs)

@@ -17,7 +17,8 @@ type Balance struct {
 	// LoadBalance is mean(Body) / max(Body) over the members, and
 	// Imbalance (max − mean) / max = 1 − LoadBalance.
 	LoadBalance, Imbalance float64
-	MaxNs, MeanNs          float64
+	MinNs, MaxNs, MeanNs   float64 // of Body
+	WaitMeanNs, WaitMaxNs  float64 // of Wait
 }
 
 // ThreadTime is one thread's part of a parallel region.
@@ -48,12 +49,17 @@ func Balances(p *profile.Profile) []Balance {
 	var out []Balance
 	for _, b := range by {
 		sort.Slice(b.Threads, func(i, j int) bool { return PathLess(b.Threads[i].Path, b.Threads[j].Path) })
-		var sum float64
+		var sum, wait float64
+		b.MinNs = math.Inf(1)
 		for _, t := range b.Threads {
 			sum += t.BodyNs
+			wait += t.WaitNs
+			b.MinNs = math.Min(b.MinNs, t.BodyNs)
 			b.MaxNs = math.Max(b.MaxNs, t.BodyNs)
+			b.WaitMaxNs = math.Max(b.WaitMaxNs, t.WaitNs)
 		}
 		b.MeanNs = sum / float64(len(b.Threads))
+		b.WaitMeanNs = wait / float64(len(b.Threads))
 		b.LoadBalance = math.NaN()
 		if b.MaxNs > 0 {
 			b.LoadBalance = b.MeanNs / b.MaxNs

@@ -3,6 +3,8 @@ package profile
 // Estimates of times where the runtime timed a sample of the instances
 // (see the package comment and Phase).
 
+import "math"
+
 // weight returns how many of n instances each of sampled samples stands
 // for, when timed of them were timed: the instances that are neither
 // certain nor samples are spread over the samples.
@@ -128,6 +130,16 @@ func (t TaskStats) ExecTotalNs() float64 {
 func (t TaskStats) CreateMeanNs() float64 { return mean(t.CreateTotalNs(), t.Created, t.Create) }
 
 func (t TaskStats) ExecMeanNs() float64 { return mean(t.ExecTotalNs(), t.Executed, t.Exec) }
+
+// Benefit is the task region's parallel benefit: its mean execution
+// over its mean creation time (estimates); NaN without creation time.
+// Below 1, a task costs more to create than it runs.
+func (t TaskStats) Benefit() float64 {
+	if c := t.CreateMeanNs(); c > 0 {
+		return t.ExecMeanNs() / c
+	}
+	return math.NaN()
+}
 
 func mean(total float64, n uint64, d Dist) float64 {
 	if d.Timed == 0 || n == 0 {

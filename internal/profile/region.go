@@ -1,6 +1,7 @@
 package profile
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 )
@@ -29,3 +30,30 @@ func (r *Region) Directive() string {
 
 // HasFlag reports whether the region has flag f ("combined", "untied", …).
 func (r *Region) HasFlag(f string) bool { return slices.Contains(r.Flags, f) }
+
+// Where is a region's place in the source: file:line or file:first-last;
+// the file alone for a region that is no source construct (an MPI call,
+// whose file is "MPI"). Every view names regions so.
+func (r *Region) Where() string {
+	if r.BeginLine == 0 {
+		return r.File
+	}
+	if r.EndLine > r.BeginLine {
+		return fmt.Sprintf("%s:%d-%d", r.File, r.BeginLine, r.EndLine)
+	}
+	return fmt.Sprintf("%s:%d", r.File, r.BeginLine)
+}
+
+// Label is a region's kind, with its name where it has one of its own
+// (the directive of a combined construct, an MPI call's name) and its
+// sub-name (a critical section's name, a user region's, a lock routine).
+func (r *Region) Label() string {
+	s := r.Kind
+	if r.Name != r.Kind && r.Name != "" && r.Kind != "user" && r.Kind != "lock" {
+		s += " (" + r.Name + ")"
+	}
+	if r.SubName != "" {
+		s += " " + r.SubName
+	}
+	return s
+}

@@ -26,13 +26,25 @@ import "math"
 //     time without the wait in its implicit barrier (a parallel region's
 //     implicit tasks, ImplicitTask), a task or taskloop region's InclNs.
 //   - Sampled: some of the times are estimates from timed samples.
+//   - Threads: the threads that ran the region: of a parallel region
+//     the team members that ran its implicit tasks (not the thread that
+//     only forked and joined the team), of any other region those with
+//     a visit of it.
+//   - Imbalance: the thread imbalance of the region (Times): Imbalance
+//     of the WorkNs of those threads; for a parallel region, of its
+//     implicit tasks (as pop.Balances).
+//   - Messages and Bytes: an MPI call's messages and their bytes.
 type Time struct {
-	Visits   uint64
-	Implicit uint64
-	InclNs   float64
-	ExclNs   float64
-	WorkNs   float64
-	Sampled  bool
+	Visits    uint64
+	Implicit  uint64
+	InclNs    float64
+	ExclNs    float64
+	WorkNs    float64
+	Sampled   bool
+	Threads   int
+	Imbalance float64
+	Messages  uint64
+	Bytes     uint64
 }
 
 func (t *Time) add(o Time) {
@@ -42,6 +54,9 @@ func (t *Time) add(o Time) {
 	t.ExclNs += o.ExclNs
 	t.WorkNs += o.WorkNs
 	t.Sampled = t.Sampled || o.Sampled
+	t.Threads += o.Threads
+	t.Messages += o.Messages
+	t.Bytes += o.Bytes
 }
 
 // ImplicitTask returns what the implicit tasks of a parallel region did
@@ -60,7 +75,10 @@ func (s *Stat) ImplicitTask() (workNs, waitNs float64) {
 
 // TimeOn returns what region r cost on the thread of s.
 func TimeOn(r *Region, s *Stat) Time {
-	var t Time
+	t := Time{Messages: s.Messages, Bytes: s.Bytes}
+	if s.Construct != nil || s.Body != nil || s.Barrier != nil || s.Wait != nil {
+		t.Threads = 1
+	}
 	excl := func(ph *Phase) {
 		if ph != nil {
 			t.ExclNs += ph.ExclEstimateNs()
@@ -80,8 +98,10 @@ func TimeOn(r *Region, s *Stat) Time {
 			t.InclNs += float64(c.ExclNs)
 			t.ExclNs += float64(c.ExclNs)
 		}
+		t.Threads = 0 // the encountering thread's fork and join is no implicit task
 		if s.Body != nil {
 			t.Implicit = s.Body.Visits
+			t.Threads = 1
 		}
 		t.InclNs += incl(s.Body) + incl(s.Barrier)
 		excl(s.Body)
@@ -147,19 +167,31 @@ func (p *Phase) inclEstimateNs() float64 {
 // threads, by region id. Estimates stay within the run (the wall time
 // times the threads) and an exclusive time within its inclusive time.
 func (p *Profile) Times() map[int]Time {
-	out := map[int]Time{}
+	return TimesBy(p, func(r *Region) int { return r.ID })
+}
+
+// TimesBy is Times with the regions grouped by key: regions of one key
+// add up, as one region. The merge of an MPI job groups so the regions
+// of ranks that may run different builds: by what and where they are.
+func TimesBy[K comparable](p *Profile, key func(*Region) K) map[K]Time {
+	out := map[K]Time{}
+	work := map[K][]float64{} // per key, per thread that ran it
 	for i := range p.Stats {
 		s := &p.Stats[i]
 		r := p.Region(s.Region)
 		if r == nil {
 			continue
 		}
-		t := out[s.Region]
-		t.add(TimeOn(r, s))
-		out[s.Region] = t
+		k, on := key(r), TimeOn(r, s)
+		t := out[k]
+		t.add(on)
+		out[k] = t
+		if on.Threads > 0 {
+			work[k] = append(work[k], on.WorkNs)
+		}
 	}
 	limit := float64(p.WallNs) * float64(len(p.Threads))
-	for id, t := range out {
+	for k, t := range out {
 		if limit > 0 {
 			t.InclNs = math.Min(t.InclNs, limit)
 		}
@@ -167,7 +199,8 @@ func (p *Profile) Times() map[int]Time {
 		if t.Visits == 0 {
 			t.Visits = t.Implicit // a parallel region seen by its team only
 		}
-		out[id] = t
+		t.Imbalance = Imbalance(work[k])
+		out[k] = t
 	}
 	return out
 }

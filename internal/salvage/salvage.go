@@ -56,6 +56,31 @@ type Region struct {
 	Open int64
 }
 
+// Visits returns the region's complete visits and their time, counted as
+// the profile's report counts a region of kind: a parallel region's
+// forks and its team's work, a task's instances and their execution,
+// another construct's entries and its time with its implicit barrier.
+func (g *Region) Visits(kind string) (visits int64, ns float64) {
+	switch kind {
+	case "parallel":
+		if g.Implicit.N > 0 {
+			return g.Forks.N, g.Implicit.Ns // the team's work
+		}
+		return g.Forks.N, g.Forks.Ns
+	case "task", "taskloop":
+		return g.Exec.N, g.Exec.Ns
+	}
+	if ph := g.Phases[events.PhaseConstruct]; ph.N > 0 {
+		return ph.N, ph.Ns + g.Phases[events.PhaseBarrier].Ns
+	}
+	for _, ph := range g.Phases {
+		if ph.N > 0 {
+			return ph.N, ph.Ns
+		}
+	}
+	return 0, 0
+}
+
 // A Thread is one OS thread's stream: the time of its first and its last
 // record, in ns since the run's start.
 type Thread struct {

@@ -91,7 +91,6 @@ func runCC(t *testing.T, raw bool, argv ...string) ([]byte, int) {
 	return stderr.Bytes(), 1
 }
 
-
 // printDiags is Options.PrintDiags for tests: every diagnostic.
 func printDiags(w io.Writer, diags parser.DiagnosticList) {
 	for _, d := range diags {

@@ -1,8 +1,11 @@
 /* A little of everything the views of a profile show, for the test that
  * renders one profile through all of them (TestViewsAgree): serial code,
- * a worksharing loop, tasks created recursively in a single construct,
+ * a worksharing loop, tasks created recursively in a single construct
+ * (more than the runtime times one by one: their times are estimates),
  * taskwait, a taskgroup, a taskloop, sections, a critical section, a
- * lock, and tasks left to the closing barrier of a parallel region. */
+ * lock acquired 10 times by thread 0 and 7 times by thread 1 (17 visits),
+ * tasks left to the closing barrier of a parallel region, and nested
+ * teams (2 of 2 threads inside the outer team of 2: 6 team members). */
 #include <omp.h>
 #include <stdio.h>
 
@@ -42,12 +45,14 @@ int main(void)
 		for (int i = 0; i < 4000; i++)
 			sum += i * 0.5;
 #pragma omp single
-		r = fib(11);
+		r = fib(18);
 #pragma omp critical
 		spin(200000);
-		omp_set_lock(&lock);
-		sum += 1;
-		omp_unset_lock(&lock);
+		for (int i = 0; i < (omp_get_thread_num() == 0 ? 10 : 7); i++) {
+			omp_set_lock(&lock);
+			sum += 1;
+			omp_unset_lock(&lock);
+		}
 #pragma omp sections
 		{
 #pragma omp section
@@ -73,6 +78,12 @@ int main(void)
 		}
 	}
 	omp_destroy_lock(&lock);
+	omp_set_max_active_levels(2);
+#pragma omp parallel num_threads(2)
+	{
+#pragma omp parallel num_threads(2)
+		spin(100000);
+	}
 	spin(1000000);
 	printf("fib %ld sum %.1f\n", r, sum);
 	return 0;
