@@ -28,10 +28,11 @@ import (
 // phase) the tasks a thread ran there in its inclusive time, and gives
 // initial threads their initial task's own time (Thread.InitialNs);
 // version 2's closing barrier held the wait alone, which a reader of
-// both takes as a barrier in which no task ran.
+// both takes as a barrier in which no task ran. Version 4 adds call paths
+// and the run's mappings (callpath.go); a version 3 profile has none.
 const (
 	Format  = "gopari-profile"
-	Version = 3
+	Version = 4
 )
 
 // A Profile is everything one run recorded.
@@ -74,6 +75,12 @@ type Profile struct {
 	// thread (cancellation, exit from inside a region, migrated untied
 	// tasks); their time is not attributed.
 	UnmatchedEvents uint64 `json:"unmatched_events"`
+	// CallPaths is the call-path profile of a program built with gopari
+	// cc --functions (version 4); nil otherwise.
+	CallPaths *CallPaths `json:"call_paths,omitempty"`
+	// Mappings are the files mapped into the run's address space, which
+	// resolve the addresses of CallPaths; nil without call paths.
+	Mappings []Mapping `json:"mappings,omitempty"`
 }
 
 // An MPIRank is a process's place in an MPI job, as the launcher's

@@ -35,9 +35,9 @@ func TestRead(t *testing.T) {
 	if ph := p.Stats[0].Construct; !ph.Sampled() || ph.ExclEstimateNs() != 20 {
 		t.Errorf("sampled phase %+v: estimate %v, want 20", ph, ph.ExclEstimateNs())
 	}
-	_, err = Read(write("v4.json", `{"format": "gopari-profile", "version": 4}`))
-	if err == nil || !strings.Contains(err.Error(), "profile version 4 is newer than this gopari reads (3)") {
-		t.Errorf("version 4: %v", err)
+	_, err = Read(write("v5.json", `{"format": "gopari-profile", "version": 5}`))
+	if err == nil || !strings.Contains(err.Error(), "profile version 5 is newer than this gopari reads (4)") {
+		t.Errorf("version 5: %v", err)
 	}
 	_, err = Read(write("other.json", `{"format": "something", "version": 1}`))
 	if err == nil || !strings.Contains(err.Error(), "not a gopari profile") {

@@ -1,0 +1,73 @@
+package profile
+
+// Call paths (profile version 4): where in the program's own code the
+// time went, recorded when the program was built with gopari cc
+// --functions. One tree of paths is shared by every location; each
+// location (Thread) counts the visits and exclusive time of the paths it
+// ran. A task's paths hang below the path that created it, whichever
+// thread ran it; a worker's implicit task below its master's fork.
+//
+// A node's inclusive time at a location is the sum of the exclusive
+// times of its subtree there: recursion makes a node per depth, so
+// nothing is counted twice, and a node's inclusive time at a location
+// never exceeds the time that location ran.
+
+// CallPaths is the call-path profile of a run.
+type CallPaths struct {
+	// Nodes are the paths; a node's index is its ID. Node 0 is the root:
+	// a thread's initial task, above everything else.
+	Nodes []CallNode `json:"nodes"`
+	// Threads counts, per location that ran any path, each path's visits
+	// and exclusive time.
+	Threads []CallThread `json:"threads"`
+	// MaxNodes is the node limit in force (GOPARI_CALLPATH_NODES).
+	MaxNodes int `json:"max_nodes"`
+	// OverflowVisits counts the visits of paths that found the tree
+	// full; they were charged to a node of kind "overflow" below the
+	// deepest path that had a node.
+	OverflowVisits uint64 `json:"overflow_visits"`
+	// LostCreations counts the tasks whose creating path the runtime no
+	// longer knew when they began; their paths hang below the root.
+	LostCreations uint64 `json:"lost_creations"`
+	// UnmatchedCalls counts function exits that matched no open call of
+	// that function in the task (an untied task that moved, a longjmp).
+	UnmatchedCalls uint64 `json:"unmatched_calls"`
+}
+
+// A CallNode is one call path: its parent's path and one more frame.
+type CallNode struct {
+	Parent int    `json:"parent"` // -1 for the root
+	Kind   string `json:"kind"`   // "root", "function", "region" or "overflow"
+	// Addr is a function's entry address in the run's address space, as
+	// the compiler's instrumentation passed it; Mappings resolve it.
+	Addr uint64 `json:"addr,omitempty"`
+	// Region and Frame name a region node: the region's ID and what ran
+	// there: "task" (an explicit task's execution), "taskloop" (a
+	// taskloop task's), "implicit" (a parallel region's implicit task),
+	// "fork" (a parallel region on the thread that forked it) or "phase"
+	// (a region's Phase: construct, body, barrier or wait).
+	Region int    `json:"region,omitempty"`
+	Frame  string `json:"frame,omitempty"`
+	Phase  string `json:"phase,omitempty"`
+}
+
+// CallThread is what one location ran of the call paths.
+type CallThread struct {
+	Thread int `json:"thread"` // index into Profile.Threads
+	// Nodes holds one [node ID, visits, exclusive ns] per path this
+	// location ran, by node ID.
+	Nodes [][3]uint64 `json:"nodes"`
+}
+
+// A Mapping is a file mapped into the run's address space, as
+// /proc/self/maps showed it at the end of the run: addresses in
+// [Start, Limit) are at Offset of File. BuildID is the file's GNU build
+// ID (hex), so that a reader can tell a rebuilt file from the one that
+// ran.
+type Mapping struct {
+	Start   uint64 `json:"start"`
+	Limit   uint64 `json:"limit"`
+	Offset  uint64 `json:"offset"`
+	File    string `json:"file"`
+	BuildID string `json:"build_id,omitempty"`
+}
