@@ -129,10 +129,14 @@ func writeStream(name string, f *os.File, write func(io.Writer) error) error {
 func writeTo(name string, w io.Writer, write func(io.Writer) error) error {
 	bw := newAsyncWriter(w)
 	err := write(bw)
-	if err2 := bw.Close(); err == nil {
-		err = err2
-	}
+	werr := bw.Close()
 	if err != nil {
+		// bw keeps write errors to itself: err is one of making the
+		// output (too few runs for a model, a damaged stream), not of
+		// writing it, and says so by itself.
+		return err
+	}
+	if err = werr; err != nil {
 		written := "\x00" // no path: keep every path in err
 		if f, ok := w.(*os.File); ok {
 			written = f.Name()
@@ -261,10 +265,12 @@ func same(a, b string) bool {
 // writeOut writes a command's output to standard output: a failed write
 // (a full disk, a closed pipe) is an error of the command.
 func writeOut(c *cli.Context, write func(io.Writer) error) error {
-	if err := writeTo("standard output", c.App.Writer, write); err != nil {
+	err := writeTo("standard output", c.App.Writer, write)
+	var ee *exitError
+	if err != nil && !errors.As(err, &ee) {
 		return failure(err)
 	}
-	return nil
+	return err
 }
 
 // asyncWriter buffers writes and passes full buffers to a goroutine that

@@ -2,6 +2,8 @@ package main
 
 import (
 	"bytes"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -81,6 +83,33 @@ func TestFlagErrorMessage(t *testing.T) {
 		code := run(append([]string{"gopari"}, strings.Fields(tc.args)...), strings.NewReader(""), &stdout, &stderr)
 		if code != 2 || stderr.String() != tc.want {
 			t.Errorf("gopari %s: exit status %d, stderr:\n%s\nwant exit status 2, stderr:\n%s", tc.args, code, stderr.String(), tc.want)
+		}
+	}
+}
+
+// TestOutputErrorPrefix: an error of making a command's output is not an
+// error of writing it: no "write standard output:" before it.
+func TestOutputErrorPrefix(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	var runs []string
+	for _, n := range []string{"1", "2"} {
+		d := filepath.Join(dir, "t"+n)
+		if err := os.Mkdir(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		prof := `{"format": "gopari-profile", "version": 1, "program": "./prog", "pid": 1, "mode": "profile", "clock": "tsc", "wall_ns": 1000000, "exit": "exit", "regions": [{"id": 1, "kind": "parallel", "name": "parallel", "file": "prog.c", "begin_line": 10, "end_line": 20}], "threads": [], "os_threads": ` + n + `, "stats": [{"region": 1, "thread": 0, "construct": {"visits": 10, "incl_ns": 30000, "excl_ns": 30000}}], "tasks": [], "creation_tree": {"edges": [], "max_depth": 0}, "unmatched_events": 0}`
+		if err := os.WriteFile(filepath.Join(d, "profile.json"), []byte(prof), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		runs = append(runs, d)
+	}
+	for _, cmd := range [][]string{{"model"}, {"model", "--json"}} {
+		var stdout, stderr bytes.Buffer
+		code := run(append(append([]string{"gopari"}, cmd...), runs...), strings.NewReader(""), &stdout, &stderr)
+		want := "gopari: the profiles ran at 1, 2 threads: a model needs runs at 3 or more thread counts\n"
+		if code != 1 || stderr.String() != want || stdout.Len() > 0 {
+			t.Errorf("gopari %s: exit status %d, stdout %q, stderr:\n%s\nwant exit status 1, no stdout, stderr:\n%s", strings.Join(cmd, " "), code, stdout.String(), stderr.String(), want)
 		}
 	}
 }
