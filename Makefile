@@ -129,10 +129,18 @@ staticcheck:
 # Every test, through internal/testlog: a line per package, progress in
 # the long ones, the output of failures, and at the end what was skipped
 # and why. Skips decided here, before any test runs, are passed as notes.
+#
+# TESTTIMEOUT bounds each package's test binary (go test -timeout): a
+# hung test ends with "panic: test timed out", the tests running and their
+# stacks, which testlog prints. It is set above what the slowest package,
+# pomprt/e2e, takes on a loaded 2-core machine (go test's default of 10
+# minutes killed it there after 608 s), so that it catches hangs, not a
+# slow machine.
+TESTTIMEOUT ?= 15m
 TESTNOTES := $(if $(OTF2),,-note 'OTF2 tests: libotf2-trace-dev not installed, gopari built without OTF2')
 test: build vet fmt-check staticcheck
-	@echo "go test $(GOTAGS) -json -count=1 ./... | go run ./internal/testlog"
-	@bash -o pipefail -c '$(GO) test $(GOTAGS) -json -count=1 ./... | $(GO) run ./internal/testlog $(TESTNOTES)'
+	@echo "go test $(GOTAGS) -json -count=1 -timeout $(TESTTIMEOUT) ./... | go run ./internal/testlog"
+	@bash -o pipefail -c '$(GO) test $(GOTAGS) -json -count=1 -timeout $(TESTTIMEOUT) ./... | $(GO) run ./internal/testlog $(TESTNOTES)'
 
 # Fuzzing: the scanner, the directive parser, the statement-extent
 # finder, the whole rewrite, the event-stream reader and the replay

@@ -154,8 +154,18 @@ var dirSpecial = [256]bool{'/': true, '"': true, '\'': true, '\\': true}
 // continue the line; literals are scanned leniently, as the preprocessor
 // does in directives.
 func (s *scanner) directiveEnd(i int) (end, nameStart, nameEnd int) {
+	nameStart, nameEnd = s.directiveName(i)
+	if s.fatal {
+		return len(s.src), nameStart, nameEnd
+	}
+	return s.directiveLineEnd(nameEnd), nameStart, nameEnd
+}
+
+// directiveName returns the span of a directive's name, which follows i
+// after blanks and comments. On an unterminated comment (s.fatal) both
+// are where the comment ended.
+func (s *scanner) directiveName(i int) (nameStart, nameEnd int) {
 	src := s.src
-	// The name, after blanks and comments.
 	for i < len(src) {
 		c := src[i]
 		if c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f' {
@@ -163,7 +173,7 @@ func (s *scanner) directiveEnd(i int) (end, nameStart, nameEnd int) {
 		} else if c == '/' && i+1 < len(src) && src[i+1] == '*' {
 			i = s.blockComment(i)
 			if s.fatal {
-				return len(src), i, i
+				return i, i
 			}
 		} else if k := s.splice(i); k > 0 {
 			i += k
@@ -181,8 +191,14 @@ func (s *scanner) directiveEnd(i int) (end, nameStart, nameEnd int) {
 			break
 		}
 	}
-	nameEnd = i
-	// The end of the line: fast when nothing on it can hide a newline.
+	return nameStart, i
+}
+
+// directiveLineEnd returns the newline that ends the directive line on
+// which i lies, past comments and splices (len(src) if none).
+func (s *scanner) directiveLineEnd(i int) int {
+	src := s.src
+	// Fast when nothing on the line can hide a newline.
 	nl := bytes.IndexByte(src[i:], '\n')
 	lineEnd := len(src)
 	if nl >= 0 {
@@ -196,13 +212,13 @@ func (s *scanner) directiveEnd(i int) (end, nameStart, nameEnd int) {
 		}
 	}
 	if plain {
-		return lineEnd, nameStart, nameEnd
+		return lineEnd
 	}
 	for i < len(src) {
 		c := src[i]
 		switch {
 		case c == '\n':
-			return i, nameStart, nameEnd
+			return i
 		case c == '\\':
 			if k := s.splice(i); k > 0 {
 				i += k
@@ -211,11 +227,11 @@ func (s *scanner) directiveEnd(i int) (end, nameStart, nameEnd int) {
 		case c == '/' && i+1 < len(src) && src[i+1] == '*':
 			i = s.blockComment(i)
 			if s.fatal {
-				return len(src), nameStart, nameEnd
+				return len(src)
 			}
 			continue
 		case c == '/' && i+1 < len(src) && src[i+1] == '/':
-			return s.lineComment(i), nameStart, nameEnd
+			return s.lineComment(i)
 		case c == '"' || c == '\'' && !s.nums.digitSep(src, i):
 			j := i + 1
 			for j < len(src) && src[j] != c && src[j] != '\n' {
@@ -236,7 +252,7 @@ func (s *scanner) directiveEnd(i int) (end, nameStart, nameEnd int) {
 		}
 		i++
 	}
-	return len(src), nameStart, nameEnd
+	return len(src)
 }
 
 // lineDirective records #line N "file" and GCC line markers # N "file" f.

@@ -23,6 +23,12 @@ func configCommand() *cli.Command {
 			&cli.BoolFlag{Name: "prefix", Usage: "the directory holding include/ and lib/"},
 		},
 		Action: func(c *cli.Context) error {
+			if c.NArg() > 0 {
+				return usageErr("config: takes no arguments, only --cflags, --libs or --prefix")
+			}
+			if !c.Bool("prefix") && !c.Bool("cflags") && !c.Bool("libs") {
+				return usageErr("config: say --cflags, --libs or --prefix")
+			}
 			inc, lib, err := wrapper.RuntimePaths()
 			if err != nil {
 				return &exitError{code: 1, msg: "config: " + err.Error()}
@@ -36,9 +42,6 @@ func configCommand() *cli.Command {
 			}
 			if c.Bool("libs") {
 				out = append(out, lib+" -lpthread")
-			}
-			if len(out) == 0 {
-				return usageErr("config: say --cflags, --libs or --prefix")
 			}
 			return writeOut(c, func(w io.Writer) error {
 				_, err := fmt.Fprintln(w, strings.Join(out, " "))

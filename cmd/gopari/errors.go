@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"strings"
 
 	"gopari/parser"
 )
@@ -14,13 +15,34 @@ import (
 type exitError struct {
 	code int
 	msg  string
+	// help, when set, is the command whose help the message points to
+	// ("" for gopari itself, "report" for gopari report).
+	help *string
 }
 
 func (e *exitError) Error() string { return e.msg }
 
+// print writes the message of e, if any, to w.
+func (e *exitError) print(w io.Writer) {
+	switch {
+	case e.help != nil:
+		cmd := strings.TrimSpace("gopari " + *e.help)
+		fmt.Fprintf(w, "%s: %s\nrun '%s --help' for usage\n", cmd, e.msg, cmd)
+	case e.msg != "":
+		fmt.Fprintf(w, "gopari: %s\n", e.msg)
+	}
+}
+
 // usageErr is a command-line mistake: exit status 2.
 func usageErr(format string, args ...any) error {
 	return &exitError{code: 2, msg: fmt.Sprintf(format, args...)}
+}
+
+// flagErr is a command line that urfave/cli could not parse for the
+// command cmd ("" for gopari itself): exit status 2, and a pointer to
+// the command's help.
+func flagErr(cmd string, err error) error {
+	return &exitError{code: 2, msg: err.Error(), help: &cmd}
 }
 
 // failed reports that diagnostics were printed: exit status 1.

@@ -43,38 +43,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 	}
 	unknown := false
-	app := &cli.App{
-		Name:      "gopari",
-		Usage:     "instrument OpenMP C/C++ programs and read their profiles",
-		Version:   version,
-		Reader:    stdin,
-		Writer:    stdout,
-		ErrWriter: stderr,
-		Commands: []*cli.Command{
-			instrumentCommand(),
-			diffCommand(),
-			reportCommand(),
-			ccCommand(),
-			configCommand(),
-			traceCommand(),
-			modelCommand(),
-			scaleCommand(),
-			grainsCommand(),
-		},
-		ExitErrHandler: func(*cli.Context, error) {},
-		OnUsageError: func(c *cli.Context, err error, _ bool) error {
-			return usageErr("%v", err)
-		},
-		CommandNotFound: func(c *cli.Context, name string) {
-			fmt.Fprintf(stderr, "gopari: unknown command %q; see 'gopari help'\n", name)
-			unknown = true
-		},
-	}
-	for _, c := range app.Commands {
-		// An argument "h" or "help" is a file or directory of that name,
-		// not a request for help: --help asks for help.
-		c.HideHelpCommand = true
-	}
+	app := newApp(stdin, stdout, stderr, &unknown)
 	defer verify.Cleanup()
 	err := app.Run(permute(args, app.Commands))
 	if unknown {
@@ -85,11 +54,76 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	var ee *exitError
 	if errors.As(err, &ee) {
-		if ee.msg != "" {
-			fmt.Fprintf(stderr, "gopari: %s\n", ee.msg)
-		}
+		ee.print(stderr)
 		return ee.code
 	}
 	fmt.Fprintf(stderr, "gopari: %v\n", err)
 	return 1
+}
+
+// newApp returns gopari's commands; unknown is set when the command named
+// is none of them.
+func newApp(stdin io.Reader, stdout, stderr io.Writer, unknown *bool) *cli.App {
+	app := &cli.App{
+		Name:      "gopari",
+		Usage:     "instrument OpenMP C/C++ programs and read their profiles",
+		Version:   version,
+		Reader:    stdin,
+		Writer:    stdout,
+		ErrWriter: stderr,
+		// urfave/cli adds --help only where it adds its own help command.
+		Flags: []cli.Flag{cli.HelpFlag},
+		Commands: []*cli.Command{
+			instrumentCommand(),
+			diffCommand(),
+			reportCommand(),
+			ccCommand(),
+			configCommand(),
+			traceCommand(),
+			modelCommand(),
+			scaleCommand(),
+			grainsCommand(),
+			helpCommand(),
+		},
+		ExitErrHandler: func(*cli.Context, error) {},
+		OnUsageError: func(_ *cli.Context, err error, _ bool) error {
+			return flagErr("", err)
+		},
+		CommandNotFound: func(c *cli.Context, name string) {
+			fmt.Fprintf(stderr, "gopari: unknown command %q; see 'gopari help'\n", name)
+			*unknown = true
+		},
+	}
+	for _, c := range app.Commands {
+		// An argument "h" or "help" is a file or directory of that name,
+		// not a request for help: --help asks for help.
+		c.HideHelpCommand = true
+		// A flag urfave/cli cannot parse is a usage error like any other:
+		// a short message on stderr and exit status 2, not the help.
+		name := c.Name
+		c.OnUsageError = func(_ *cli.Context, err error, _ bool) error {
+			return flagErr(name, err)
+		}
+	}
+	return app
+}
+
+// helpCommand is urfave/cli's help command, declared here so that its
+// usage errors end as every other command's do.
+func helpCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "help",
+		Aliases:   []string{"h"},
+		Usage:     "Shows a list of commands or help for one command",
+		ArgsUsage: "[command]",
+		Action: func(c *cli.Context) error {
+			switch c.NArg() {
+			case 0:
+				return cli.ShowAppHelp(c)
+			case 1:
+				return cli.ShowCommandHelp(c, c.Args().First())
+			}
+			return usageErr("help: one command at a time")
+		},
+	}
 }

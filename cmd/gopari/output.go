@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"io"
 
 	"github.com/urfave/cli/v2"
@@ -9,10 +10,13 @@ import (
 )
 
 // writeOut writes a command's output to standard output: a failed write
-// (a full disk, a closed pipe) is an error of the command.
+// (a full disk, a closed pipe) is an error of the command; an exitError
+// of making the output keeps its exit status.
 func writeOut(c *cli.Context, write func(io.Writer) error) error {
-	if err := atomicfile.WriteTo("standard output", c.App.Writer, write); err != nil {
+	err := atomicfile.WriteTo("standard output", c.App.Writer, write)
+	var ee *exitError
+	if err != nil && !errors.As(err, &ee) {
 		return failure(err)
 	}
-	return nil
+	return err
 }

@@ -127,10 +127,14 @@ func writeStream(name string, f *os.File, write func(io.Writer) error) error {
 func WriteTo(name string, w io.Writer, write func(io.Writer) error) error {
 	bw := newAsyncWriter(w)
 	err := write(bw)
-	if err2 := bw.Close(); err == nil {
-		err = err2
-	}
+	werr := bw.Close()
 	if err != nil {
+		// bw keeps write errors to itself: err is one of making the
+		// output (too few runs for a model, a damaged stream), not of
+		// writing it, and says so by itself.
+		return err
+	}
+	if err = werr; err != nil {
 		written := "\x00" // no path: keep every path in err
 		if f, ok := w.(*os.File); ok {
 			written = f.Name()

@@ -104,91 +104,114 @@ type Summary struct {
 // Read replays exp's stream and summarises it.
 func Read(exp *events.Experiment) (*Summary, error) {
 	r := timeline.New(exp)
-	s := &Summary{}
-	regions := map[uint32]*Region{}
-	reg := func(id uint32) *Region {
-		g := regions[id]
-		if g == nil {
-			g = &Region{ID: id}
-			regions[id] = g
-		}
-		return g
-	}
-	threads := map[int]*Thread{}
-	ns := func(t uint64) float64 { return exp.Clock.Ns(t) }
-	dur := func(a, b uint64) float64 {
-		if b < a {
-			return 0
-		}
-		return exp.Clock.Dur(b - a)
-	}
-	err := r.Run(func(ev *timeline.Event) error {
-		t := ev.Time
-		th := threads[ev.OS]
-		if th == nil {
-			th = &Thread{OS: ev.OS, FirstNs: ns(t)}
-			threads[ev.OS] = th
-		}
-		th.Records++
-		th.EndNs = max(th.EndNs, ns(t))
-		switch typ := ev.Type; {
-		case typ.IsExit():
-			reg(ev.Frame.Region).Phases[typ.PhaseOf()].add(dur(ev.Frame.Start, t))
-		case typ == events.Join:
-			reg(ev.Frame.Region).Forks.add(dur(ev.Frame.Start, t))
-		case typ == events.ImplicitEnd:
-			reg(ev.Task.Region).Implicit.add(dur(ev.Task.Begin, t))
-		case typ == events.CreateBegin:
-			reg(ev.Task.Region).Created++
-		case typ == events.CreateEnd:
-			reg(ev.Task.Region).Creations.add(dur(ev.Frame.Start, t))
-		case typ == events.TaskBegin, typ == events.TaskloopBegin:
-			reg(ev.Task.Region).Begun++
-		case typ == events.TaskEnd, typ == events.TaskloopEnd:
-			reg(ev.Task.Region).Exec.add(exp.Clock.Dur(ev.Task.Exec))
-		case typ == events.ChunkEnd:
-			reg(ev.Frame.Region).Chunks.add(dur(ev.Frame.Start, t))
-		case typ == events.LockAcquired:
-			reg(ev.Region).Locks++
-		case typ == events.Fork, typ == events.ImplicitBegin, typ.IsEnter(), typ == events.ChunkBegin:
-			reg(ev.Region) // named: it ran
-		}
-		return nil
-	})
-	if err != nil {
+	c := &collector{exp: exp, regions: map[uint32]*Region{}, threads: map[int]*Thread{}}
+	if err := r.Run(c.event); err != nil {
 		return nil, err
 	}
+	c.countOpen(r)
+	s := c.summary()
 	s.Records, s.Dropped, s.Unmatched = r.Stats.Records, r.Stats.Dropped, r.Stats.Unmatched
-	// What was open at the end.
+	return s, nil
+}
+
+// A collector gathers the regions and threads of a stream as it is
+// replayed.
+type collector struct {
+	exp     *events.Experiment
+	regions map[uint32]*Region
+	threads map[int]*Thread
+}
+
+// reg returns region id's entry, made when the stream first names it.
+func (c *collector) reg(id uint32) *Region {
+	g := c.regions[id]
+	if g == nil {
+		g = &Region{ID: id}
+		c.regions[id] = g
+	}
+	return g
+}
+
+// dur returns the time from a to b, 0 if b is before a.
+func (c *collector) dur(a, b uint64) float64 {
+	if b < a {
+		return 0
+	}
+	return c.exp.Clock.Dur(b - a)
+}
+
+// event counts one event of the replay.
+func (c *collector) event(ev *timeline.Event) error {
+	t := ev.Time
+	ns := c.exp.Clock.Ns(t)
+	th := c.threads[ev.OS]
+	if th == nil {
+		th = &Thread{OS: ev.OS, FirstNs: ns}
+		c.threads[ev.OS] = th
+	}
+	th.Records++
+	th.EndNs = max(th.EndNs, ns)
+	switch typ := ev.Type; {
+	case typ.IsExit():
+		c.reg(ev.Frame.Region).Phases[typ.PhaseOf()].add(c.dur(ev.Frame.Start, t))
+	case typ == events.Join:
+		c.reg(ev.Frame.Region).Forks.add(c.dur(ev.Frame.Start, t))
+	case typ == events.ImplicitEnd:
+		c.reg(ev.Task.Region).Implicit.add(c.dur(ev.Task.Begin, t))
+	case typ == events.CreateBegin:
+		c.reg(ev.Task.Region).Created++
+	case typ == events.CreateEnd:
+		c.reg(ev.Task.Region).Creations.add(c.dur(ev.Frame.Start, t))
+	case typ == events.TaskBegin, typ == events.TaskloopBegin:
+		c.reg(ev.Task.Region).Begun++
+	case typ == events.TaskEnd, typ == events.TaskloopEnd:
+		c.reg(ev.Task.Region).Exec.add(c.exp.Clock.Dur(ev.Task.Exec))
+	case typ == events.ChunkEnd:
+		c.reg(ev.Frame.Region).Chunks.add(c.dur(ev.Frame.Start, t))
+	case typ == events.LockAcquired:
+		c.reg(ev.Region).Locks++
+	case typ == events.Fork, typ == events.ImplicitBegin, typ.IsEnter(), typ == events.ChunkBegin:
+		c.reg(ev.Region) // named: it ran
+	}
+	return nil
+}
+
+// countOpen counts what was open when the stream ended.
+func (c *collector) countOpen(r *timeline.Replay) {
 	stacks, teams := r.Unfinished()
 	for _, st := range stacks {
 		for _, tk := range st {
 			for _, f := range tk.Open {
-				reg(f.Region).Open++
+				c.reg(f.Region).Open++
 			}
 			if tk.Kind != timeline.Initial && !(tk.Kind == timeline.Implicit && tk.Ended) {
-				reg(tk.Region).Open++
+				c.reg(tk.Region).Open++
 			}
 		}
 	}
 	for _, tm := range teams {
 		if tm.Encountering == nil || tm.Loc < 0 {
-			reg(tm.Region).Open++ // a fork whose frame no stack holds
+			c.reg(tm.Region).Open++ // a fork whose frame no stack holds
 		}
 	}
 	for _, tk := range r.Live() {
 		if tk.Created && tk.CreateDone && !tk.Begun && tk.Kind == timeline.Explicit {
-			reg(tk.Region).Open++ // queued, never begun in the stream
+			c.reg(tk.Region).Open++ // queued, never begun in the stream
 		}
 	}
-	for _, g := range regions {
+}
+
+// summary returns the regions by id and the threads by OS thread.
+func (c *collector) summary() *Summary {
+	s := &Summary{}
+	for _, g := range c.regions {
 		s.Regions = append(s.Regions, g)
 	}
 	sort.Slice(s.Regions, func(i, j int) bool { return s.Regions[i].ID < s.Regions[j].ID })
-	for _, th := range threads {
+	for _, th := range c.threads {
 		s.Threads = append(s.Threads, *th)
 		s.EndNs = max(s.EndNs, th.EndNs)
 	}
 	sort.Slice(s.Threads, func(i, j int) bool { return s.Threads[i].OS < s.Threads[j].OS })
-	return s, nil
+	return s
 }

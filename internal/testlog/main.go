@@ -5,6 +5,13 @@
 // naming the tests still running, and at the end the list of what was
 // skipped and why. It exits 1 if a test or a build failed.
 //
+// Every failure comes with its reason: a failed test with its output, a
+// build with the compiler's, and a package whose test binary died (a
+// panic, go test's -timeout) with the output of the tests it was running
+// — where go test -json puts "panic: test timed out after ..." and the
+// list of running tests — its goroutine dump cut to the stacks that pass
+// through test files.
+//
 // Usage:
 //
 //	go test -json ./... | go run ./internal/testlog [-note 'what: why']...
@@ -77,13 +84,18 @@ func read(r io.Reader, out chan<- event) {
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 1<<20), 1<<26)
 	for sc.Scan() {
-		var e event
-		if err := json.Unmarshal(sc.Bytes(), &e); err != nil || e.Action == "" {
-			e = event{Action: "raw", Output: sc.Text() + "\n"}
-		}
-		out <- e
+		out <- decode(sc.Bytes())
 	}
 	close(out)
+}
+
+// decode decodes a line of go test -json.
+func decode(line []byte) event {
+	var e event
+	if err := json.Unmarshal(line, &e); err != nil || e.Action == "" {
+		e = event{Action: "raw", Output: string(line) + "\n"}
+	}
+	return e
 }
 
 type skip struct {
@@ -96,6 +108,7 @@ type summary struct {
 	slow      time.Duration
 	lastPrint time.Time
 	output    map[string][]string  // "pkg test" -> output lines so far
+	runs      map[string][]string  // pkg -> "pkg test" of the tests run, in order
 	started   map[string]time.Time // "pkg test" -> start, for top-level tests running
 	paused    map[string]bool      // parallel tests waiting for their turn
 	skips     []skip
@@ -105,7 +118,7 @@ type summary struct {
 }
 
 func newSummary(w io.Writer, slow time.Duration) *summary {
-	return &summary{w: w, slow: slow, lastPrint: time.Now(), output: map[string][]string{},
+	return &summary{w: w, slow: slow, lastPrint: time.Now(), output: map[string][]string{}, runs: map[string][]string{},
 		started: map[string]time.Time{}, paused: map[string]bool{}, buildOut: map[string][]string{}}
 }
 
@@ -128,6 +141,7 @@ func (l *summary) event(e event) {
 		l.printf("%s", strings.Join(l.buildOut[e.ImportPath], ""))
 		l.failed = append(l.failed, e.ImportPath+" (build)")
 	case "run":
+		l.runs[e.Package] = append(l.runs[e.Package], k)
 		if !strings.Contains(e.Test, "/") {
 			l.started[k] = e.Time
 		}
@@ -155,7 +169,7 @@ func (l *summary) testDone(e event, k string) {
 	switch e.Action {
 	case "fail":
 		l.failed = append(l.failed, k)
-		l.printf("--- FAIL: %s %s (%.1fs)\n%s", short(e.Package), e.Test, e.Elapsed, strings.Join(l.output[k], ""))
+		l.printf("--- FAIL: %s %s (%.1fs)\n%s", short(e.Package), e.Test, e.Elapsed, strings.Join(condense(l.output[k]), ""))
 	case "skip":
 		l.skips = append(l.skips, skip{pkg: e.Package, test: e.Test, what: skipReason(l.output[k])})
 	case "pass":
@@ -173,14 +187,107 @@ func (l *summary) pkgDone(e event) {
 	delete(l.output, k)
 	switch {
 	case e.Action == "fail":
-		l.failed = append(l.failed, e.Package)
-		// Output outside any test: a panic in TestMain, a timeout.
-		l.printf("%sFAIL  %s %.1fs\n", strings.Join(out, ""), e.Package, e.Elapsed)
+		reason := l.unfinished(e.Package)
+		if reason == "" {
+			reason = panicLine(out)
+		}
+		if reason != "" {
+			l.failed = append(l.failed, e.Package+" ("+reason+")")
+		} else {
+			l.failed = append(l.failed, e.Package)
+		}
+		// Output outside any test: a panic in TestMain, a build failure.
+		l.printf("%sFAIL  %s %.1fs\n", strings.Join(condense(out), ""), e.Package, e.Elapsed)
 	case e.Action == "skip":
 		l.printf("?     %s [no test files]\n", e.Package)
 	default:
 		l.printf("ok    %s %.1fs\n", e.Package, e.Elapsed)
 	}
+	for _, k := range l.runs[e.Package] {
+		delete(l.output, k)
+		delete(l.started, k)
+		delete(l.paused, k)
+	}
+	delete(l.runs, e.Package)
+}
+
+// unfinished prints the output of the tests of pkg that were still
+// running when its test binary ended, and returns the panic that ended
+// it, if any. A binary that panics or times out ends without a result
+// for the tests it was running, and go test -json files the panic's
+// message under one of them.
+func (l *summary) unfinished(pkg string) string {
+	reason := ""
+	for _, k := range l.runs[pkg] {
+		out, ok := l.output[k]
+		if !ok || l.paused[k] {
+			continue // finished, or never started after t.Parallel
+		}
+		_, test, _ := strings.Cut(k, " ")
+		l.printf("--- UNFINISHED: %s %s\n%s", short(pkg), test, strings.Join(condense(out), ""))
+		if reason == "" {
+			reason = panicLine(out)
+		}
+	}
+	return reason
+}
+
+// panicLine returns the line of a test binary's output that says why
+// it died, without its newline, or "".
+func panicLine(out []string) string {
+	for _, line := range out {
+		if strings.HasPrefix(line, "panic: ") || strings.HasPrefix(line, "fatal error: ") {
+			return strings.TrimRight(line, "\n")
+		}
+	}
+	return ""
+}
+
+// maxStacks caps the goroutine stacks that condense keeps.
+const maxStacks = 10
+
+// condense cuts the goroutine dump that follows a panic to the stacks
+// that tell where tests were: the panicking goroutine's (the first,
+// unless it is the timeout's alarm) and those with a frame in a test
+// file, at most maxStacks. It says how many it left out.
+func condense(out []string) []string {
+	var kept []string
+	var block []string // the goroutine stack being read
+	first, left := true, 0
+	stacks := 0
+	flush := func() {
+		if block == nil {
+			return
+		}
+		alarm := strings.Contains(strings.Join(block, ""), "testing.(*M).startAlarm")
+		inTest := strings.Contains(strings.Join(block, ""), "_test.go:")
+		if stacks < maxStacks && (first && !alarm || inTest) {
+			kept = append(kept, block...)
+			stacks++
+		} else {
+			left++
+		}
+		first, block = false, nil
+	}
+	for _, line := range out {
+		switch {
+		case strings.HasPrefix(line, "goroutine ") && strings.HasSuffix(line, ":\n"):
+			flush()
+			block = []string{line}
+		case block != nil && line == "\n":
+			block = append(block, line)
+			flush()
+		case block != nil:
+			block = append(block, line)
+		default:
+			kept = append(kept, line)
+		}
+	}
+	flush()
+	if left > 0 {
+		kept = append(kept, fmt.Sprintf("(%d more goroutine stacks left out: none in a test file)\n", left))
+	}
+	return kept
 }
 
 // running names the top-level tests still running.
