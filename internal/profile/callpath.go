@@ -23,8 +23,8 @@ type CallPaths struct {
 	// MaxNodes is the node limit in force (GOPARI_CALLPATH_NODES).
 	MaxNodes int `json:"max_nodes"`
 	// OverflowVisits counts the visits of paths that found the tree
-	// full; they were charged to a node of kind "overflow" below the
-	// deepest path that had a node.
+	// full; they, and everything below them, were charged to the one
+	// node of kind "overflow", a child of the root.
 	OverflowVisits uint64 `json:"overflow_visits"`
 	// LostCreations counts the tasks whose creating path the runtime no
 	// longer knew when they began; their paths hang below the root.
