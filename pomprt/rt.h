@@ -1,5 +1,5 @@
 /*
- * rt.h — internal data of libpomp, shared by its C part (rt.c, locks.c,
+ * rt.h — internal data of libpomp, shared by its C part (tasks.c, locks.c,
  * lifecycle.c)
  * and its Go part, which reads these structures once, at exit.
  *
