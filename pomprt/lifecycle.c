@@ -282,21 +282,9 @@ static void at_exit(int status, void *arg)
  */
 static void init_once(void)
 {
-	const char *m = getenv("GOPARI_MODE");
-	int mode = POMP_MODE_PROFILE;
-	if (m && *m) {
-		if (!strcmp(m, "off"))
-			mode = POMP_MODE_OFF;
-		else if (!strcmp(m, "ids"))
-			mode = POMP_MODE_IDS;
-		else if (!strcmp(m, "profile") || !strcmp(m, "trace")) /* trace: events.c */
-			mode = POMP_MODE_PROFILE;
-		else
-			fprintf(stderr, "gopari: GOPARI_MODE=%s is not off, ids, profile or trace; using profile\n", m);
-	}
-	if (mode == POMP_MODE_IDS && getenv("GOPARI_RECORD_IDS") && *getenv("GOPARI_RECORD_IDS"))
-		mode = POMP_MODE_RECORD; /* a test switch: keep every task ID */
-	pomp_clock_start(!(getenv("GOPARI_CLOCK") && !strcmp(getenv("GOPARI_CLOCK"), "monotonic")));
+	pomp_env_read();
+	int mode = pomp_env_mode();
+	pomp_clock_start(pomp_env_value(ENV_CLOCK) != ENV_CLOCK_MONOTONIC);
 	pomp_set_mode(mode);
 	pomp_root_pid = getpid();
 	if (mode != POMP_MODE_OFF) {

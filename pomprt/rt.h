@@ -389,6 +389,28 @@ void pomp_rt_close(int others);
  * behalf of t, which does not run meanwhile (regions.c). */
 void pomp_close_phase_at(pomp_thr *t, uint64_t ts);
 
+/* env.c: the GOPARI_* variables, read once at start-up. pomp_env_value
+ * returns variable k's value: the index of its word (ENV_<VAR>_<WORD>),
+ * or a byte count. */
+enum {
+	ENV_MODE = 0,
+	ENV_GRAINS,
+	ENV_TRACE_MAX_BYTES,
+	ENV_CLOCK,
+	ENV_SAMPLING,
+	ENV_ORDERED,
+	ENV_SUMMARY,
+	ENV_RECORD_IDS,
+	ENV_COUNT
+};
+enum { ENV_MODE_PROFILE = 0, ENV_MODE_TRACE, ENV_MODE_IDS, ENV_MODE_OFF };
+enum { ENV_CLOCK_TSC = 0, ENV_CLOCK_MONOTONIC };
+enum { ENV_SAMPLING_ON = 0, ENV_SAMPLING_OFF };
+enum { ENV_ORDERED_TIME = 0, ENV_ORDERED_COUNT };
+void pomp_env_read(void);
+uint64_t pomp_env_value(int k);
+int pomp_env_mode(void);
+
 /* lifecycle.c, signals.c, fork.c, snapshot.c: start-up, exit, signals
  * and fork. A forked child resets the state above in reset_after_fork
  * (fork.c), and hands it to the
