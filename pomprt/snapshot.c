@@ -94,48 +94,45 @@ static const char *const *region_strings(const POMP_Region *r, const char *s[4])
 	return s;
 }
 
-/* write_snapshot writes this process's state; it returns 0 on success. */
-static int write_snapshot(int fd, int sig)
+/* snap_header fills the header of this process's snapshot. */
+static void snap_header(struct snap_hdr *h, int sig)
 {
-	static snap_writer w; /* one writer: the run ends once */
-	w.fd = fd;
-	w.err = 0;
-	w.n = 0;
-	uint32_t nregions = pomp_g.nregions, nlocs = pomp_g.nlocs;
-	pomp_loc **locs = pomp_g.locs;
-	POMP_Region **regions = pomp_g.regions;
-	struct snap_hdr h;
-	memset(&h, 0, sizeof h);
-	memcpy(h.magic, SNAP_MAGIC, 8);
-	h.size_hdr = sizeof h;
-	h.size_region = sizeof(POMP_Region);
-	h.size_loc = sizeof(pomp_loc);
-	h.size_stat = sizeof(pomp_stat);
-	h.size_thr = sizeof(pomp_thr);
-	h.pid = (int32_t)getpid();
-	h.ppid = (int32_t)getppid();
-	h.sig = sig;
-	h.mode = pomp_g.mode;
-	h.use_tsc = pomp_g.use_tsc;
-	h.depth = pomp_fork_level;
-	memcpy(h.chain, pomp_fork_chain, sizeof h.chain);
-	h.nregions = nregions;
-	h.nlocs = nlocs;
+	memset(h, 0, sizeof *h);
+	memcpy(h->magic, SNAP_MAGIC, 8);
+	h->size_hdr = sizeof *h;
+	h->size_region = sizeof(POMP_Region);
+	h->size_loc = sizeof(pomp_loc);
+	h->size_stat = sizeof(pomp_stat);
+	h->size_thr = sizeof(pomp_thr);
+	h->pid = (int32_t)getpid();
+	h->ppid = (int32_t)getppid();
+	h->sig = sig;
+	h->mode = pomp_g.mode;
+	h->use_tsc = pomp_g.use_tsc;
+	h->depth = pomp_fork_level;
+	memcpy(h->chain, pomp_fork_chain, sizeof h->chain);
+	h->nregions = pomp_g.nregions;
+	h->nlocs = pomp_g.nlocs;
 	for (pomp_thr *t = pomp_g.threads; t; t = t->next)
-		h.nthreads++;
-	h.start_ns = pomp_g.ns0;
-	h.end_ns = pomp_ns();
-	for (uint32_t id = 1; id <= nregions; id++) {
+		h->nthreads++;
+	h->start_ns = pomp_g.ns0;
+	h->end_ns = pomp_ns();
+	for (uint32_t id = 1; id <= h->nregions; id++) {
 		const char *s[4];
-		region_strings(regions[id], s);
+		region_strings(pomp_g.regions[id], s);
 		for (int k = 0; k < 4; k++)
 			if (s[k])
-				h.strings += strlen(s[k]) + 1;
+				h->strings += strlen(s[k]) + 1;
 	}
-	h.strings = (h.strings + 7) & ~(uint64_t)7;
-	sw_put(&w, &h, sizeof h);
+	h->strings = (h->strings + 7) & ~(uint64_t)7;
+}
+
+/* put_regions writes the n regions, their strings as offsets into the
+ * string table that follows them, padded to strings bytes. */
+static void put_regions(snap_writer *w, POMP_Region **regions, uint32_t n, uint64_t strings)
+{
 	uint64_t off = 0;
-	for (uint32_t id = 1; id <= nregions; id++) {
+	for (uint32_t id = 1; id <= n; id++) {
 		POMP_Region r = *regions[id];
 		const char *s[4];
 		const char **f[4] = {&r.file, &r.name, &r.sub_name, &r.clauses};
@@ -145,18 +142,33 @@ static int write_snapshot(int fd, int sig)
 			if (s[k])
 				off += strlen(s[k]) + 1;
 		}
-		sw_put(&w, &r, sizeof r);
+		sw_put(w, &r, sizeof r);
 	}
-	for (uint32_t id = 1; id <= nregions; id++) {
+	for (uint32_t id = 1; id <= n; id++) {
 		const char *s[4];
 		region_strings(regions[id], s);
 		for (int k = 0; k < 4; k++)
 			if (s[k])
-				sw_put(&w, s[k], strlen(s[k]) + 1);
+				sw_put(w, s[k], strlen(s[k]) + 1);
 	}
 	static const char zeros[8];
-	sw_put(&w, zeros, h.strings - off);
-	for (uint32_t i = 0; i < nlocs; i++) {
+	sw_put(w, zeros, strings - off);
+}
+
+/* write_snapshot writes this process's state; it returns 0 on success. */
+static int write_snapshot(int fd, int sig)
+{
+	static snap_writer w; /* one writer: the run ends once */
+	w.fd = fd;
+	w.err = 0;
+	w.n = 0;
+	struct snap_hdr h;
+	snap_header(&h, sig);
+	uint32_t nregions = h.nregions;
+	pomp_loc **locs = pomp_g.locs;
+	sw_put(&w, &h, sizeof h);
+	put_regions(&w, pomp_g.regions, nregions, h.strings);
+	for (uint32_t i = 0; i < h.nlocs; i++) {
 		pomp_loc l = *locs[i];
 		if (l.nstat > nregions + 1)
 			l.nstat = nregions + 1; /* the rest is unused */
@@ -270,6 +282,91 @@ static const char *snap_string(const char *table, uint64_t size, const char *v)
 	return table + off;
 }
 
+/* read_regions reads the regions and their string table at *p into g;
+ * it returns 0, or -1 if they do not fit before end. */
+static int read_regions(const struct snap_hdr *h, char **p, char *end, pomp_rt *g)
+{
+	void *rp, *strp;
+	if ((uint64_t)h->nregions * sizeof(POMP_Region) > (uint64_t)(end - *p) ||
+	    snap_take(p, end, h->nregions * sizeof(POMP_Region), &rp) != 0 || h->strings > (uint64_t)(end - *p) ||
+	    snap_take(p, end, h->strings, &strp) != 0)
+		return -1;
+	POMP_Region *regs = rp;
+	const char *strings = strp;
+	for (uint32_t id = 1; id <= h->nregions; id++) {
+		POMP_Region *r = &regs[id - 1];
+		r->file = snap_string(strings, h->strings, r->file);
+		r->name = snap_string(strings, h->strings, r->name);
+		r->sub_name = snap_string(strings, h->strings, r->sub_name);
+		r->clauses = snap_string(strings, h->strings, r->clauses);
+		if (!r->file)
+			r->file = "";
+		if (!r->name)
+			r->name = "";
+		if (!r->clauses)
+			r->clauses = "";
+		g->regions[id] = r;
+	}
+	return 0;
+}
+
+/* read_locs reads the locations at *p, each with its statistics and
+ * their edges, into g; it returns 0, or -1 if they do not fit before
+ * end. */
+static int read_locs(const struct snap_hdr *h, char **p, char *end, pomp_rt *g)
+{
+	for (uint32_t i = 0; i < h->nlocs; i++) {
+		void *lp, *sp;
+		if (snap_take(p, end, sizeof(pomp_loc), &lp) != 0)
+			return -1;
+		pomp_loc *l = lp;
+		if (l->parent >= h->nlocs || (uint64_t)l->nstat * sizeof(pomp_stat) > (uint64_t)(end - *p) ||
+		    snap_take(p, end, l->nstat * sizeof(pomp_stat), &sp) != 0)
+			return -1;
+		l->stat = sp;
+		for (uint32_t k = 0; k < l->nstat; k++) {
+			pomp_stat *st = &l->stat[k];
+			void *ep = NULL;
+			if (st->nedges &&
+			    ((uint64_t)st->nedges * sizeof(pomp_edge) > (uint64_t)(end - *p) ||
+			     snap_take(p, end, st->nedges * sizeof(pomp_edge), &ep) != 0))
+				return -1;
+			st->edges = ep;
+			st->capedges = st->nedges;
+		}
+		l->children = NULL;
+		l->nchildren = 0;
+		l->index = i;
+		g->locs[i] = l;
+	}
+	return 0;
+}
+
+/* read_threads reads the threads at *p, each with its task IDs, into g;
+ * it returns 0, or -1 if they do not fit before end. */
+static int read_threads(const struct snap_hdr *h, char **p, char *end, pomp_rt *g)
+{
+	pomp_thr **tail = &g->threads;
+	for (uint32_t i = 0; i < h->nthreads; i++) {
+		void *tp, *ip;
+		if (snap_take(p, end, sizeof(pomp_thr), &tp) != 0)
+			return -1;
+		pomp_thr *t = tp;
+		if (t->nids > (uint64_t)(end - *p) / sizeof(uint64_t) || snap_take(p, end, t->nids * sizeof(uint64_t), &ip) != 0)
+			return -1;
+		t->ids = ip;
+		t->fr = NULL;
+		t->nfr = t->capfr = 0;
+		t->capids = t->nids;
+		t->stat = NULL;
+		t->next = NULL;
+		*tail = t;
+		tail = &t->next;
+		g->nthreads++;
+	}
+	return 0;
+}
+
 /* pomp_snapshot_open reads the snapshot in fd into s, ready for collect;
  * it returns 0, or -1 if the file is not a whole snapshot of this
  * program. */
@@ -308,71 +405,9 @@ int pomp_snapshot_open(int fd, pomp_snapshot *s)
 	g->nlocs = h->nlocs;
 	g->regions = calloc((size_t)h->nregions + 1, sizeof *g->regions);
 	g->locs = calloc(h->nlocs ? h->nlocs : 1, sizeof *g->locs);
-	if (!g->regions || !g->locs)
+	if (!g->regions || !g->locs || read_regions(h, &p, end, g) != 0 || read_locs(h, &p, end, g) != 0 ||
+	    read_threads(h, &p, end, g) != 0)
 		goto bad;
-	void *rp, *strp;
-	if ((uint64_t)h->nregions * sizeof(POMP_Region) > (uint64_t)(end - p) ||
-	    snap_take(&p, end, h->nregions * sizeof(POMP_Region), &rp) != 0 || h->strings > (uint64_t)(end - p) ||
-	    snap_take(&p, end, h->strings, &strp) != 0)
-		goto bad;
-	POMP_Region *regs = rp;
-	const char *strings = strp;
-	for (uint32_t id = 1; id <= h->nregions; id++) {
-		POMP_Region *r = &regs[id - 1];
-		r->file = snap_string(strings, h->strings, r->file);
-		r->name = snap_string(strings, h->strings, r->name);
-		r->sub_name = snap_string(strings, h->strings, r->sub_name);
-		r->clauses = snap_string(strings, h->strings, r->clauses);
-		if (!r->file)
-			r->file = "";
-		if (!r->name)
-			r->name = "";
-		if (!r->clauses)
-			r->clauses = "";
-		g->regions[id] = r;
-	}
-	for (uint32_t i = 0; i < h->nlocs; i++) {
-		void *lp, *sp;
-		if (snap_take(&p, end, sizeof(pomp_loc), &lp) != 0)
-			goto bad;
-		pomp_loc *l = lp;
-		if (l->parent >= h->nlocs || (uint64_t)l->nstat * sizeof(pomp_stat) > (uint64_t)(end - p) ||
-		    snap_take(&p, end, l->nstat * sizeof(pomp_stat), &sp) != 0)
-			goto bad;
-		l->stat = sp;
-		for (uint32_t k = 0; k < l->nstat; k++) {
-			pomp_stat *st = &l->stat[k];
-			void *ep = NULL;
-			if (st->nedges &&
-			    ((uint64_t)st->nedges * sizeof(pomp_edge) > (uint64_t)(end - p) ||
-			     snap_take(&p, end, st->nedges * sizeof(pomp_edge), &ep) != 0))
-				goto bad;
-			st->edges = ep;
-			st->capedges = st->nedges;
-		}
-		l->children = NULL;
-		l->nchildren = 0;
-		l->index = i;
-		g->locs[i] = l;
-	}
-	pomp_thr **tail = &g->threads;
-	for (uint32_t i = 0; i < h->nthreads; i++) {
-		void *tp, *ip;
-		if (snap_take(&p, end, sizeof(pomp_thr), &tp) != 0)
-			goto bad;
-		pomp_thr *t = tp;
-		if (t->nids > (uint64_t)(end - p) / sizeof(uint64_t) || snap_take(&p, end, t->nids * sizeof(uint64_t), &ip) != 0)
-			goto bad;
-		t->ids = ip;
-		t->fr = NULL;
-		t->nfr = t->capfr = 0;
-		t->capids = t->nids;
-		t->stat = NULL;
-		t->next = NULL;
-		*tail = t;
-		tail = &t->next;
-		g->nthreads++;
-	}
 	return 0;
 bad:
 	pomp_snapshot_close(s);
