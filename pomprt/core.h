@@ -31,7 +31,7 @@
 #endif
 
 /* clock.c */
-extern int pomp_use_tsc;
+extern int pomp_use_tsc __attribute__((visibility("hidden"))); /* hidden: read directly, not through the GOT */
 void pomp_calibrate_long(uint64_t ts);
 
 /* env.c */
@@ -168,6 +168,34 @@ static inline __attribute__((always_inline)) pomp_frame *push(pomp_thr *t)
 
 static inline __attribute__((always_inline)) pomp_frame *top(pomp_thr *t) { return &t->fr[t->nfr - 1]; }
 
+/* init_frame fills frame f of region, kind and phase, opened at ts (0 if
+ * it did not read the clock), with flags FL_*. timed, a constant, says
+ * whether its own time (excl) starts at 0 too: the frame of an untimed
+ * task never reads it (tasks.c, task_push). */
+static inline __attribute__((always_inline)) void init_frame(pomp_frame *f, uint32_t region, int kind, int phase, int flags, uint64_t ts, const int timed)
+{
+	f->region = region;
+	f->kind = (uint8_t)kind;
+	f->phase = (uint8_t)phase;
+	f->flags = (uint16_t)flags;
+	f->start = f->last = ts;
+	if (timed)
+		f->excl = 0;
+	f->est = 0;
+}
+
+/* push_phase pushes a frame of a region phase on t's stack, opened at
+ * ts (0 if it did not read the clock), with flags FL_*; the caller has
+ * made room for it and counted it open (pomp_stat.active). The full
+ * path (open_phase_at) and the fast one (regions.c, enter_body) push
+ * their frames here. */
+static inline __attribute__((always_inline)) pomp_frame *push_phase(pomp_thr *t, uint32_t region, int kind, int phase, int flags, uint64_t ts)
+{
+	pomp_frame *f = &t->fr[t->nfr++];
+	init_frame(f, region, kind, phase, flags, ts, 1);
+	return f;
+}
+
 /* open_phase_at pushes a frame of a region phase (statistics s) on t's
  * stack. The frame reads the clock if it is measured (its task is), or if
  * it is the outermost frame of its region and phase here (for the
@@ -189,14 +217,7 @@ static inline __attribute__((always_inline)) pomp_frame *open_phase_at(pomp_thr 
 		if (below->flags & FL_MEASURED)
 			below->excl += now_ts - below->last;
 	}
-	pomp_frame *f = &t->fr[t->nfr++];
-	f->region = region;
-	f->kind = (uint8_t)kind;
-	f->phase = (uint8_t)phase;
-	f->flags = (uint16_t)flags;
-	f->start = f->last = now_ts;
-	f->excl = 0;
-	f->est = 0;
+	pomp_frame *f = push_phase(t, region, kind, phase, flags, now_ts);
 	*ts = now_ts;
 	return f;
 }
@@ -216,13 +237,22 @@ static inline __attribute__((always_inline)) uint64_t own_time(const pomp_frame 
 	return ex > f->est ? ex - f->est : 0;
 }
 
+/* pop_phase pops the top frame, of phase ph, and counts its visit in
+ * p, of statistics s: all that closing an untimed frame takes. The full
+ * path (close_top_at) and the fast one (regions.c, exit_body) pop their
+ * frames here. */
+static inline __attribute__((always_inline)) void pop_phase(pomp_thr *t, pomp_stat *s, pomp_phase *p, int ph)
+{
+	p->visits++;
+	s->active[ph]--;
+	t->nfr--;
+}
+
 /* close_top_at pops the top frame, a phase or fork frame, into phase p
  * of s, closed at ts if it is timed (FL_TS). */
 static inline __attribute__((always_inline)) void close_top_at(pomp_thr *t, pomp_stat *s, pomp_phase *p, uint64_t ts)
 {
 	pomp_frame *f = &t->fr[t->nfr - 1];
-	p->visits++;
-	s->active[f->phase]--;
 	if (f->flags & FL_TS) {
 		if (f->flags & FL_OUTER)
 			p->incl += ts - f->start;
@@ -237,7 +267,7 @@ static inline __attribute__((always_inline)) void close_top_at(pomp_thr *t, pomp
 			}
 		}
 	}
-	t->nfr--;
+	pop_phase(t, s, p, f->phase);
 	pomp_frame *below = &t->fr[t->nfr - 1];
 	if (below->flags & FL_MEASURED)
 		below->last = ts;
@@ -284,6 +314,32 @@ static inline __attribute__((always_inline)) void suspend(pomp_thr *t)
 		c->susp++;
 }
 
+/* push_task_frame pushes the frame of task id (region, kind, phase,
+ * creation depth) opened at ts (0 if it did not read the clock) with
+ * flags FL_*, and makes it t's current task, measured or not. The caller
+ * has made room for it and dealt with the frames below. timed, a
+ * constant, says whether its time fields start at 0: an untimed task's
+ * are never read, but for start and last when it read the clock (FL_TS).
+ * The full path (push_task) and the fast one (tasks.c, task_push) push
+ * their task frames here. */
+static inline __attribute__((always_inline)) pomp_frame *push_task_frame(pomp_thr *t, uint32_t region, int kind, int phase, int flags, uint64_t ts,
+                                                                         uint64_t id, uint32_t depth, int measured, const int timed)
+{
+	pomp_frame *f = &t->fr[t->nfr++];
+	init_frame(f, region, kind, phase, flags, ts, timed);
+	if (timed)
+		f->exec = 0;
+	f->id = id;
+	f->susp = 0;
+	f->prev_task = t->task;
+	f->depth = depth;
+	t->task = t->nfr - 1;
+	t->cur_id = id;
+	t->measured = measured;
+	pomp_thread.current = id;
+	return f;
+}
+
 /* push_task suspends the innermost task of t and pushes a task frame on
  * top: the one code path of Task_begin, Parallel_begin and the taskloop
  * tasks. A measured task reads the clock. So does an unmeasured one on
@@ -315,27 +371,23 @@ static inline __attribute__((always_inline)) pomp_frame *push_task(pomp_thr *t, 
 		if (below->flags & FL_MEASURED)
 			below->excl += now_ts - below->last;
 	}
-	pomp_frame *f = &t->fr[t->nfr++];
-	f->region = region;
-	f->kind = (uint8_t)kind;
 	/* A taskloop's generated tasks are its body; its construct phase is
 	 * the taskloop on the encountering thread. */
-	f->phase = kind == FR_IMPLICIT || kind == FR_TASKLOOP ? PH_BODY : PH_CONSTRUCT;
-	f->flags = (uint16_t)flags;
-	f->start = f->last = now_ts;
-	f->excl = 0;
-	f->est = 0;
-	f->id = id;
-	f->susp = 0;
-	f->prev_task = t->task;
-	f->exec = 0;
-	f->depth = depth;
-	t->task = t->nfr - 1;
-	t->cur_id = id;
-	t->measured = measured;
-	pomp_thread.current = id;
+	int phase = kind == FR_IMPLICIT || kind == FR_TASKLOOP ? PH_BODY : PH_CONSTRUCT;
+	pomp_frame *f = push_task_frame(t, region, kind, phase, flags, now_ts, id, depth, measured, 1);
 	*ts = now_ts;
 	return f;
+}
+
+/* resume_task makes t's innermost task frame its current task again,
+ * a task frame above it popped. The full path (pop_task) and the fast one
+ * (tasks.c, task_pop) resume here. */
+static inline __attribute__((always_inline)) void resume_task(pomp_thr *t)
+{
+	pomp_frame *c = &t->fr[t->task];
+	t->cur_id = c->id;
+	t->measured = (c->flags & FL_MEASURED) != 0;
+	pomp_thread.current = c->id;
 }
 
 /* pop_task pops the task frame on top of t at time ts (0 if it did not
@@ -354,10 +406,17 @@ static inline __attribute__((always_inline)) void pop_task(pomp_thr *t, pomp_fra
 		if (below->flags & FL_MEASURED)
 			below->last = ts;
 	}
-	pomp_frame *c = &t->fr[t->task];
-	t->cur_id = c->id;
-	t->measured = (c->flags & FL_MEASURED) != 0;
-	pomp_thread.current = c->id;
+	resume_task(t);
+}
+
+/* count_task_end counts the end of task frame f in phase p of its
+ * region's statistics s: all that the end of an untimed task takes. The
+ * full path (end_task_stats) and the fast one (tasks.c, task_pop) count
+ * here. */
+static inline __attribute__((always_inline)) void count_task_end(pomp_stat *s, pomp_phase *p, const pomp_frame *f)
+{
+	p->visits++;
+	s->suspensions += f->susp;
 }
 
 /* end_task_stats accounts the end of task frame f (statistics s) at ts.
@@ -366,8 +425,7 @@ static inline __attribute__((always_inline)) void pop_task(pomp_thr *t, pomp_fra
 static inline __attribute__((always_inline)) void end_task_stats(pomp_thr *t, pomp_frame *f, pomp_stat *s, uint64_t ts)
 {
 	pomp_phase *p = &s->ph[f->phase];
-	p->visits++;
-	s->suspensions += f->susp;
+	count_task_end(s, p, f);
 	if (f->flags & FL_MEASURED) {
 		uint64_t own = own_time(f, ts);
 		uint64_t exec = f->exec + own;

@@ -74,6 +74,48 @@ static __attribute__((noinline)) void ev_exit(pomp_thr *t, const POMP_Region *r,
 /* ---------------------------------------------------------------------
  * Region events.
  */
+/* skip_standalone counts a standalone ordered (doacross) event that is
+ * not timed — sampled like short tasks, or only counted
+ * (GOPARI_ORDERED=count) — and leaves its exit to be skipped
+ * (exit_unframed). It returns 0, doing nothing, for an instance to time.
+ * The full path (enter_full) and the fast one (enter_standalone) decide
+ * here. */
+static inline __attribute__((always_inline)) int skip_standalone(pomp_thr *t, pomp_stat *s, POMP_Region *r)
+{
+	uint32_t id = r->id;
+	uint64_t n = s->ph[PH_CONSTRUCT].visits + 1;
+	if (!(pomp_g.rflags[id] & RF_COUNT) && sampled(t, n, id) && t->measured)
+		return 0;
+	s->ph[PH_CONSTRUCT].visits = n;
+	t->skip_region = id;
+	t->creating = 0;
+	if (t->ev.mask)
+		ev_enter(t, r, PH_CONSTRUCT, 0);
+	return 1;
+}
+
+/* exit_unframed ends a phase that has no frame of its own: an unmeasured
+ * standalone ordered (skip_standalone), or a point construct of an
+ * untimed task, marked on the task's frame (enter_body), and ends the
+ * creation in progress as every event does. It returns 0, doing nothing,
+ * for a phase with a frame. The full path (exit_slow) and
+ * the fast one (exit_body) decide here. */
+static inline __attribute__((always_inline)) int exit_unframed(pomp_thr *t, uint32_t id, int ph)
+{
+	if (t->skip_region == id && ph == PH_CONSTRUCT) {
+		t->skip_region = 0;
+		t->creating = 0;
+		return 1;
+	}
+	pomp_frame *f = &t->fr[t->nfr - 1];
+	if (f->est == light(id, ph) && t->task == t->nfr - 1 && !(f->flags & FL_MEASURED)) {
+		f->est = 0;
+		t->creating = 0;
+		return 1;
+	}
+	return 0;
+}
+
 static __attribute__((noinline)) void enter_full(POMP_Region *r, int ev)
 {
 	pomp_thr *t = self();
@@ -83,18 +125,10 @@ static __attribute__((noinline)) void enter_full(POMP_Region *r, int ev)
 	uint32_t id = r->id;
 	pomp_stat *s = stat_at(t, id);
 	int measured = t->measured, pick = 0;
-	if (__builtin_expect(pomp_g.rflags[id] & (RF_STANDALONE | RF_SCHED), 0)) {
-		if (pomp_g.rflags[id] & RF_STANDALONE) {
-			/* Standalone ordered (doacross): sampled like short tasks,
-			 * or only counted (GOPARI_ORDERED=count). */
-			uint64_t n = s->ph[PH_CONSTRUCT].visits + 1;
-			if (!sampled(t, n, id) || !measured || (pomp_g.rflags[id] & RF_COUNT)) {
-				s->ph[PH_CONSTRUCT].visits++;
-				t->skip_region = id;
-				return;
-			}
-			pick = sample(n, id);
-		}
+	if (__builtin_expect(pomp_g.rflags[id] & RF_STANDALONE, 0)) {
+		if (skip_standalone(t, s, r))
+			return;
+		pick = sample(s->ph[PH_CONSTRUCT].visits + 1, id);
 	}
 	uint64_t ts;
 	pomp_frame *f = open_phase(t, s, id, FR_PHASE, phase_of(ev), measured, &ts);
@@ -163,15 +197,9 @@ static uint64_t close_wait(pomp_thr *t, POMP_Region *r)
 static __attribute__((noinline)) void exit_slow(pomp_thr *t, POMP_Region *r, int ph)
 {
 	uint32_t id = r->id;
-	pomp_frame *c = top(t);
-	if (t->task == t->nfr - 1 && !(c->flags & FL_MEASURED) && c->est == light(id, ph)) {
-		c->est = 0; /* a point construct of an untimed task, entered by the fast path */
+	if (exit_unframed(t, id, ph)) {
 		if (t->ev.mask)
 			ev_exit(t, r, ph, 0);
-		return;
-	}
-	if (t->skip_region == id && ph == PH_CONSTRUCT) {
-		t->skip_region = 0; /* an unmeasured standalone ordered */
 		return;
 	}
 	uint64_t wts = 0; /* the end of a taskgroup's wait: its exit */
@@ -234,16 +262,8 @@ static __attribute__((noinline)) void exit_slow(pomp_thr *t, POMP_Region *r, int
  * counted, and its exit skipped. */
 static __attribute__((noinline)) void enter_standalone(pomp_thr *t, POMP_Region *r)
 {
-	uint32_t id = r->id;
-	pomp_stat *s = &t->stat[id];
-	uint64_t n = s->ph[PH_CONSTRUCT].visits + 1;
-	if (!(pomp_g.rflags[id] & RF_COUNT) && sampled(t, n, id) && t->measured)
-		return enter_full(r, POMP_EV_CONSTRUCT);
-	s->ph[PH_CONSTRUCT].visits = n;
-	t->skip_region = id;
-	t->creating = 0;
-	if (t->ev.mask)
-		ev_enter(t, r, PH_CONSTRUCT, 0);
+	if (!skip_standalone(t, &t->stat[r->id], r))
+		enter_full(r, POMP_EV_CONSTRUCT);
 }
 
 static inline __attribute__((always_inline)) void enter_body(pomp_thr *t, POMP_Region *r, int ev, const int traced)
@@ -269,12 +289,7 @@ static inline __attribute__((always_inline)) void enter_body(pomp_thr *t, POMP_R
 	}
 	t->creating = 0;
 	s->active[ph]++;
-	pomp_frame *f = &t->fr[t->nfr++];
-	f->region = id;
-	f->kind = FR_PHASE;
-	f->phase = (uint8_t)ph;
-	f->flags = 0;
-	f->start = f->last = f->excl = f->est = 0;
+	push_phase(t, id, FR_PHASE, ph, 0, 0); /* untimed, as the full path would push it */
 	if (traced)
 		ev_enter(t, r, ph, 0);
 }
@@ -301,30 +316,19 @@ static inline __attribute__((always_inline)) void exit_body(pomp_thr *t, POMP_Re
 {
 	int ph = phase_of(ev);
 	uint32_t id = r->id;
-	if (t->skip_region == id && ph == PH_CONSTRUCT) {
-		t->skip_region = 0; /* an unmeasured standalone ordered */
-		t->creating = 0;
-		if (traced)
-			ev_exit(t, r, PH_CONSTRUCT, 0);
-		return;
-	}
-	pomp_frame *f = &t->fr[t->nfr - 1];
-	if (f->est == light(id, ph) && t->task == t->nfr - 1 && !(f->flags & FL_MEASURED)) {
-		f->est = 0; /* a point construct of an untimed task */
-		t->creating = 0;
+	if (exit_unframed(t, id, ph)) {
 		if (traced)
 			ev_exit(t, r, ph, 0);
 		return;
 	}
+	pomp_frame *f = &t->fr[t->nfr - 1];
 	if (__builtin_expect(f->region != id || f->kind != FR_PHASE || f->phase != ph || (f->flags & FL_TS) ||
 	                             (pomp_g.rflags[id] & (RF_STANDALONE | RF_EXITHOOK)) || id >= t->nstat,
 	                     0))
 		return exit_full(r, ev);
 	t->creating = 0;
 	pomp_stat *s = &t->stat[id];
-	s->ph[ph].visits++;
-	s->active[ph]--;
-	t->nfr--;
+	pop_phase(t, s, &s->ph[ph], ph); /* untimed: as close_top_at pops it */
 	if (traced)
 		ev_exit(t, r, ph, 0);
 }

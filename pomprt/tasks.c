@@ -98,6 +98,29 @@ __attribute__((noinline)) void pomp_settle_creation(pomp_thr *t)
 	t->creating = 0;
 }
 
+/* note_creation notes that t creates task id, the n-th of region
+ * (statistics s) created here, from its innermost task, task: the
+ * creation depth, and the creation in progress, timed as timed says (0
+ * no, 1 certain, 2 a sample). It returns the new task's context but for
+ * the runtime's bits (CTX_MEASURED, CTX_LOW): parent's handle and the
+ * depth. The full path (create_begin_full) and the fast one (create_body)
+ * note here. */
+static inline __attribute__((always_inline)) uint64_t note_creation(pomp_thr *t, pomp_frame *task, pomp_stat *s, uint32_t region, uint64_t id,
+                                                                    uint64_t n, uint64_t parent, int timed)
+{
+	uint32_t depth = task->depth < CTX_DEPTH_MAX ? task->depth + 1 : CTX_DEPTH_MAX;
+	s->created = n;
+	if (depth > s->max_depth)
+		s->max_depth = depth;
+	/* An undeferred task begins before any other event of this thread;
+	 * every other event clears creating. */
+	t->creating = id;
+	t->create_region = region;
+	t->create_timed = timed;
+	task->cid = id;
+	return parent | (uint64_t)depth << CTX_DEPTH_SHIFT;
+}
+
 static __attribute__((noinline)) POMP_Task_info create_begin_full(POMP_Region *r, int64_t iter)
 {
 	pomp_thr *t = self();
@@ -110,29 +133,18 @@ static __attribute__((noinline)) POMP_Task_info create_begin_full(POMP_Region *r
 	CHECK(t);
 	unpark_if_parked(t);
 	pomp_frame *task = &t->fr[t->task];
-	uint32_t depth = task->depth < CTX_DEPTH_MAX ? task->depth + 1 : CTX_DEPTH_MAX;
 	uint32_t id = r->id;
 	pomp_stat *s = stat_at(t, id);
-	uint64_t n = ++s->created;
+	uint64_t n = s->created + 1;
 	add_edge(t, s, task->region, id);
-	if (depth > s->max_depth)
-		s->max_depth = depth;
 	int m = sampled(t, n, id);
-	/* An undeferred task begins before any other event of this thread;
-	 * every other event clears creating. */
-	t->creating = info.id;
-	t->create_region = id;
-	t->create_timed = m;
-	info.ctx = parent | (uint64_t)depth << CTX_DEPTH_SHIFT;
+	if (m && sample(n, id))
+		m = 2;
+	info.ctx = note_creation(t, task, s, id, info.id, n, parent, m);
 	if (m) {
 		t->create_start = now();
-		info.ctx |= CTX_MEASURED;
-		if (sample(n, id)) {
-			t->create_timed = 2;
-			info.ctx |= CTX_LOW;
-		}
+		info.ctx |= m == 2 ? CTX_MEASURED | CTX_LOW : CTX_MEASURED;
 	}
-	task->cid = info.id;
 	if (t->ev.mask) {
 		/* The stream hears the end of every creation. */
 		if (!m)
@@ -303,16 +315,8 @@ static inline __attribute__((always_inline)) POMP_Task_handle create_body(pomp_t
 		return create_full(r, ctx, iter);
 	POMP_Task_info info;
 	info.id = pomp_thread.next++;
-	uint32_t depth = task->depth < CTX_DEPTH_MAX ? task->depth + 1 : CTX_DEPTH_MAX;
-	s->created = n;
-	(*t->ecache[h].count)++;
-	if (depth > s->max_depth)
-		s->max_depth = depth;
-	t->creating = info.id;
-	t->create_region = id;
-	t->create_timed = 0;
-	task->cid = info.id;
-	info.ctx = (t->cur_id & POMP_CTX_PARENT) | (uint64_t)depth << CTX_DEPTH_SHIFT;
+	(*t->ecache[h].count)++; /* add_edge, its cache hit known */
+	info.ctx = note_creation(t, task, s, id, info.id, n, t->cur_id & POMP_CTX_PARENT, 0);
 	if (traced) {
 		/* The stream hears the end of every creation. */
 		info.ctx |= CTX_LOW;
@@ -367,21 +371,7 @@ static inline __attribute__((always_inline)) void task_push(pomp_thr *t, POMP_Re
 	c->susp++;
 	/* An untimed task's frame: its time fields are never read, but for
 	 * start and last when it read the clock (FL_TS). */
-	pomp_frame *f = &t->fr[t->nfr++];
-	f->region = rid;
-	f->kind = FR_TASK;
-	f->phase = PH_CONSTRUCT;
-	f->flags = ts ? FL_TS : 0;
-	f->start = f->last = ts;
-	f->est = 0;
-	f->id = id;
-	f->susp = 0;
-	f->prev_task = t->task;
-	f->depth = CTX_DEPTH(ctx);
-	t->task = t->nfr - 1;
-	t->cur_id = id;
-	t->measured = 0;
-	pomp_thread.current = id;
+	push_task_frame(t, rid, FR_TASK, PH_CONSTRUCT, ts ? FL_TS : 0, ts, id, CTX_DEPTH(ctx), 0, 0);
 	pomp_stat *s = &t->stat[rid];
 	s->executed++;
 	if (id == t->creating) {
@@ -440,14 +430,10 @@ static inline __attribute__((always_inline)) void task_pop(pomp_thr *t, pomp_fra
 {
 	t->creating = 0;
 	pomp_stat *s = &t->stat[rid];
-	s->ph[PH_CONSTRUCT].visits++;
-	s->suspensions += f->susp;
+	count_task_end(s, &s->ph[PH_CONSTRUCT], f);
 	t->task = f->prev_task;
 	t->nfr--;
-	pomp_frame *c = &t->fr[t->task];
-	t->cur_id = c->id;
-	t->measured = (c->flags & FL_MEASURED) != 0;
-	pomp_thread.current = c->id;
+	resume_task(t);
 }
 
 /* task_end_timed ends an untimed task that read the clock when it began
