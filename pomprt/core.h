@@ -104,6 +104,7 @@ static inline uint64_t now(void)
 #endif
 	return pomp_ns();
 }
+
 static inline pomp_thr *self(void)
 {
 	pomp_thr *t = pomp_self_tls;
@@ -111,18 +112,21 @@ static inline pomp_thr *self(void)
 		return t;
 	return pomp_register_thread();
 }
+
 static inline __attribute__((always_inline)) pomp_loc *cur_loc(pomp_thr *t)
 {
 	if (__builtin_expect(!t->has_loc, 0))
 		pomp_set_loc(t, pomp_root_loc(t));
 	return pomp_g.locs[t->loc];
 }
+
 static inline __attribute__((always_inline)) pomp_stat *stat_at(pomp_thr *t, uint32_t region)
 {
 	if (__builtin_expect(region < t->nstat, 1))
 		return &t->stat[region];
 	return pomp_stat_slow(t, region);
 }
+
 /* add_edge counts a child of region child (statistics s) created by a
  * task of region parent. The memory grows with the pairs of regions, not
  * with tasks; a small cache per thread finds the counter. */
@@ -159,6 +163,7 @@ static inline __attribute__((always_inline)) void dist_add(uint64_t *n, uint64_t
 	if (d > *max)
 		*max = d;
 }
+
 static inline __attribute__((always_inline)) pomp_frame *push(pomp_thr *t)
 {
 	if (__builtin_expect(t->nfr == t->capfr, 0))
@@ -299,6 +304,7 @@ static inline int phase_of(int ev)
 	}
 	return PH_CONSTRUCT;
 }
+
 /* ---------------------------------------------------------------------
  * Tasks: switching the thread's current task.
  */
@@ -447,12 +453,14 @@ static inline __attribute__((always_inline)) void end_task_stats(pomp_thr *t, po
 	}
 	(void)t;
 }
+
 /* tl_pending reports a C taskloop task on the stack that has ended, or
  * may have: its end is seen at the thread's next event. */
 static inline int tl_pending(const pomp_frame *f)
 {
 	return f->kind == FR_TASKLOOP && (f->flags & (FL_ENDED | FL_COUNTING));
 }
+
 /* CHECK follows the thread's current handle, and ends the creation of a
  * task by an untied task: see settle_creation. */
 #define CHECK(t)                                                                             \
@@ -479,6 +487,7 @@ static inline __attribute__((always_inline)) void unpark_if_parked(pomp_thr *t)
 	if (__builtin_expect(t->fr[t->task].kind == FR_PARKED, 0))
 		pomp_unpark_here(t);
 }
+
 /* index returns the logical number of value v of a loop from lb by step. */
 static inline uint64_t index_of(long long lb, long long step, long long v)
 {

@@ -12,6 +12,7 @@ static inline void cpu_relax(void)
 	__builtin_ia32_pause();
 #endif
 }
+
 /* ---------------------------------------------------------------------
  * Parallel regions.
  */
@@ -193,6 +194,7 @@ void pomp_settle_closes(pomp_loc **locs, uint32_t n)
 		if (locs[i])
 			settle_close(locs[i]);
 }
+
 void POMP_Parallel_join(POMP_Region *r, POMP_Task_handle encountering)
 {
 	if (pomp_mode != POMP_MODE_PROFILE)

@@ -12,9 +12,10 @@ void pomp_close_phase_at(pomp_thr *t, uint64_t ts)
 	pomp_stat *s = stat_at(t, f->region);
 	close_top_at(t, s, &s->ph[f->phase], (f->flags & FL_TS) ? ts : 0);
 }
+
 /* ---------------------------------------------------------------------
  * The event stream (events.h): one check of the thread's mask per event
- * (EV, at the top of this file), the rest out of the way.
+ * (EV, core.h), the rest out of the way.
  */
 
 /* lock_address names a critical section: its name, hashed (FNV-1a), so
@@ -250,7 +251,10 @@ static __attribute__((noinline)) void exit_slow(pomp_thr *t, POMP_Region *r, int
  * and none of the special cases. Each entry point below handles that
  * case with a few loads and stores and no call, so that the compiler
  * keeps it a leaf; anything else goes to the full function above, which
- * does the same and more.
+ * does the same and more. The two share their parts through static
+ * inline helpers (core.h, and the helpers of this file that name both
+ * paths), so that a fast path is the full one with its special cases
+ * left out.
  */
 
 /* Each fast path below has a body written once, inline, with a constant
@@ -357,6 +361,7 @@ void pomp_rt_section_begin(POMP_Region *r, int section)
 		t->section = (uint32_t)section + 1;
 	pomp_rt_enter(r, POMP_EV_BODY);
 }
+
 void POMP_Body_end_cleanup(POMP_Region **r)
 {
 	if (pomp_mode >= POMP_MODE_PROFILE)

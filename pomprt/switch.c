@@ -198,6 +198,7 @@ __attribute__((noinline)) void pomp_nested_on_parked(pomp_thr *t, pomp_parked *p
 		p->nested++;
 	pthread_mutex_unlock(&pomp_g.park_mu);
 }
+
 /* ---------------------------------------------------------------------
  * Resynchronization: the thread's current handle is not the task the
  * runtime expects.

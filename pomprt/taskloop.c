@@ -46,6 +46,7 @@ int pomp_end_counted(pomp_thr *t)
 		pomp_end_taskloop(t, now(), 0);
 	return n;
 }
+
 /* ---------------------------------------------------------------------
  * Taskloops.
  */

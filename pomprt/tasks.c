@@ -37,6 +37,7 @@ __attribute__((noinline)) void pomp_long_seen(pomp_stat *s, uint32_t region)
 	if (lng != ((f & RF_LONG) != 0))
 		pomp_g.rflags[region] = (uint16_t)(lng ? f | RF_LONG : f & ~RF_LONG);
 }
+
 void pomp_record_pair(pomp_thr *t, POMP_Task_handle id, POMP_Task_handle parent)
 {
 	if (t->nids + 2 > t->capids) {
@@ -50,6 +51,7 @@ void pomp_record_pair(pomp_thr *t, POMP_Task_handle id, POMP_Task_handle parent)
 	t->ids[t->nids++] = id;
 	t->ids[t->nids++] = parent;
 }
+
 /* ev_fast records an event of the fast paths, when the thread keeps a
  * stream that takes its type: it reads the clock for it (the frames of
  * the fast paths do not). */
@@ -292,7 +294,10 @@ static __attribute__((noinline)) void task_end_full(POMP_Region *r)
  * and none of the special cases. Each entry point below handles that
  * case with a few loads and stores and no call, so that the compiler
  * keeps it a leaf; anything else goes to the full function above, which
- * does the same and more.
+ * does the same and more. The two share their parts through static
+ * inline helpers (core.h, and the helpers of this file that name both
+ * paths), so that a fast path is the full one with its special cases
+ * left out.
  */
 
 /* Each fast path below has a body written once, inline, with a constant

@@ -137,6 +137,7 @@ pomp_thr *pomp_register_thread(void)
 	pomp_ev_thread(t, t->index);
 	return t;
 }
+
 pomp_thr *pomp_self(void) { return self(); }
 
 /* pomp_self_if_any returns the calling thread's state, or NULL for a
@@ -251,6 +252,7 @@ void pomp_set_loc(pomp_thr *t, uint32_t i)
 	t->stat = l->stat;
 	t->nstat = l->nstat;
 }
+
 static void grow_stats(pomp_loc *l, uint32_t need)
 {
 	uint32_t cap = l->nstat ? l->nstat : 64;
@@ -279,6 +281,7 @@ __attribute__((noinline)) pomp_stat *pomp_stat_slow(pomp_thr *t, uint32_t region
 	t->nstat = l->nstat;
 	return &l->stat[region];
 }
+
 pomp_stat *pomp_stat_at(pomp_thr *t, uint32_t region) { return stat_at(t, region); }
 
 void pomp_frames_restart(pomp_thr *t, uint64_t tick)
@@ -338,6 +341,7 @@ __attribute__((noinline)) void pomp_edge_slow(pomp_thr *t, pomp_stat *s, uint32_
 	t->ecache[h].count = &s->edges[i].count;
 	t->ecache[h].gen = t->egen;
 }
+
 /* ---------------------------------------------------------------------
  * The frame stack.
  */
