@@ -30,50 +30,16 @@ static uint64_t ev_budget; /* GOPARI_TRACE_MAX_BYTES; 0: no limit */
 static uint64_t ev_spent;  /* bytes written by all threads */
 static int ev_stopped;     /* a write failed: the stream stopped */
 
-/* parse_bytes reads a byte count with an optional k, M or G suffix
- * (powers of 1024); it returns 0 for what it cannot read. */
-static uint64_t parse_bytes(const char *s)
+/* grains_wanted reports whether GOPARI_GRAINS=1 records grains (env.c
+ * says what else it may be). Grains go with profile and trace modes,
+ * not with ids or off, which call no runtime function. */
+static int grains_wanted(void)
 {
-	char *end;
-	unsigned long long v = strtoull(s, &end, 10);
-	if (end == s)
+	if (!pomp_env_value(ENV_GRAINS))
 		return 0;
-	switch (*end) {
-	case 'k':
-	case 'K':
-		v <<= 10;
-		end++;
-		break;
-	case 'm':
-	case 'M':
-		v <<= 20;
-		end++;
-		break;
-	case 'g':
-	case 'G':
-		v <<= 30;
-		end++;
-		break;
-	}
-	if (*end == 'B' || *end == 'b')
-		end++;
-	return *end ? 0 : v;
-}
-
-/* grains_wanted reads GOPARI_GRAINS: 1 records grains, 0 or unset does
- * not; anything else is said and ignored. Grains go with profile and
- * trace modes, not with ids or off, which call no runtime function. */
-static int grains_wanted(const char *mode)
-{
-	const char *g = getenv("GOPARI_GRAINS");
-	if (!g || !*g || !strcmp(g, "0"))
-		return 0;
-	if (strcmp(g, "1") != 0) {
-		fprintf(stderr, "gopari: GOPARI_GRAINS=%s is not 0 or 1; no grains are recorded\n", g);
-		return 0;
-	}
-	if (mode && (!strcmp(mode, "ids") || !strcmp(mode, "off"))) {
-		fprintf(stderr, "gopari: GOPARI_GRAINS=1 needs GOPARI_MODE=profile or trace, not %s; no grains are recorded\n", mode);
+	uint64_t mode = pomp_env_value(ENV_MODE);
+	if (mode == ENV_MODE_IDS || mode == ENV_MODE_OFF) {
+		fprintf(stderr, "gopari: GOPARI_GRAINS=1 needs GOPARI_MODE=profile or trace, not %s; no grains are recorded\n", getenv("GOPARI_MODE"));
 		return 0;
 	}
 	return 1;
@@ -86,21 +52,15 @@ static int grains_wanted(const char *mode)
  * for its children (docs/events.md, "What is recorded"). */
 void pomp_ev_configure(void)
 {
-	const char *m = getenv("GOPARI_MODE");
-	int grains = grains_wanted(m);
-	if (m && !strcmp(m, "trace")) {
+	int grains = grains_wanted();
+	if (pomp_env_value(ENV_MODE) == ENV_MODE_TRACE) {
 		pomp_g.ev_mask = EV_MASK_TRACE;
 		pomp_g.ev_all = 1;
 	} else if (grains)
 		pomp_g.ev_mask = EV_MASK_GRAINS | EV_MASK_PHASES;
 	pomp_g.ev_grains = grains;
 	pomp_iterations = pomp_g.ev_mask != 0; /* tasks created in loops say their iteration */
-	const char *b = getenv("GOPARI_TRACE_MAX_BYTES");
-	if (b && *b) {
-		ev_budget = parse_bytes(b);
-		if (!ev_budget)
-			fprintf(stderr, "gopari: GOPARI_TRACE_MAX_BYTES=%s is not a byte count (such as 500M); the trace has no limit\n", b);
-	}
+	ev_budget = pomp_env_value(ENV_TRACE_MAX_BYTES);
 }
 
 /* pomp_ev_thread prepares thread t (OS thread index) to record. */

@@ -111,7 +111,7 @@ func writeExperimentIn(dir string, err error, p *profile.Profile, g *C.pomp_rt) 
 			fmt.Fprintf(os.Stderr, "gopari: task IDs not written: %v\n", err)
 		}
 	}
-	if v := os.Getenv("GOPARI_SUMMARY"); v != "" && v != "0" {
+	if C.pomp_env_value(C.ENV_SUMMARY) == 1 { // GOPARI_SUMMARY=1, validated in env.c
 		summary(p, dir)
 	}
 	return true

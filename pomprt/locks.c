@@ -98,6 +98,7 @@ void POMP_Init_lock_with_hint(POMP_Region *r, void *l, int h)
 	else
 		CALLV(omp_init_lock, l);
 }
+
 void POMP_Destroy_lock(POMP_Region *r, void *l) { visit(r); CALLV(omp_destroy_lock, l); }
 void POMP_Unset_lock(POMP_Region *r, void *l) { visit_as(r, EV_LOCK_RELEASED, l); CALLV(omp_unset_lock, l); }
 void POMP_Init_nest_lock(POMP_Region *r, void *l) { visit(r); CALLV(omp_init_nest_lock, l); }
@@ -109,6 +110,7 @@ void POMP_Init_nest_lock_with_hint(POMP_Region *r, void *l, int h)
 	else
 		CALLV(omp_init_nest_lock, l);
 }
+
 void POMP_Destroy_nest_lock(POMP_Region *r, void *l) { visit(r); CALLV(omp_destroy_nest_lock, l); }
 void POMP_Unset_nest_lock(POMP_Region *r, void *l) { visit_as(r, EV_LOCK_RELEASED, l); CALLV(omp_unset_nest_lock, l); }
 

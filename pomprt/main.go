@@ -1,7 +1,7 @@
 // Command pomprt is the POMP runtime of gopari, built as a C archive
 // (go build -buildmode=c-archive) and linked into instrumented programs as
-// libpomp.a. Its C part handles every event on thread-local memory (rt.c,
-// locks.c) and the start and end of a run (lifecycle.c); this Go part runs
+// libpomp.a. Its C part handles every event on thread-local memory (the
+// files pomprt/core.h lists) and the start and end of a run (lifecycle.c); this Go part runs
 // once, at exit, to turn the collected statistics into a profile, and
 // writes the profiles of the program's forked children (control.go).
 package main

@@ -1,7 +1,6 @@
 /*
- * rt.h — internal data of libpomp, shared by its C part (rt.c, locks.c,
- * lifecycle.c)
- * and its Go part, which reads these structures once, at exit.
+ * rt.h — internal data of libpomp, shared by its C part (core.h lists its
+ * files) and its Go part, which reads these structures once, at exit.
  *
  * Every event is handled in C on thread-local memory. Statistics live per
  * location — a place in the team tree such as 0.1.1 (thread 1 of the team
@@ -363,7 +362,7 @@ enum {
 
 extern pomp_rt pomp_g;
 
-/* rt.c */
+/* clock.c, env.c, threads.c (core.h has what only the C part shares) */
 uint64_t pomp_now(void);
 uint64_t pomp_ns(void);
 void pomp_clock_pair(uint64_t *tick, uint64_t *ns);
@@ -387,11 +386,34 @@ void pomp_settle_closes(pomp_loc **locs, uint32_t n);
 void pomp_rt_close(int others);
 /* pomp_close_phase_at closes t's top frame, a phase frame, as if it
  * ended at ts: a call that the end of the run interrupted, closed on
- * behalf of t, which does not run meanwhile (lifecycle.c). */
+ * behalf of t, which does not run meanwhile (regions.c). */
 void pomp_close_phase_at(pomp_thr *t, uint64_t ts);
 
-/* lifecycle.c: start-up, exit, signals and fork. A forked child resets
- * the state above in reset_after_fork (lifecycle.c), and hands it to the
+/* env.c: the GOPARI_* variables, read once at start-up. pomp_env_value
+ * returns variable k's value: the index of its word (ENV_<VAR>_<WORD>),
+ * or a byte count. */
+enum {
+	ENV_MODE = 0,
+	ENV_GRAINS,
+	ENV_TRACE_MAX_BYTES,
+	ENV_CLOCK,
+	ENV_SAMPLING,
+	ENV_ORDERED,
+	ENV_SUMMARY,
+	ENV_RECORD_IDS,
+	ENV_COUNT
+};
+enum { ENV_MODE_PROFILE = 0, ENV_MODE_TRACE, ENV_MODE_IDS, ENV_MODE_OFF };
+enum { ENV_CLOCK_TSC = 0, ENV_CLOCK_MONOTONIC };
+enum { ENV_SAMPLING_ON = 0, ENV_SAMPLING_OFF };
+enum { ENV_ORDERED_TIME = 0, ENV_ORDERED_COUNT };
+void pomp_env_read(void);
+uint64_t pomp_env_value(int k);
+int pomp_env_mode(void);
+
+/* lifecycle.c, signals.c, fork.c, snapshot.c: start-up, exit, signals
+ * and fork. A forked child resets the state above in reset_after_fork
+ * (fork.c), and hands it to the
  * root as a snapshot that copies these structs: a new pointer field in
  * them needs a line in both places. */
 void pomp_init(void);

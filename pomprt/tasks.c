@@ -1,0 +1,476 @@
+/*
+ * tasks.c — explicit tasks: their creation, begin and end, each with a
+ * fast path for the untimed task in an untimed task and the full path
+ * for everything else; and what a task's end teaches the sampling (a
+ * region's tasks are long, or short).
+ */
+#include <stdlib.h>
+#include "core.h"
+
+/* span_seen records how long a measured instance of region stayed on its
+ * thread, for the estimate of unmeasured short instances. A region is
+ * short when at most 1% of SAMPLE_EXACT or more measured instances at a
+ * location took SHORT_NS or longer (a preempted instance does not change
+ * that); the estimate is the mean of its short instances. */
+__attribute__((noinline)) void pomp_span_seen(pomp_stat *s, uint32_t region, uint64_t span)
+{
+	s->span_n++;
+	if (span >= pomp_g.short_ticks)
+		s->span_long++;
+	else
+		s->span_sum += span;
+	uint16_t f = pomp_g.rflags[region];
+	int shorter = s->span_n >= SAMPLE_EXACT && s->span_long * 100 <= s->span_n;
+	if (shorter != ((f & RF_SHORT) != 0))
+		pomp_g.rflags[region] = (uint16_t)(shorter ? f | RF_SHORT : f & ~RF_SHORT);
+	if (s->span_n > s->span_long)
+		pomp_g.rspan[region] = s->span_sum / (s->span_n - s->span_long);
+}
+
+/* long_seen keeps RF_LONG: the region's measured instances took LONG_NS
+ * or more on average at this location, so that timing them all costs
+ * little. */
+__attribute__((noinline)) void pomp_long_seen(pomp_stat *s, uint32_t region)
+{
+	uint16_t f = pomp_g.rflags[region];
+	int lng = s->exec_sum >= s->exec_timed * pomp_g.long_ticks;
+	if (lng != ((f & RF_LONG) != 0))
+		pomp_g.rflags[region] = (uint16_t)(lng ? f | RF_LONG : f & ~RF_LONG);
+}
+
+void pomp_record_pair(pomp_thr *t, POMP_Task_handle id, POMP_Task_handle parent)
+{
+	if (t->nids + 2 > t->capids) {
+		size_t cap = t->capids ? 2 * t->capids : 1 << 16;
+		uint64_t *p = realloc(t->ids, cap * sizeof *p);
+		if (!p)
+			abort();
+		t->ids = p;
+		t->capids = cap;
+	}
+	t->ids[t->nids++] = id;
+	t->ids[t->nids++] = parent;
+}
+
+/* ev_fast records an event of the fast paths, when the thread keeps a
+ * stream that takes its type: it reads the clock for it (the frames of
+ * the fast paths do not). */
+static __attribute__((noinline)) void ev_fast(pomp_thr *t, unsigned type, uint32_t region, int n, uint64_t a, uint64_t b)
+{
+	if (EV_ON(t, type))
+		ev_record(&t->ev, t->index, type, region, now(), n, a, b, 0);
+}
+
+/* ev_at is ev_fast at a time read already, or now when ts is 0. */
+static __attribute__((noinline)) void ev_at(pomp_thr *t, unsigned type, uint32_t region, uint64_t ts, int n, uint64_t a, uint64_t b)
+{
+	if (EV_ON(t, type))
+		ev_record(&t->ev, t->index, type, region, ts ? ts : now(), n, a, b, 0);
+}
+
+#define EV_FAST(t, type, region, n, a, b)                               \
+	do {                                                            \
+		if (__builtin_expect((t)->ev.mask != 0, 0))             \
+			ev_fast((t), (type), (region), (n), (a), (b));  \
+	} while (0)
+/* ---------------------------------------------------------------------
+ * Tasks.
+ */
+/* created accounts a measured creation of d ticks of the task t is
+ * creating, in the statistics s of its region. */
+static void created(pomp_thr *t, pomp_stat *s, uint64_t d)
+{
+	dist_add(&s->create_timed, &s->create_sum, &s->create_min, &s->create_max, d);
+	if (t->create_timed == 2) {
+		s->create_timed_p++;
+		s->create_sum_p += d;
+	}
+}
+
+/* settle_creation ends the creation of a task by an untied task at this
+ * thread's next event: the new task was queued before the thread could
+ * do anything else. */
+__attribute__((noinline)) void pomp_settle_creation(pomp_thr *t)
+{
+	t->create_untied = 0;
+	if (!t->creating)
+		return;
+	if (t->create_timed)
+		created(t, stat_at(t, t->create_region), now() - t->create_start);
+	t->creating = 0;
+}
+
+/* note_creation notes that t creates task id, the n-th of region
+ * (statistics s) created here, from its innermost task, task: the
+ * creation depth, and the creation in progress, timed as timed says (0
+ * no, 1 certain, 2 a sample). It returns the new task's context but for
+ * the runtime's bits (CTX_MEASURED, CTX_LOW): parent's handle and the
+ * depth. The full path (create_begin_full) and the fast one (create_body)
+ * note here. */
+static inline __attribute__((always_inline)) uint64_t note_creation(pomp_thr *t, pomp_frame *task, pomp_stat *s, uint32_t region, uint64_t id,
+                                                                    uint64_t n, uint64_t parent, int timed)
+{
+	uint32_t depth = task->depth < CTX_DEPTH_MAX ? task->depth + 1 : CTX_DEPTH_MAX;
+	s->created = n;
+	if (depth > s->max_depth)
+		s->max_depth = depth;
+	/* An undeferred task begins before any other event of this thread;
+	 * every other event clears creating. */
+	t->creating = id;
+	t->create_region = region;
+	t->create_timed = timed;
+	task->cid = id;
+	return parent | (uint64_t)depth << CTX_DEPTH_SHIFT;
+}
+
+static __attribute__((noinline)) POMP_Task_info create_begin_full(POMP_Region *r, int64_t iter)
+{
+	pomp_thr *t = self();
+	POMP_Task_info info;
+	info.id = POMP_New_task_id();
+	uint64_t parent = pomp_thread.current & POMP_CTX_PARENT;
+	info.ctx = parent;
+	if (pomp_mode == POMP_MODE_RECORD)
+		return info;
+	CHECK(t);
+	unpark_if_parked(t);
+	pomp_frame *task = &t->fr[t->task];
+	uint32_t id = r->id;
+	pomp_stat *s = stat_at(t, id);
+	uint64_t n = s->created + 1;
+	add_edge(t, s, task->region, id);
+	int m = sampled(t, n, id);
+	if (m && sample(n, id))
+		m = 2;
+	info.ctx = note_creation(t, task, s, id, info.id, n, parent, m);
+	if (m) {
+		t->create_start = now();
+		info.ctx |= m == 2 ? CTX_MEASURED | CTX_LOW : CTX_MEASURED;
+	}
+	if (t->ev.mask) {
+		/* The stream hears the end of every creation. */
+		if (!m)
+			info.ctx |= CTX_LOW;
+		EV(t, EV_CREATE_BEGIN, id, m ? t->create_start : now(), iter == POMP_ITERATION_UNKNOWN ? 1 : 2, info.id, (uint64_t)iter, 0);
+	}
+	if (__builtin_expect(task->flags & FL_UNTIED, 0)) {
+		pomp_park(t, m ? t->create_start : now());
+		if (!m)
+			info.ctx |= CTX_LOW;
+		t->create_untied = 1;
+		/* libomp runs an untied task as parts between its scheduling
+		 * points (libgomp ties it). A task creation is one: the creator
+		 * is queued again after the new task, and the code after the
+		 * task construct runs when the runtime takes it up again,
+		 * anywhere, often after other tasks: tens to hundreds of
+		 * microseconds later here, as the uninstrumented program
+		 * measures around the construct too. The moment the new task
+		 * was queued cannot be seen from the source: such creations
+		 * are counted, not timed. */
+		if (libomp())
+			t->create_timed = 0;
+	}
+	return info;
+}
+
+/* create_full is create_begin_full for pomp_rt_task_create_begin. */
+static __attribute__((noinline)) POMP_Task_handle create_full(POMP_Region *r, POMP_Task_ctx *ctx, int64_t iter)
+{
+	POMP_Task_info info = create_begin_full(r, iter);
+	*ctx = info.ctx;
+	return info.id;
+}
+
+void pomp_rt_task_create_end(POMP_Region *r)
+{
+	pomp_thr *t = pomp_self_tls;
+	if (fast(t) && t->creating && !t->create_timed && t->create_region == r->id && !t->create_untied) {
+		/* An untimed creation that a stream hears of. */
+		t->creating = 0;
+		EV_FAST(t, EV_CREATE_END, r->id, 1, t->fr[t->task].cid, 0);
+		return;
+	}
+	t = self();
+	if (pomp_mode == POMP_MODE_RECORD)
+		return;
+	CHECK(t);
+	unpark_if_parked(t);
+	uint64_t ts = 0;
+	if (t->ev.mask) {
+		/* An undeferred task's creation ends when its execution does:
+		 * at its TASK_END, the thread's last record. */
+		ts = t->fr[t->task].cid == t->undeferred ? t->ev.last : now();
+		EV(t, EV_CREATE_END, r->id, ts, 1, t->fr[t->task].cid, 0, 0);
+	}
+	if (t->creating == 0 || t->create_region != r->id)
+		return; /* undeferred: its creation ended when it began */
+	t->creating = 0;
+	if (!t->create_timed)
+		return;
+	created(t, stat_at(t, r->id), (ts ? ts : now()) - t->create_start);
+}
+
+/* before_task prepares t for a task that begins on top of its stack,
+ * other than one it is creating: a C taskloop task on top has ended, and a
+ * parked untied task below is suspended. */
+__attribute__((noinline)) void pomp_before_task(pomp_thr *t, int undeferred)
+{
+	pomp_frame *f = top(t);
+	if (tl_pending(f) && !undeferred)
+		pomp_end_taskloop(t, now(), 0);
+	f = &t->fr[t->task];
+	if (f->kind == FR_PARKED && t->task == t->nfr - 1)
+		pomp_nested_on_parked(t, f->parked);
+}
+
+static __attribute__((noinline)) void task_begin_full(POMP_Region *r, POMP_Task_handle id_, POMP_Task_ctx ctx)
+{
+	POMP_Task_info info = {id_, ctx};
+	POMP_Task_handle parent = ctx & POMP_CTX_PARENT;
+	pomp_thr *t = self();
+	if (pomp_mode == POMP_MODE_RECORD) {
+		pomp_record_pair(t, info.id, parent);
+		pomp_thread.current = info.id;
+		return;
+	}
+	if (__builtin_expect(!info.id, 0))
+		info.id = POMP_New_task_id(); /* created while measurement was off */
+	/* A task an untied task created begins on its thread before anything
+	 * else happens there: undeferred, if it may be (if, final); else the
+	 * thread took it from the queue. */
+	int undeferred = info.id == t->creating &&
+	                 (!t->create_untied || (r->flags & (POMP_FLAG_IF | POMP_FLAG_FINAL)));
+	if (undeferred)
+		t->create_untied = 0;
+	CHECK(t);
+	if (__builtin_expect(t->fr[t->nfr - 1].kind >= FR_TASKLOOP, 0))
+		pomp_before_task(t, undeferred);
+	uint32_t id = r->id;
+	pomp_stat *s = stat_at(t, id);
+	int m = (info.ctx & CTX_MEASURED) != 0;
+	int untied = (r->flags & POMP_FLAG_UNTIED) != 0;
+	uint64_t ts;
+	/* Untied tasks are always measured: they may move. */
+	pomp_frame *f = push_task(t, id, FR_TASK, m | untied, info.id, CTX_DEPTH(info.ctx), 1, &ts);
+	if (__builtin_expect(untied, 0))
+		f->flags |= FL_UNTIED;
+	else if (CTX_POOL(info.ctx))
+		f->flags |= FL_POOL;
+	EV(t, EV_TASK_BEGIN, id, ts, 2, info.id, parent, 0);
+	s->executed++;
+	if (undeferred) {
+		s->undeferred++;
+		t->undeferred = info.id;
+		t->creating = 0;
+		if (t->create_timed)
+			created(t, stat_at(t, t->create_region), (ts ? ts : now()) - t->create_start);
+	}
+}
+
+static __attribute__((noinline)) void task_end_full(POMP_Region *r)
+{
+	pomp_thr *t = self();
+	if (pomp_mode == POMP_MODE_RECORD)
+		return;
+	CHECK(t);
+	t->creating = 0;
+	int i = t->task;
+	pomp_frame *f = &t->fr[i];
+	if (__builtin_expect(f->kind != FR_TASK || f->region != r->id, 0)) {
+		t->unmatched++;
+		return;
+	}
+	if (__builtin_expect(i != t->nfr - 1, 0))
+		pomp_drop(t, i, now());
+	uint64_t ts = f->flags & FL_TS ? now() : 0;
+	EV(t, EV_TASK_END, r->id, ts, 1, f->id, 0, 0);
+	end_task_stats(t, f, stat_at(t, r->id), ts);
+	pop_task(t, f, ts);
+}
+
+/* ---------------------------------------------------------------------
+ * Fast paths. Most events of a run with many tasks are those of tasks
+ * that are not timed, in tasks that are not timed: they need no clock
+ * and none of the special cases. Each entry point below handles that
+ * case with a few loads and stores and no call, so that the compiler
+ * keeps it a leaf; anything else goes to the full function above, which
+ * does the same and more. The two share their parts through static
+ * inline helpers (core.h, and the helpers of this file that name both
+ * paths), so that a fast path is the full one with its special cases
+ * left out.
+ */
+
+/* Each fast path below has a body written once, inline, with a constant
+ * traced: the entry point runs it untraced, lean; a thread that keeps a
+ * stream runs it traced, from a function of its own. */
+
+/* create_body creates a task on the fast path; a traced creation's
+ * record carries iter, the creating loop iteration, when it is known. */
+static inline __attribute__((always_inline)) POMP_Task_handle create_body(pomp_thr *t, POMP_Region *r, POMP_Task_ctx *ctx, const int traced,
+                                                                          int64_t iter)
+{
+	uint32_t id = r->id;
+	pomp_frame *task = &t->fr[t->task];
+	pomp_stat *s = &t->stat[id];
+	uint64_t n = s->created + 1;
+	unsigned h = (task->region * 31u + id) & 63;
+	if (__builtin_expect(sampled(t, n, id) || (task->flags & FL_UNTIED) || t->ecache[h].gen != t->egen ||
+	                             t->ecache[h].parent != task->region || t->ecache[h].child != id,
+	                     0))
+		return create_full(r, ctx, iter);
+	POMP_Task_info info;
+	info.id = pomp_thread.next++;
+	(*t->ecache[h].count)++; /* add_edge, its cache hit known */
+	info.ctx = note_creation(t, task, s, id, info.id, n, t->cur_id & POMP_CTX_PARENT, 0);
+	if (traced) {
+		/* The stream hears the end of every creation. */
+		info.ctx |= CTX_LOW;
+		ev_fast(t, EV_CREATE_BEGIN, id, iter == POMP_ITERATION_UNKNOWN ? 1 : 2, info.id, (uint64_t)iter);
+	}
+	*ctx = info.ctx;
+	return info.id;
+}
+
+static __attribute__((noinline)) POMP_Task_handle create_traced(pomp_thr *t, POMP_Region *r, POMP_Task_ctx *ctx, int64_t iter)
+{
+	return create_body(t, r, ctx, 1, iter);
+}
+
+POMP_Task_handle pomp_rt_task_create_begin(POMP_Region *r, POMP_Task_ctx *ctx)
+{
+	pomp_thr *t = pomp_self_tls;
+	if (__builtin_expect(!fast(t) || r->id >= t->nstat || (uint32_t)pomp_thread.next == 0, 0))
+		return create_full(r, ctx, POMP_ITERATION_UNKNOWN);
+	if (__builtin_expect(t->ev.mask != 0, 0))
+		return create_traced(t, r, ctx, POMP_ITERATION_UNKNOWN);
+	return create_body(t, r, ctx, 0, POMP_ITERATION_UNKNOWN);
+}
+
+/* pomp_rt_task_create_begin_iter creates a task in the iteration of a
+ * worksharing loop whose loop variable is v (pomp.h): called only where
+ * there is a stream, whose CREATE_BEGIN record then carries the logical
+ * iteration as its second word (8 bytes, and a division where the step
+ * is not 1; no clock read more). In ids mode or off (after POMP_Off) it does what
+ * Task_create_begin does. */
+POMP_Task_handle pomp_rt_task_create_begin_iter(POMP_Region *r, POMP_Task_ctx *ctx, long long v, long long lb, long long step)
+{
+	if (pomp_mode < POMP_MODE_PROFILE)
+		return POMP_Task_create_begin(r, ctx);
+	uint64_t i = step == 1 ? (uint64_t)v - (uint64_t)lb : step ? index_of(lb, step, v) : (uint64_t)POMP_ITERATION_UNKNOWN;
+	int64_t iter = i >> 63 ? POMP_ITERATION_UNKNOWN : (int64_t)i;
+	pomp_thr *t = pomp_self_tls;
+	if (__builtin_expect(!fast(t) || r->id >= t->nstat || (uint32_t)pomp_thread.next == 0, 0))
+		return create_full(r, ctx, iter);
+	if (__builtin_expect(t->ev.mask != 0, 1))
+		return create_traced(t, r, ctx, iter);
+	return create_body(t, r, ctx, 0, POMP_ITERATION_UNKNOWN);
+}
+
+/* task_push pushes the frame of an untimed task, at ts if it read the
+ * clock: the part of a fast task begin after the frame below is dealt
+ * with. */
+static inline __attribute__((always_inline)) void task_push(pomp_thr *t, POMP_Region *r, POMP_Task_handle id, POMP_Task_ctx ctx, uint64_t ts, const int traced)
+{
+	uint32_t rid = r->id;
+	pomp_frame *c = &t->fr[t->task];
+	c->susp++;
+	/* An untimed task's frame: its time fields are never read, but for
+	 * start and last when it read the clock (FL_TS). */
+	push_task_frame(t, rid, FR_TASK, PH_CONSTRUCT, ts ? FL_TS : 0, ts, id, CTX_DEPTH(ctx), 0, 0);
+	pomp_stat *s = &t->stat[rid];
+	s->executed++;
+	if (id == t->creating) {
+		s->undeferred++;
+		t->undeferred = id;
+		t->creating = 0;
+	}
+	if (traced)
+		ev_at(t, EV_TASK_BEGIN, rid, ts, 2, id, ctx & POMP_CTX_PARENT);
+}
+
+/* task_begin_timed begins an untimed task on a timed frame that it must
+ * not count as that frame's: it reads the clock (a short region's task
+ * subtracts its mean from the frame instead, in the fast path, unless a
+ * stream reads the clock anyway). */
+static __attribute__((noinline)) void task_begin_timed(pomp_thr *t, POMP_Region *r, POMP_Task_handle id, POMP_Task_ctx ctx)
+{
+	pomp_frame *below = &t->fr[t->nfr - 1];
+	uint64_t ts = now();
+	below->excl += ts - below->last;
+	if (t->ev.mask)
+		task_push(t, r, id, ctx, ts, 1);
+	else
+		task_push(t, r, id, ctx, ts, 0);
+}
+
+static __attribute__((noinline)) void task_begin_traced(pomp_thr *t, POMP_Region *r, POMP_Task_handle id, POMP_Task_ctx ctx)
+{
+	task_push(t, r, id, ctx, 0, 1);
+}
+
+void pomp_rt_task_begin(POMP_Region *r, POMP_Task_handle id, POMP_Task_ctx ctx)
+{
+	pomp_thr *t = pomp_self_tls;
+	if (__builtin_expect(!fast(t) || !id || (ctx & CTX_MEASURED) || (r->flags & POMP_FLAG_UNTIED) ||
+	                             r->id >= t->nstat || t->nfr == t->capfr,
+	                     0))
+		return task_begin_full(r, id, ctx);
+	pomp_frame *below = &t->fr[t->nfr - 1];
+	pomp_frame *c = &t->fr[t->task];
+	if (__builtin_expect(below->kind >= FR_TASKLOOP || (c->flags & (FL_CLOSING | FL_UNTIED)), 0))
+		return task_begin_full(r, id, ctx); /* parked untied tasks are FL_UNTIED placeholders */
+	if (below->flags & FL_MEASURED) {
+		uint32_t rid = r->id;
+		if (!(pomp_g.rflags[rid] & RF_SHORT) || t->tracing)
+			return task_begin_timed(t, r, id, ctx);
+		below->est += pomp_g.rspan[rid];
+	}
+	if (__builtin_expect(t->ev.mask != 0, 0))
+		return task_begin_traced(t, r, id, ctx);
+	task_push(t, r, id, ctx, 0, 0);
+}
+
+/* task_pop pops the frame of an untimed task, f, on top of t. */
+static inline __attribute__((always_inline)) void task_pop(pomp_thr *t, pomp_frame *f, uint32_t rid)
+{
+	t->creating = 0;
+	pomp_stat *s = &t->stat[rid];
+	count_task_end(s, &s->ph[PH_CONSTRUCT], f);
+	t->task = f->prev_task;
+	t->nfr--;
+	resume_task(t);
+}
+
+/* task_end_timed ends an untimed task that read the clock when it began
+ * on a timed frame, or that a stream hears of. */
+static __attribute__((noinline)) void task_end_timed(pomp_thr *t, POMP_Region *r, pomp_frame *f)
+{
+	uint64_t ts = 0;
+	if (f->flags & FL_TS) {
+		pomp_frame *below = f - 1;
+		if (below->flags & FL_CLOSING)
+			return task_end_full(r);
+		ts = now();
+		below->last = ts;
+	}
+	if (t->ev.mask)
+		ev_at(t, EV_TASK_END, r->id, ts, 1, f->id, 0);
+	task_pop(t, f, r->id);
+}
+
+void pomp_rt_task_end(POMP_Region *r)
+{
+	pomp_thr *t = pomp_self_tls;
+	if (__builtin_expect(!fast(t), 0))
+		return task_end_full(r);
+	int i = t->task;
+	pomp_frame *f = &t->fr[i];
+	uint32_t rid = r->id;
+	if (__builtin_expect(f->kind != FR_TASK || f->region != rid || i != t->nfr - 1 ||
+	                             (f->flags & (FL_MEASURED | FL_UNTIED)) || rid >= t->nstat,
+	                     0))
+		return task_end_full(r);
+	if (__builtin_expect((f->flags & FL_TS) || t->ev.mask, 0))
+		return task_end_timed(t, r, f);
+	task_pop(t, f, rid);
+}
