@@ -52,8 +52,8 @@ func TestScorePTestFilter(t *testing.T) {
 		{"filter_not1", dir + "filter_test.c", true},
 		{"filter_not2", dir + "filter_test.c", true},
 		{"filter_not3", dir + "not_filtered.c", true},
-		{"filtered1", dir + "filter_test.c", false},  // "\ filtered1" is " filtered1"
-		{" filtered1", dir + "filter_test.c", true},  // which that pattern includes
+		{"filtered1", dir + "filter_test.c", false},   // "\ filtered1" is " filtered1"
+		{" filtered1", dir + "filter_test.c", true},   // which that pattern includes
 		{"filtered2", dir + "filtered_file.c", false}, // its file is excluded
 		{"other", dir + "filter_test.c", false},       // EXCLUDE *
 		{"main", "", true},                            // no file: the name decides
@@ -100,9 +100,9 @@ SCOREP_REGION_NAMES_END
 		{"foo", "_Z3foov", "x/main.c", true},
 		{"baz()", "_Z3bazv", "x/main.c", false}, // the last rule, on the mangled name
 		{"quux", "", "x/main.c", false},
-		{"foo", "", "/a/foo/bar.c", false},               // excluded file
-		{"foo", "", "/a/foo/bar/filter_test.c", true},    // included again
-		{"_Z3bazv", "", "x/main.c", false},               // no mangled name: MANGLED matches the name
+		{"foo", "", "/a/foo/bar.c", false},              // excluded file
+		{"foo", "", "/a/foo/bar/filter_test.c", true},   // included again
+		{"_Z3bazv", "", "x/main.c", false},              // no mangled name: MANGLED matches the name
 		{"bar", "_Z3barv", "/src/foo/barrier.c", false}, // */foo/bar* matches a file prefix
 	} {
 		if got := f.Function(c.name, c.mangled, c.file); got != c.want {
