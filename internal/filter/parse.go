@@ -3,6 +3,7 @@ package filter
 import (
 	"bytes"
 	"fmt"
+	"os"
 )
 
 // Block and rule keywords.
@@ -163,4 +164,15 @@ func (p *parser) pattern(tok string, at pos) error {
 
 func (p *parser) errAt(at pos, format string, args ...any) error {
 	return &Error{Name: p.f.Name, Line: at.line, Col: at.col, Msg: fmt.Sprintf(format, args...)}
+}
+
+// ReadFile reads and parses the filter file name, and returns its bytes
+// too (gopari cc carries them into the program).
+func ReadFile(name string) (*Filter, []byte, error) {
+	src, err := os.ReadFile(name)
+	if err != nil {
+		return nil, nil, err
+	}
+	f, err := Parse(name, src)
+	return f, src, err
 }
