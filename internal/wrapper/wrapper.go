@@ -98,10 +98,10 @@ type plan struct {
 	stdout, stderr  io.Writer
 	temps           []string
 	includeDir, lib string
-	objects         map[int]string  // input index -> object replacing it on the link line
-	noMeta          map[bool]string // by language: the compiler, if it ignores metadirectives
-	linkObjs        map[int]string  // input index -> its object, when linking
-	warnings        []string        // about the link, printed when it runs
+	objects         map[int]string      // input index -> object replacing it on the link line
+	noMeta          map[bool]string     // by language: the compiler, if it ignores metadirectives
+	linkObjs        map[int]string      // input index -> its object, when linking
+	warnings        []string            // about the link, printed when it runs
 	fnFlags         map[string][]string // --functions flags by languages (functionFlags)
 }
 
