@@ -45,17 +45,18 @@ type compilerInfo struct {
 }
 
 // FunctionCFlags returns the flags that add function instrumentation to
-// compiles by compiler (its argv, with a launcher if any) of the
-// languages langs ("c", "c++"), with the compile-time part of f (nil for
-// none); includeDir is gopari's (pomp.h). warn, if not nil, says why the
-// compiler's system headers cannot be excluded.
-func FunctionCFlags(compiler, target []string, langs []string, includeDir string, f *filter.Filter, warn func(string)) []string {
+// compiles by compiler (its argv, with a launcher if any; target, the
+// command's targetFlags) of the languages langs ("c", "c++"), with the
+// compile-time part of f (nil for none); includeDir is gopari's (pomp.h).
+// When the compiler cannot be asked, the error says why, and the flags
+// are -finstrument-functions alone: system headers are measured too.
+func FunctionCFlags(compiler, target []string, langs []string, includeDir string, f *filter.Filter) ([]string, error) {
 	var info compilerInfo
 	seen := map[string]bool{}
 	for _, lang := range langs {
 		li, err := askCompiler(compiler, target, lang)
-		if err != nil && warn != nil {
-			warn(fmt.Sprintf("cannot ask %s for its system include directories (%v): functions in system headers are measured", strings.Join(compiler, " "), err))
+		if err != nil {
+			return []string{"-finstrument-functions"}, fmt.Errorf("cannot ask %s for its system include directories: %v", strings.Join(compiler, " "), err)
 		}
 		if info.kind == "" {
 			info.kind = li.kind
@@ -69,11 +70,11 @@ func FunctionCFlags(compiler, target []string, langs []string, includeDir string
 	}
 	switch info.kind {
 	case "clang":
-		return []string{"-finstrument-functions-after-inlining"}
+		return []string{"-finstrument-functions-after-inlining"}, nil
 	case "gcc":
-		return gccFunctionFlags(info.dirs, includeDir, f)
+		return gccFunctionFlags(info.dirs, includeDir, f), nil
 	}
-	return []string{"-finstrument-functions"}
+	return []string{"-finstrument-functions"}, nil
 }
 
 // gccFunctionFlags returns GCC's flags: instrumentation and its exclusions.
@@ -180,9 +181,10 @@ func (p *plan) functionFlags(langs ...string) []string {
 	if p.includeDir == "" { // a command gopari passes through: pomp.h is not needed to compile
 		p.includeDir, _, _ = RuntimePaths()
 	}
-	fl := FunctionCFlags(p.compiler, targetFlags(p.line.args), langs, p.includeDir, p.o.Filter, func(msg string) {
-		fmt.Fprintf(p.stderr, "gopari: warning: %s\n", msg)
-	})
+	fl, err := FunctionCFlags(p.compiler, targetFlags(p.line.args), langs, p.includeDir, p.o.Filter)
+	if err != nil {
+		fmt.Fprintf(p.stderr, "gopari: warning: %v; functions in system headers are measured\n", err)
+	}
 	if p.fnFlags == nil {
 		p.fnFlags = make(map[string][]string)
 	}
