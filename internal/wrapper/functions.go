@@ -249,8 +249,11 @@ func (p *plan) filterObject() (string, error) {
 	if out == "" {
 		out = "a.out"
 	}
-	stem := filepath.Base(out) + ".filter"
-	src, obj := p.temp(stem+".c"), p.temp(stem+".o")
+	// Hidden names even under -save-temps, which keeps the compiler's
+	// files, not this one: no user's file is ever in the way.
+	stem := filepath.Join(p.outDir(), ".gopari-"+filepath.Base(out)+".filter")
+	src, obj := stem+".c", stem+".o"
+	p.temps = append(p.temps, src, obj)
 	if !p.o.DryRun {
 		if err := atomicfile.WriteFile(src, filterSource(p.o.FilterText, p.o.Filter.Name)); err != nil {
 			return "", fmt.Errorf("cannot write beside %s: %v", p.userOutput(), atomicfile.Cause(err))
