@@ -255,7 +255,7 @@ func (p *plan) filterObject() (string, error) {
 	src, obj := stem+".c", stem+".o"
 	p.temps = append(p.temps, src, obj)
 	if !p.o.DryRun {
-		if err := atomicfile.WriteFile(src, filterSource(p.o.FilterText, p.o.Filter.Name)); err != nil {
+		if err := p.writeFile(src, filterSource(p.o.FilterText, p.o.Filter.Name)); err != nil {
 			return "", fmt.Errorf("cannot write beside %s: %v", p.userOutput(), atomicfile.Cause(err))
 		}
 	}
