@@ -79,7 +79,10 @@ func parseCCOptions(args []string) (*wrapper.Options, []string, error) {
 			o.Rewrite.Chunks = true
 		case a == "--functions":
 			o.Functions = true
-		case a == "--filter" && i+1 < len(args):
+		case a == "--filter":
+			if i+1 >= len(args) {
+				return nil, nil, usageErr("cc: --filter needs a FILE")
+			}
 			i++
 			filterFile = args[i]
 		case strings.HasPrefix(a, "--filter="):
