@@ -144,7 +144,8 @@ test: build vet fmt-check staticcheck
 
 # Fuzzing: the scanner, the directive parser, the statement-extent
 # finder, the whole rewrite, the event-stream reader and the replay
-# behind gopari trace and gopari grains, and the OTF2 export (with libotf2).
+# behind gopari trace and gopari grains, the OTF2 export (with libotf2),
+# and the filter-file parser.
 # New failures land in testdata/fuzz and are then replayed by make test.
 #
 # Each target runs for a number of executions, sized to about 10 s here,
@@ -158,7 +159,8 @@ FUZZSCALE ?= 1
 FUZZ_TARGETS := parser:FuzzScan:600000 parser:FuzzScanSplit:20000 \
   parser:FuzzDirective:600000 parser:FuzzExtents:450000 \
   rewrite:FuzzInstrument:100000 internal/events:FuzzReader:500000 \
-  internal/chrome:FuzzReplay:8000 internal/otf2:FuzzExport:7000
+  internal/chrome:FuzzReplay:8000 internal/otf2:FuzzExport:7000 \
+  internal/filter:FuzzParse:500000
 fuzz:
 	@set -e; for t in $(FUZZ_TARGETS); do \
 	  pkg=$${t%%:*}; rest=$${t#*:}; fn=$${rest%%:*}; n=$${rest#*:}; \

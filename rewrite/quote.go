@@ -43,6 +43,10 @@ func appendQuoted[T string | []byte](b []byte, s T) []byte {
 // quoteC renders s as a C string literal; see appendQuoted.
 func quoteC(s string) string { return string(appendQuoted(nil, s)) }
 
+// QuoteC renders s as a C string literal, as gopari writes every string
+// of generated C (the wrapper's filter file too); see appendQuoted.
+func QuoteC(s string) string { return quoteC(s) }
+
 // needsEscape marks the bytes appendQuoted may have to escape.
 var needsEscape = func() (t [256]bool) {
 	for c := 0; c < 0x20; c++ {

@@ -8,6 +8,8 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"gopari/internal/atomicfile"
+	"gopari/internal/filter"
 	"gopari/internal/wrapper"
 	"gopari/rewrite"
 )
@@ -16,7 +18,7 @@ func ccCommand() *cli.Command {
 	return &cli.Command{
 		Name:            "cc",
 		Usage:           "compile and link through gopari",
-		ArgsUsage:       "[--raw] [--keep-files] [--dry-run] [-v] [--fallback] [--untied=…] [--disable=…] [--chunks] COMPILER ARG...",
+		ArgsUsage:       "[--raw] [--keep-files] [--dry-run] [-v] [--fallback] [--untied=…] [--disable=…] [--chunks] [--functions [--filter FILE]] COMPILER ARG...",
 		SkipFlagParsing: true,
 		Description: `Runs COMPILER with ARG... as given, instrumenting the C and C++ sources of
 commands that enable OpenMP (-fopenmp, -fopenmp=libomp, ...) and linking
@@ -35,6 +37,11 @@ Options (before COMPILER):
   -v             print the commands as they run
   --fallback     when instrumenting fails, compile uninstrumented, with a warning
   --untied, --disable, --chunks   as for gopari instrument
+  --functions    measure the program's functions as well (call paths): the
+                 compiler's function instrumentation on every C and C++
+                 source, system headers excluded, and the runtime linked
+  --filter FILE  with --functions: measure only the functions that the
+                 Score-P filter file FILE includes
 
 GOPARI_WRAPPER=off runs the compiler untouched (for configure scripts).`,
 		Action: func(c *cli.Context) error {
@@ -50,7 +57,7 @@ GOPARI_WRAPPER=off runs the compiler untouched (for configure scripts).`,
 // before the compiler's name, and returns them and the compiler command.
 func parseCCOptions(args []string) (*wrapper.Options, []string, error) {
 	o := &wrapper.Options{}
-	untied, disable := "tie", ""
+	untied, disable, filterFile := "tie", "", ""
 	i := 0
 	for ; i < len(args); i++ {
 		a := args[i]
@@ -70,6 +77,16 @@ func parseCCOptions(args []string) (*wrapper.Options, []string, error) {
 			o.Fallback = true
 		case a == "--chunks":
 			o.Rewrite.Chunks = true
+		case a == "--functions":
+			o.Functions = true
+		case a == "--filter":
+			if i+1 >= len(args) {
+				return nil, nil, usageErr("cc: --filter needs a FILE")
+			}
+			i++
+			filterFile = args[i]
+		case strings.HasPrefix(a, "--filter="):
+			filterFile = a[len("--filter="):]
 		case strings.HasPrefix(a, "--untied="):
 			untied = a[len("--untied="):]
 		case strings.HasPrefix(a, "--disable="):
@@ -90,6 +107,18 @@ done:
 	}
 	if i >= len(args) {
 		return nil, nil, usageErr("cc: no compiler given: gopari cc gcc ARG...")
+	}
+	if filterFile != "" {
+		if !o.Functions {
+			return nil, nil, usageErr("cc: --filter FILE filters the functions that --functions measures: add --functions")
+		}
+		var fe *filter.Error
+		switch o.Filter, o.FilterText, err = filter.ReadFile(filterFile); {
+		case errors.As(err, &fe):
+			return nil, nil, &exitError{code: 2, msg: err.Error(), bare: true}
+		case err != nil:
+			return nil, nil, usageErr("cc: --filter: cannot read %s: %v", filterFile, atomicfile.Cause(err))
+		}
 	}
 	return o, args[i:], nil
 }

@@ -18,6 +18,8 @@ type exitError struct {
 	// help, when set, is the command whose help the message points to
 	// ("" for gopari itself, "report" for gopari report).
 	help *string
+	// bare prints msg as it is: a diagnostic, file:line:col: message.
+	bare bool
 }
 
 func (e *exitError) Error() string { return e.msg }
@@ -25,6 +27,8 @@ func (e *exitError) Error() string { return e.msg }
 // print writes the message of e, if any, to w.
 func (e *exitError) print(w io.Writer) {
 	switch {
+	case e.bare:
+		fmt.Fprintln(w, e.msg)
 	case e.help != nil:
 		cmd := strings.TrimSpace("gopari " + *e.help)
 		fmt.Fprintf(w, "%s: %s\nrun '%s --help' for usage\n", cmd, e.msg, cmd)

@@ -24,12 +24,17 @@ for a file with errors, and a source is only overwritten with --in-place.`,
 			&cli.StringFlag{Name: "out-dir", Usage: "write each result to `DIR`/FILE, keeping relative paths"},
 			&cli.BoolFlag{Name: "in-place", Usage: "overwrite each FILE with its result"},
 			&cli.BoolFlag{Name: "verify", Usage: "parse each C result with modernc.org/cc/v4 and report what it rejects"},
+			&cli.BoolFlag{Name: "functions", Usage: "not here: functions are measured through compiler flags (gopari cc --functions, or gopari config --functions-cflags)"},
 		),
 		Action: runInstrument,
 	}
 }
 
 func runInstrument(c *cli.Context) error {
+	if c.Bool("functions") {
+		return usageErr("instrument: --functions is the compiler's work, which a source rewrite cannot do: " +
+			"build with gopari cc --functions, or compile every file with $(gopari config --functions-cflags COMPILER)")
+	}
 	s, err := parseSettings(c)
 	if err != nil {
 		return err

@@ -17,6 +17,7 @@ import (
 	"syscall"
 
 	"gopari/internal/atomicfile"
+	"gopari/internal/filter"
 	"gopari/parser"
 	"gopari/rewrite"
 )
@@ -31,6 +32,13 @@ type Options struct {
 	Fallback bool // when instrumenting fails, compile uninstrumented, with a warning
 	Off      bool // run the compiler untouched (GOPARI_WRAPPER=off)
 	Rewrite  rewrite.Options
+
+	// Functions adds the compiler's function instrumentation to every C
+	// and C++ compile and links the runtime (functions.go). Filter, if
+	// set, is the --filter file, parsed, and FilterText its bytes.
+	Functions  bool
+	Filter     *filter.Filter
+	FilterText []byte
 
 	// PrintDiags prints gopari's diagnostics about a source.
 	PrintDiags func(w io.Writer, diags parser.DiagnosticList)
@@ -90,10 +98,11 @@ type plan struct {
 	stdout, stderr  io.Writer
 	temps           []string
 	includeDir, lib string
-	objects         map[int]string  // input index -> object replacing it on the link line
-	noMeta          map[bool]string // by language: the compiler, if it ignores metadirectives
-	linkObjs        map[int]string  // input index -> its object, when linking
-	warnings        []string        // about the link, printed when it runs
+	objects         map[int]string      // input index -> object replacing it on the link line
+	noMeta          map[bool]string     // by language: the compiler, if it ignores metadirectives
+	linkObjs        map[int]string      // input index -> its object, when linking
+	warnings        []string            // about the link, printed when it runs
+	fnFlags         map[string][]string // --functions flags by languages (functionFlags)
 }
 
 func (p *plan) run() error {
@@ -109,7 +118,7 @@ func (p *plan) run() error {
 		}
 	}
 	linking := l.mode == 'l'
-	needLib := linking && (p.linkObjects() || l.openmp) // cc_objects.go
+	needLib := linking && (p.linkObjects() || l.openmp || p.o.Functions) // objects.go
 	if len(sources) == 0 && !needLib {
 		return p.passThrough()
 	}
@@ -174,10 +183,16 @@ func (p *plan) userOutput() string {
 	return "the output"
 }
 
-// passThrough runs the user's command unchanged.
+// passThrough runs the user's command unchanged, but for the flags of
+// --functions when it compiles.
 func (p *plan) passThrough() error {
 	p.printWarnings()
-	return p.exec(append(append([]string(nil), p.compiler...), p.line.args...))
+	argv := append(append([]string(nil), p.compiler...), p.line.args...)
+	if m := p.line.mode; m == 'c' || m == 'S' || m == 'l' {
+		p.objects = nil // the command compiles every source itself
+		argv = p.withFunctionFlags(argv, p.sourceLangs()...)
+	}
+	return p.exec(argv)
 }
 
 // outDir is where intermediate files go: beside the output.
@@ -349,9 +364,17 @@ func (p *plan) link() error {
 		}
 		i += n
 	}
+	argv = p.withFunctionFlags(argv, p.sourceLangs()...) // sources the link compiles
+	filterObj, err := p.filterObject()
+	if err != nil {
+		return err
+	}
 	p.printWarnings()
-	argv = append(p.withMPILib(argv), p.lib, "-lpthread")
-	return p.exec(argv)
+	argv = p.withMPILib(argv)
+	if filterObj != "" {
+		argv = append(argv, filterObj)
+	}
+	return p.exec(append(argv, p.lib, "-lpthread"))
 }
 
 // exec runs a command with the user's standard streams.
