@@ -169,7 +169,7 @@ type family struct {
 
 // A familyTable holds the families by parent ID. Task IDs are a
 // thread's index in the high 32 bits and a count of the IDs it handed
-// out in the low 32 (pomprt/rt.c), so the families of each index fill
+// out in the low 32 (pomprt/tasks.c), so the families of each index fill
 // pages of consecutive IDs: 16 bytes per ID, where a map entry took 100
 // or more, and no copy as the table grows. IDs far beyond the pages
 // held (not from gopari's runtime) go to a map.
