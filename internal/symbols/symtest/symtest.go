@@ -18,7 +18,7 @@ import (
 
 // Compile runs a compiler (cc: "gcc", "g++") with args in dir, and fails
 // the test on error.
-func Compile(t *testing.T, dir, cc string, args ...string) {
+func Compile(t testing.TB, dir, cc string, args ...string) {
 	t.Helper()
 	cmd := exec.Command(cc, args...)
 	cmd.Dir = dir
@@ -30,7 +30,7 @@ func Compile(t *testing.T, dir, cc string, args ...string) {
 // Run runs exe, which prints lines "NAME ADDRESS", then "maps" and its
 // /proc/self/maps, and returns the addresses by name and the file
 // mappings as the runtime records them.
-func Run(t *testing.T, exe string, env ...string) (map[string]uint64, []profile.Mapping) {
+func Run(t testing.TB, exe string, env ...string) (map[string]uint64, []profile.Mapping) {
 	t.Helper()
 	cmd := exec.Command(exe)
 	cmd.Env = append(os.Environ(), env...)
@@ -66,7 +66,7 @@ func Run(t *testing.T, exe string, env ...string) (map[string]uint64, []profile.
 
 // Line is the line of src (a file in dir) that holds the marker
 // "/* @name */"; it fails the test without one.
-func Line(t *testing.T, src, name string) int {
+func Line(t testing.TB, src, name string) int {
 	t.Helper()
 	b, err := os.ReadFile(src)
 	if err != nil {
@@ -82,7 +82,7 @@ func Line(t *testing.T, src, name string) int {
 }
 
 // Copy copies the files of internal/symbols/testdata named into dir.
-func Copy(t *testing.T, dir string, names ...string) {
+func Copy(t testing.TB, dir string, names ...string) {
 	t.Helper()
 	_, self, _, _ := runtimeCaller()
 	for _, n := range names {
