@@ -70,7 +70,6 @@ func buildID(f *elf.File) string {
 	return hex.EncodeToString(b[start : start+descsz])
 }
 
-
 // vaddr turns an offset in the file into the virtual address the file's
 // symbols and DWARF use, through the loadable segment that holds it.
 func (ef *elfFile) vaddr(off uint64) (uint64, bool) {
