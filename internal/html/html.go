@@ -124,8 +124,8 @@ type page struct {
 	Flame      template.JS
 	FlamePaths int
 	FlameAll   int
-	CSS       template.CSS
-	Script    template.JS
+	CSS        template.CSS
+	Script     template.JS
 }
 
 // Write writes the page for in.
