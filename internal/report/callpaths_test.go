@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"gopari/internal/callpath"
 	"gopari/internal/callpath/cptest"
 )
 
@@ -47,5 +48,43 @@ func TestCallPaths(t *testing.T) {
 	Write(&b, p, 20)
 	if strings.Contains(b.String(), "Call paths") {
 		t.Errorf("call paths without any:\n%s", b.String())
+	}
+}
+
+// TestJobCallPaths prints the merged call paths of two ranks, one of
+// which ran location 0 alone: min, mean and max of each path.
+func TestJobCallPaths(t *testing.T) {
+	t.Parallel()
+	p := cptest.Profile(t)
+	a, err := callpath.FromProfile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.CallPaths.Threads = p.CallPaths.Threads[:1]
+	b, err := callpath.FromProfile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	jobCallPaths(&buf, callpath.Merge([]int{0, 1}, []*callpath.Tree{a, b}))
+	out := buf.String()
+	fields := map[string]bool{}
+	for _, l := range strings.Split(out, "\n") {
+		fields[strings.Join(strings.Fields(l), " ")] = true
+	}
+	for _, want := range []string{
+		"76.000 82.000 88.000 0.000 0 paths",
+		"75.000 81.000 87.000 10.000 1 top",
+		"50.000 50.000 50.000 20.000 2 mid",
+		"8.000 12.000 16.000 12.000 6 leaf", // the region's leaf: 16 ms on rank 0, 8 on rank 1
+	} {
+		if !fields[want] {
+			t.Errorf("job call paths lack %q:\n%s", want, out)
+		}
+	}
+	buf.Reset()
+	jobCallPaths(&buf, nil)
+	if buf.Len() != 0 {
+		t.Errorf("call paths of a job without any: %q", buf.String())
 	}
 }
