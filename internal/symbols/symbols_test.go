@@ -24,19 +24,22 @@ func TestResolveC(t *testing.T) {
 	t.Parallel()
 	need(t, "gcc")
 	for _, c := range []struct {
-		name  string
-		flags []string
+		name, cc string
+		flags    []string
 	}{
-		{"O0-nopie", []string{"-O0", "-no-pie", "-fno-pie"}},
-		{"O2-pie", []string{"-O2", "-fPIE", "-pie"}},
-		{"O0-pie", []string{"-O0", "-fPIE", "-pie"}},
+		{"O0-nopie", "gcc", []string{"-O0", "-no-pie", "-fno-pie"}},
+		{"O2-pie", "gcc", []string{"-O2", "-fPIE", "-pie"}},
+		{"O0-pie", "gcc", []string{"-O0", "-fPIE", "-pie"}},
+		{"clang-O2-pie", "clang-14", []string{"-O2", "-fPIE", "-pie"}},
+		{"clang-O0-nopie", "clang-14", []string{"-O0", "-no-pie", "-fno-pie"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
+			need(t, c.cc)
 			dir := t.TempDir()
 			symtest.Copy(t, dir, "prog.c", "lib.c")
-			symtest.Compile(t, dir, "gcc", "-g", "-O2", "-fPIC", "-shared", "-o", "libcp.so", "lib.c")
-			symtest.Compile(t, dir, "gcc", append([]string{"-g", "-DWITH_LIB", "-o", "prog", "prog.c", "-L.", "-lcp"}, c.flags...)...)
+			symtest.Compile(t, dir, c.cc, "-g", "-O2", "-fPIC", "-shared", "-o", "libcp.so", "lib.c")
+			symtest.Compile(t, dir, c.cc, append([]string{"-g", "-DWITH_LIB", "-o", "prog", "prog.c", "-L.", "-lcp"}, c.flags...)...)
 			addrs, maps := symtest.Run(t, filepath.Join(dir, "prog"), "LD_LIBRARY_PATH="+dir)
 			r := symbols.New(maps)
 			got := r.Resolve([]uint64{addrs["compute"], addrs["helper"], addrs["main"], addrs["lib_fn"]})
@@ -58,13 +61,20 @@ func TestResolveC(t *testing.T) {
 // and a lambda, and finds their lines.
 func TestResolveCXX(t *testing.T) {
 	t.Parallel()
-	need(t, "g++")
-	for _, opt := range []string{"-O0", "-O2"} {
-		t.Run(opt, func(t *testing.T) {
+	for _, c := range []struct {
+		cxx, opt, lambda string
+	}{
+		{"g++", "-O0", "main::{lambda(int)#1}::_FUN(int)"},
+		{"g++", "-O2", "main::{lambda(int)#1}::_FUN(int)"},
+		{"clang++-14", "-O0", "main::$_0::__invoke(int)"},
+		{"clang++-14", "-O2", "main::$_0::__invoke(int)"},
+	} {
+		t.Run(c.cxx+c.opt, func(t *testing.T) {
 			t.Parallel()
+			need(t, c.cxx)
 			dir := t.TempDir()
 			symtest.Copy(t, dir, "prog.cpp")
-			symtest.Compile(t, dir, "g++", "-g", opt, "-o", "prog", "prog.cpp")
+			symtest.Compile(t, dir, c.cxx, "-g", c.opt, "-o", "prog", "prog.cpp")
 			addrs, maps := symtest.Run(t, filepath.Join(dir, "prog"))
 			r := symbols.New(maps)
 			src := filepath.Join(dir, "prog.cpp")
@@ -72,7 +82,7 @@ func TestResolveCXX(t *testing.T) {
 				{"twice", "int geo::twice<int>(int)", "twice"},
 				{"twiced", "double geo::twice<double>(double)", "twice"},
 				{"make", "geo::Widget::make(int)", "make"},
-				{"lambda", "main::{lambda(int)#1}::_FUN(int)", "lambda"},
+				{"lambda", c.lambda, "lambda"},
 			} {
 				f := r.Frame(addrs[w.key])
 				line := symtest.Line(t, src, w.marker)
