@@ -83,6 +83,7 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer, unknown *bool) *cli.App {
 			modelCommand(),
 			scaleCommand(),
 			grainsCommand(),
+			pprofCommand(),
 			helpCommand(),
 		},
 		ExitErrHandler: func(*cli.Context, error) {},

@@ -28,6 +28,10 @@ var usageCases = map[string][][]string{
 	"scale":  {{"scale"}},                   // no program; what follows it is the program's
 	"grains": {{"grains", "a", "b"}},        // one directory at a time (none: the newest run here)
 	"help":   {{"help", "report", "trace"}}, // one command at a time
+	"pprof": {
+		{"pprof", "a"},                       // no output asked for
+		{"pprof", "-o", "p.pb.gz", "a", "b"}, // one directory at a time
+	},
 }
 
 // TestUsageErrors runs every command of gopari with a flag it does not

@@ -160,7 +160,7 @@ func (tb *tab) clean() {
 // sections checks which sections the page has.
 func (tb *tab) sections(want ...string) {
 	tb.t.Helper()
-	all := []string{"run", "efficiency", "ranks", "regions", "balance", "tasks", "timeline", "grains", "scaling"}
+	all := []string{"run", "efficiency", "ranks", "regions", "callpaths", "balance", "tasks", "timeline", "grains", "scaling"}
 	got := eval[[]string](tb, `Array.from(document.querySelectorAll('main > header, main > section')).map(e => e.id)`)
 	var expect []string
 	for _, s := range all {

@@ -119,8 +119,13 @@ type page struct {
 	Grains    *grainGraph
 	Charts    []chart
 	ModelFile string
-	CSS       template.CSS
-	Script    template.JS
+	// Flame is the call tree's JSON (flameData); empty without call
+	// paths. FlamePaths of its FlameAll paths are drawn.
+	Flame      template.JS
+	FlamePaths int
+	FlameAll   int
+	CSS        template.CSS
+	Script     template.JS
 }
 
 // Write writes the page for in.
@@ -198,6 +203,9 @@ func build(in *Input) (*page, error) {
 	}
 	pg.Balance = balanceRows(p)
 	pg.regions(regionRows(p, threads), in.Options.MaxRegionRows)
+	if err := pg.callPaths(p); err != nil {
+		return nil, err
+	}
 	pg.Tasks = taskRows(p)
 	pg.Tree = creationTree(p)
 	pg.TreeDepth = p.Tree.MaxDepth

@@ -110,6 +110,7 @@ func TestBrowser(t *testing.T) {
 		{"binned", browseBinned},
 		{"hostile", browseHostile},
 		{"damaged", browseDamaged},
+		{"callpaths", browseCallPaths},
 	} {
 		t.Run(page.name, func(t *testing.T) { page.f(t, bctx, out, exe) })
 	}

@@ -1,9 +1,11 @@
 package job
 
 import (
+	"fmt"
 	"math"
 	"sort"
 
+	"gopari/internal/callpath"
 	"gopari/internal/profile"
 )
 
@@ -21,6 +23,11 @@ type Merged struct {
 	Missing  []int          `json:"missing,omitempty"`
 	Damaged  []Damage       `json:"damaged,omitempty"`
 	Regions  []MergedRegion `json:"regions"`
+	// CallPaths merges the ranks' call paths (callpath.Merge); nil when
+	// no rank recorded any. CallPathNotes say which ranks' call paths
+	// were left out, and why.
+	CallPaths     *callpath.Merged `json:"call_paths,omitempty"`
+	CallPathNotes []string         `json:"call_path_notes,omitempty"`
 }
 
 // A RankSummary is one rank at a glance. MPINs is the inclusive time of
@@ -155,6 +162,7 @@ func Merge(j *Job) *Merged {
 	for i := range m.Regions {
 		m.Regions[i].spread(j.Ranks)
 	}
+	m.mergeCallPaths(j)
 	sort.SliceStable(m.Regions, func(a, b int) bool {
 		if m.Regions[a].InclNs.Max != m.Regions[b].InclNs.Max {
 			return m.Regions[a].InclNs.Max > m.Regions[b].InclNs.Max
@@ -166,6 +174,21 @@ func Merge(j *Job) *Merged {
 		return ka.BeginLine < kb.BeginLine
 	})
 	return m
+}
+
+// mergeCallPaths merges the call paths of the ranks that have any.
+func (m *Merged) mergeCallPaths(j *Job) {
+	ranks := make([]int, len(j.Ranks))
+	trees := make([]*callpath.Tree, len(j.Ranks))
+	for i, rk := range j.Ranks {
+		ranks[i] = rk.Rank
+		t, err := callpath.FromProfile(rk.Profile)
+		if err != nil {
+			m.CallPathNotes = append(m.CallPathNotes, fmt.Sprintf("rank %d: %v", rk.Rank, err))
+		}
+		trees[i] = t
+	}
+	m.CallPaths = callpath.Merge(ranks, trees)
 }
 
 // ns rounds a time to whole nanoseconds.

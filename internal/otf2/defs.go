@@ -11,7 +11,6 @@ import "C"
 import (
 	"os"
 	"sort"
-	"strconv"
 	"strings"
 	"unsafe"
 
@@ -59,42 +58,24 @@ func mpiRole(name string) C.OTF2_RegionRole {
 	return C.OTF2_REGION_ROLE_FUNCTION
 }
 
-// define describes region r seen as kind, named as Score-P names OpenMP
-// regions ("!$omp critical @file.c:12", the leaves of a combined
-// construct each by its own directive: "!$omp parallel @file.c:3" and
-// "!$omp for @file.c:3") and MPI calls ("MPI_Send").
+// define describes region r seen as kind, named as every view names a
+// frame (profile.Region.FrameName).
 func define(r *profile.Region, kind uint8) regionDef {
 	if r.Kind == "mpi" {
 		return regionDef{name: r.Name, role: mpiRole(r.Name), paradigm: C.OTF2_PARADIGM_MPI}
 	}
-	name := r.Directive()
-	if (r.Kind == "lock" || r.Kind == "user") && r.SubName != "" {
-		name = r.SubName
-	}
-	at := " @" + r.File + ":" + strconv.Itoa(r.BeginLine)
-	d := regionDef{name: "!$omp " + name + at, file: r.File, role: roles[r.Kind], paradigm: C.OTF2_PARADIGM_OPENMP, begin: r.BeginLine, end: r.EndLine}
-	if r.Kind == "lock" {
-		d.name = name + at
-	}
-	if r.Kind == "user" {
-		d.name = name
-	}
-	if r.Kind == "critical" && r.SubName != "" {
-		d.name = "!$omp critical (" + r.SubName + ")" + at
-	}
+	d := regionDef{name: r.FrameName(frameName(kind)), file: r.File, role: roles[r.Kind], paradigm: C.OTF2_PARADIGM_OPENMP, begin: r.BeginLine, end: r.EndLine}
 	if r.Kind == "task" && r.HasFlag("untied") {
 		d.role = C.OTF2_REGION_ROLE_TASK_UNTIED
 	}
 	switch kind {
 	case kindTask:
 		if r.Kind == "taskloop" {
-			d.name, d.role = "!$omp taskloop task"+at, C.OTF2_REGION_ROLE_TASK
+			d.role = C.OTF2_REGION_ROLE_TASK
 		}
-	case kindImplicit, uint8(timeline.FrameConstruct):
 	case kindClosing, uint8(timeline.FrameBarrier):
-		d.name, d.role = "!$omp implicit barrier"+at, C.OTF2_REGION_ROLE_IMPLICIT_BARRIER
+		d.role = C.OTF2_REGION_ROLE_IMPLICIT_BARRIER
 	case uint8(timeline.FrameBody):
-		d.name += " (body)"
 		switch r.Kind {
 		case "sections":
 			d.role = C.OTF2_REGION_ROLE_SECTION
@@ -108,13 +89,32 @@ func define(r *profile.Region, kind uint8) regionDef {
 			d.role = C.OTF2_REGION_ROLE_CODE
 		}
 	case uint8(timeline.FrameWait):
-		d.name, d.role = d.name+" (wait)", C.OTF2_REGION_ROLE_TASK_WAIT
+		d.role = C.OTF2_REGION_ROLE_TASK_WAIT
 	case uint8(timeline.FrameCreate):
-		d.name, d.role = "!$omp create task"+at, C.OTF2_REGION_ROLE_TASK_CREATE
+		d.role = C.OTF2_REGION_ROLE_TASK_CREATE
 	case uint8(timeline.FrameChunk):
-		d.name, d.role = d.name+" (chunk)", C.OTF2_REGION_ROLE_LOOP
+		d.role = C.OTF2_REGION_ROLE_LOOP
 	}
 	return d
+}
+
+// frameName is the frame of profile.Region.FrameName that kind is.
+func frameName(kind uint8) string {
+	switch kind {
+	case kindTask:
+		return "task"
+	case kindClosing, uint8(timeline.FrameBarrier):
+		return "barrier"
+	case uint8(timeline.FrameBody):
+		return "body"
+	case uint8(timeline.FrameWait):
+		return "wait"
+	case uint8(timeline.FrameCreate):
+		return "create"
+	case uint8(timeline.FrameChunk):
+		return "chunk"
+	}
+	return "construct"
 }
 
 // definitions writes the global definitions: strings, the clock, the

@@ -3,6 +3,7 @@ package profile
 import (
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -54,6 +55,49 @@ func (r *Region) Label() string {
 	}
 	if r.SubName != "" {
 		s += " " + r.SubName
+	}
+	return s
+}
+
+// FrameName names what ran of region r, as Score-P names OpenMP regions
+// and every view of a frame names it (the OTF2 export, call paths,
+// pprof): "!$omp critical @file.c:12", the leaves of a combined
+// construct each by its own directive ("!$omp parallel @file.c:3" and
+// "!$omp for @file.c:3"), MPI calls by their names ("MPI_Send"). frame
+// is what ran: "construct" (or "", "fork", "implicit": the construct
+// itself), "task" (a task's execution: "!$omp taskloop task" for a
+// taskloop's), "barrier" (an implicit barrier: "!$omp implicit
+// barrier"), "body", "wait" and "chunk" (the construct's name with
+// " (body)", " (wait)", " (chunk)") or "create" ("!$omp create task").
+func (r *Region) FrameName(frame string) string {
+	if r.Kind == "mpi" {
+		return r.Name
+	}
+	name := r.Directive()
+	if (r.Kind == "lock" || r.Kind == "user") && r.SubName != "" {
+		name = r.SubName
+	}
+	at := " @" + r.File + ":" + strconv.Itoa(r.BeginLine)
+	s := "!$omp " + name + at
+	switch {
+	case r.Kind == "lock":
+		s = name + at
+	case r.Kind == "user":
+		s = name
+	case r.Kind == "critical" && r.SubName != "":
+		s = "!$omp critical (" + r.SubName + ")" + at
+	}
+	switch frame {
+	case "task":
+		if r.Kind == "taskloop" {
+			s = "!$omp taskloop task" + at
+		}
+	case "barrier":
+		s = "!$omp implicit barrier" + at
+	case "body", "wait", "chunk":
+		s += " (" + frame + ")"
+	case "create":
+		s = "!$omp create task" + at
 	}
 	return s
 }

@@ -66,5 +66,9 @@ func WriteJob(w io.Writer, j *job.Job, m *job.Merged, top int) {
 	}
 	tw.Flush()
 	fmt.Fprintln(w, "a parallel region's time is its team's: implicit tasks, closing-barrier waits and the fork and join; its thread imbalance compares the implicit tasks")
+	jobCallPaths(w, m.CallPaths)
+	for _, n := range m.CallPathNotes {
+		fmt.Fprintf(w, "note: call paths of %s\n", n)
+	}
 	fmt.Fprintf(w, "\nOne rank: gopari report --rank N %s\n", j.Dir)
 }

@@ -79,6 +79,7 @@ func Write(w io.Writer, p *profile.Profile, top int) {
 	}
 	fmt.Fprintf(w, "a parallel region's time is its team's: implicit tasks, the tasks they ran in its closing barrier, their wait there, and the master's fork and join\n")
 
+	callPaths(w, p)
 	imbalance(w, p)
 	tasks(w, p)
 	tree(w, p)

@@ -60,6 +60,8 @@
 
   var dataEl = document.getElementById('tl-data');
   if (dataEl) timeline(JSON.parse(dataEl.textContent));
+  var flEl = document.getElementById('fl-data');
+  if (flEl) flame(JSON.parse(flEl.textContent));
 
   // The timeline: one row per thread on a canvas; exact segments, or
   // bins with the share of their time per category.
@@ -238,5 +240,104 @@
     if (window.ResizeObserver) new ResizeObserver(function () { resize(); }).observe(canvas);
     else window.addEventListener('resize', resize);
     resize();
+  }
+  // The call paths as an icicle chart: the root on top, each path below
+  // its caller, as wide as its inclusive time. A click zooms to a path,
+  // the search box highlights the paths whose name holds its text.
+  function flame(d) {
+    var canvas = document.getElementById('fl-canvas'), tip = document.getElementById('fl-tip');
+    var search = document.getElementById('fl-search'), match = document.getElementById('fl-match');
+    var range = document.getElementById('fl-range'), ctx = canvas.getContext('2d');
+    var n = d.n.length, rowH = 18, x = new Float64Array(n), next = new Float64Array(n), depth = 0, k;
+    for (k = 0; k < n; k++) { // d is top-down: a parent before its children, siblings in order
+      var p = d.p[k];
+      if (p >= 0) { x[k] = x[p] + next[p]; next[p] += d.i[k]; }
+      if (d.d[k] > depth) depth = d.d[k];
+    }
+    var view = 0, query = '', hit = new Uint8Array(n);
+    function inView(k) { // k is view, below it, or one of its callers
+      if (d.d[k] <= d.d[view]) { var a = view; while (a >= 0 && d.d[a] > d.d[k]) a = d.p[a]; return a === k; }
+      var b = k; while (b >= 0 && d.d[b] > d.d[view]) b = d.p[b]; return b === view;
+    }
+    function colour(k) {
+      var name = d.n[k], h = 0;
+      for (var i = 0; i < name.length; i++) h = (h * 31 + name.charCodeAt(i)) >>> 0;
+      if (name.indexOf('!$omp') === 0) return 'hsl(' + (200 + h % 40) + ',55%,' + (62 + h % 12) + '%)';
+      return 'hsl(' + (10 + h % 45) + ',75%,' + (58 + h % 14) + '%)';
+    }
+    function geometry(k) {
+      var w = canvas.clientWidth, x0 = x[view], span = Math.max(d.i[view], 1);
+      if (d.d[k] < d.d[view]) return { x: 0, w: w };
+      return { x: (x[k] - x0) / span * w, w: d.i[k] / span * w };
+    }
+    function draw() {
+      var dpr = window.devicePixelRatio || 1, h = (depth + 1) * rowH + 2;
+      canvas.style.height = h + 'px';
+      canvas.width = Math.round(canvas.clientWidth * dpr);
+      canvas.height = Math.round(h * dpr);
+      ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+      ctx.clearRect(0, 0, canvas.clientWidth, h);
+      ctx.font = '11px sans-serif';
+      ctx.textBaseline = 'middle';
+      for (var k = 0; k < n; k++) {
+        if (!inView(k)) continue;
+        var g = geometry(k), y = d.d[k] * rowH;
+        if (g.w < 0.5) continue;
+        ctx.globalAlpha = query && !hit[k] ? 0.35 : 1;
+        ctx.fillStyle = query && hit[k] ? '#d6336c' : colour(k);
+        ctx.fillRect(g.x, y, Math.max(g.w - 1, 0.5), rowH - 1);
+        if (g.w > 30) {
+          ctx.fillStyle = query && hit[k] ? '#fff' : '#1d2026';
+          ctx.save();
+          ctx.beginPath();
+          ctx.rect(g.x, y, g.w - 2, rowH);
+          ctx.clip();
+          ctx.fillText(d.n[k], g.x + 3, y + rowH / 2);
+          ctx.restore();
+        }
+      }
+      ctx.globalAlpha = 1;
+      range.textContent = view === 0 ? '' : 'zoomed to ' + d.n[view] + ' (' + fmtNs(d.i[view]) + ')';
+    }
+    function at(ev) {
+      var row = Math.floor(ev.offsetY / rowH);
+      for (var k = 0; k < n; k++) {
+        if (d.d[k] !== row || !inView(k)) continue;
+        var g = geometry(k);
+        if (ev.offsetX >= g.x && ev.offsetX < g.x + g.w) return k;
+      }
+      return -1;
+    }
+    function find() {
+      query = search.value.trim().toLowerCase();
+      var total = 0;
+      hit.fill(0);
+      for (var k = 0; k < n; k++) {
+        if (!query || d.n[k].toLowerCase().indexOf(query) < 0) continue;
+        hit[k] = 1;
+        var a = d.p[k], outer = true; // counted once where a caller matched too
+        while (a >= 0) { if (hit[a]) { outer = false; break; } a = d.p[a]; }
+        if (outer) total += d.i[k];
+      }
+      match.textContent = query ? 'matched ' + fmtNs(total) + ' (' + (100 * total / Math.max(d.i[0], 1)).toFixed(1) + '%)' : '';
+      draw();
+    }
+    canvas.addEventListener('click', function (ev) { var k = at(ev); if (k >= 0) { view = k; draw(); } });
+    canvas.addEventListener('dblclick', function () { view = 0; draw(); });
+    document.getElementById('fl-all').addEventListener('click', function () { view = 0; draw(); });
+    canvas.addEventListener('mouseleave', function () { tip.hidden = true; });
+    canvas.addEventListener('mousemove', function (ev) {
+      var k = at(ev);
+      if (k < 0) { tip.hidden = true; return; }
+      tip.textContent = d.n[k] + (d.w[k] ? '\n' + d.w[k] : '') + '\ninclusive ' + fmtNs(d.i[k]) + ' (' +
+        (100 * d.i[k] / Math.max(d.i[0], 1)).toFixed(1) + '%)\nexclusive ' + fmtNs(d.e[k]) + '\nvisits ' + d.c[k];
+      tip.style.left = Math.min(ev.offsetX + 12, canvas.clientWidth - 280) + 'px';
+      tip.style.top = (ev.offsetY + 14) + 'px';
+      tip.hidden = false;
+    });
+    search.addEventListener('input', find);
+    if (window.ResizeObserver) new ResizeObserver(function () { draw(); }).observe(canvas);
+    else window.addEventListener('resize', draw);
+    find();
   }
 })();

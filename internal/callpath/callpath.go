@@ -1,0 +1,232 @@
+// Package callpath is the model every view of a call-path profile
+// renders (gopari report, gopari pprof, the HTML page, an MPI job's
+// merge): the profile's tree of paths with its function addresses
+// resolved (internal/symbols), the functions a compiler outlined for
+// OpenMP constructs spliced out, sibling paths of one name merged, and
+// per path and location the visits and the exclusive and inclusive time.
+package callpath
+
+import (
+	"fmt"
+	"path/filepath"
+	"sort"
+
+	"gopari/internal/profile"
+	"gopari/internal/symbols"
+)
+
+// A Tree is a run's call paths. Node 0 is the root; a node's parent has
+// a lower ID. Totals are summed over the locations.
+type Tree struct {
+	Nodes     []Node     `json:"nodes"`
+	Locations []Location `json:"locations"`
+	// Warnings say what could not be resolved or trusted (a file rebuilt
+	// since the run) and what the runtime could not keep (a full tree).
+	Warnings []string `json:"warnings,omitempty"`
+}
+
+// A Node is one call path: its parent's and one more frame, named as
+// every view names it: functions by their demangled names (an address
+// when nothing better is known), construct frames as the OTF2 export
+// ("!$omp task @file.c:15"), the root by the program's name.
+type Node struct {
+	Parent int    `json:"parent"` // -1 for the root
+	Kind   string `json:"kind"`   // "root", "function", "region" or "overflow"
+	Name   string `json:"name"`
+	File   string `json:"file,omitempty"`
+	Line   int    `json:"line,omitempty"`
+	Visits uint64 `json:"visits"`
+	ExclNs uint64 `json:"excl_ns"`
+	// InclNs is the exclusive time of the node's subtree.
+	InclNs   uint64 `json:"incl_ns"`
+	Children []int  `json:"-"`
+}
+
+// A Location is what one location (a place of the team tree) ran.
+type Location struct {
+	Thread int    `json:"thread"` // index into Profile.Threads
+	Path   string `json:"path"`   // its team path, such as 0.1
+	Stats  []Stat `json:"stats"`  // by node ID: the nodes with time or visits in their subtree
+}
+
+// A Stat is a node at one location.
+type Stat struct {
+	Node   int    `json:"node"`
+	Visits uint64 `json:"visits"`
+	ExclNs uint64 `json:"excl_ns"`
+	InclNs uint64 `json:"incl_ns"`
+}
+
+// FromProfile builds the tree of a run's call paths, resolving their
+// addresses with the run's mappings; nil without call paths. An error
+// says how the call paths are malformed.
+func FromProfile(p *profile.Profile) (*Tree, error) {
+	cp := p.CallPaths
+	if cp == nil || len(cp.Nodes) == 0 {
+		return nil, nil
+	}
+	if err := check(p); err != nil {
+		return nil, err
+	}
+	res := symbols.New(p.Mappings)
+	t := &Tree{}
+	ids := t.nodes(p, res)
+	t.Warnings = append(t.Warnings, res.Warnings()...)
+	if cp.OverflowVisits > 0 {
+		t.Warnings = append(t.Warnings, fmt.Sprintf("the call-path tree was full (%d nodes, GOPARI_CALLPATH_NODES): %d visits were charged to overflow nodes", cp.MaxNodes, cp.OverflowVisits))
+	}
+	for _, ct := range cp.Threads {
+		t.Locations = append(t.Locations, t.location(p, ct, ids))
+	}
+	sort.SliceStable(t.Locations, func(i, j int) bool { return t.Locations[i].Thread < t.Locations[j].Thread })
+	for _, l := range t.Locations {
+		for _, s := range l.Stats {
+			n := &t.Nodes[s.Node]
+			n.Visits += s.Visits
+			n.ExclNs += s.ExclNs
+			n.InclNs += s.InclNs
+		}
+	}
+	return t, nil
+}
+
+// check refuses call paths whose references do not hold.
+func check(p *profile.Profile) error {
+	cp := p.CallPaths
+	if cp.Nodes[0].Parent != -1 {
+		return fmt.Errorf("call_paths: node 0 is not the root (parent %d)", cp.Nodes[0].Parent)
+	}
+	for i, n := range cp.Nodes[1:] {
+		if n.Parent < 0 || n.Parent > i {
+			return fmt.Errorf("call_paths: node %d: parent %d is not an earlier node", i+1, n.Parent)
+		}
+	}
+	for _, ct := range cp.Threads {
+		if ct.Thread < 0 || ct.Thread >= len(p.Threads) {
+			return fmt.Errorf("call_paths: thread %d: no such location", ct.Thread)
+		}
+		for _, s := range ct.Nodes {
+			if s[0] >= uint64(len(cp.Nodes)) {
+				return fmt.Errorf("call_paths: thread %d: node %d out of range", ct.Thread, s[0])
+			}
+		}
+	}
+	return nil
+}
+
+// nodes builds the tree's nodes from the profile's and returns, per
+// profile node, its node here: an outlined function's is its parent's,
+// and siblings of one name are one node.
+func (t *Tree) nodes(p *profile.Profile, res *symbols.Resolver) []int {
+	cp := p.CallPaths
+	var addrs []uint64
+	for _, n := range cp.Nodes {
+		if n.Kind == "function" {
+			addrs = append(addrs, n.Addr)
+		}
+	}
+	frames := res.Resolve(addrs)
+	type key struct {
+		parent int
+		name   string
+	}
+	byName := map[key]int{}
+	ids := make([]int, len(cp.Nodes))
+	t.Nodes = append(t.Nodes, Node{Parent: -1, Kind: "root", Name: filepath.Base(p.Program)})
+	for i := 1; i < len(cp.Nodes); i++ {
+		n := cp.Nodes[i]
+		parent := ids[n.Parent]
+		nn := Node{Parent: parent, Kind: n.Kind}
+		switch n.Kind {
+		case "function":
+			f := frames[n.Addr]
+			if symbols.IsOutlined(f.Func) {
+				ids[i] = parent
+				continue
+			}
+			nn.Name, nn.File, nn.Line = f.Func, f.File, f.Line
+		case "region":
+			nn.Name = regionName(p, n)
+			if r := p.Region(n.Region); r != nil {
+				nn.File, nn.Line = r.File, r.BeginLine
+			}
+		default:
+			nn.Name = "(" + n.Kind + ")"
+		}
+		k := key{parent, nn.Name}
+		id, ok := byName[k]
+		if !ok {
+			id = len(t.Nodes)
+			byName[k] = id
+			t.Nodes = append(t.Nodes, nn)
+			t.Nodes[parent].Children = append(t.Nodes[parent].Children, id)
+		}
+		ids[i] = id
+	}
+	return ids
+}
+
+// regionName names a region node as the OTF2 export names its frame.
+func regionName(p *profile.Profile, n profile.CallNode) string {
+	r := p.Region(n.Region)
+	if r == nil {
+		return fmt.Sprintf("region %d", n.Region)
+	}
+	frame := n.Frame
+	switch n.Frame {
+	case "phase":
+		frame = n.Phase
+	case "taskloop":
+		frame = "task"
+	}
+	return r.FrameName(frame)
+}
+
+// location sums a location's paths into the tree's nodes: an outlined
+// function's time goes to its parent (its visits do not), and inclusive
+// times are summed up the tree.
+func (t *Tree) location(p *profile.Profile, ct profile.CallThread, ids []int) Location {
+	l := Location{Thread: ct.Thread, Path: p.Threads[ct.Thread].Path}
+	visits := make([]uint64, len(t.Nodes))
+	excl := make([]uint64, len(t.Nodes))
+	incl := make([]uint64, len(t.Nodes))
+	seen := make([]bool, len(t.Nodes))
+	for _, s := range ct.Nodes {
+		raw := int(s[0])
+		id := ids[raw]
+		if raw == 0 || p.CallPaths.Nodes[raw].Kind != "function" || id != ids[p.CallPaths.Nodes[raw].Parent] {
+			visits[id] += s[1]
+		}
+		excl[id] += s[2]
+		seen[id] = true
+	}
+	for id := len(t.Nodes) - 1; id >= 0; id-- {
+		incl[id] += excl[id]
+		if id > 0 && seen[id] {
+			par := t.Nodes[id].Parent
+			incl[par] += incl[id]
+			seen[par] = true
+		}
+	}
+	for id, ok := range seen {
+		if ok {
+			l.Stats = append(l.Stats, Stat{Node: id, Visits: visits[id], ExclNs: excl[id], InclNs: incl[id]})
+		}
+	}
+	return l
+}
+
+// TotalNs is the time of every path: the root's inclusive time.
+func (t *Tree) TotalNs() uint64 { return t.Nodes[0].InclNs }
+
+// Path is the names of the frames from the root to node id.
+func (t *Tree) Path(id int) []string {
+	var names []string
+	for ; id >= 0; id = t.Nodes[id].Parent {
+		names = append(names, t.Nodes[id].Name)
+	}
+	for i, j := 0, len(names)-1; i < j; i, j = i+1, j-1 {
+		names[i], names[j] = names[j], names[i]
+	}
+	return names
+}

@@ -1,0 +1,148 @@
+// Package symbols resolves the addresses of a run's call paths after the
+// run: the mapping that held an address, the address in its ELF file
+// (the PIE bias or a shared library's load offset undone through the
+// program headers), and the function's name (demangled), file and line,
+// from DWARF's line table and the ELF symbol table.
+//
+// It never fails: without DWARF a function has its symbol's name and no
+// line, in a stripped file or one that cannot be read it is an address
+// ("0x4011a6 (prog+0x11a6)"), and a file whose build ID is not the one
+// the run recorded is not trusted (one warning) and gives addresses.
+package symbols
+
+import (
+	"fmt"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/ianlancetaylor/demangle"
+
+	"gopari/internal/profile"
+)
+
+// A Frame is what an address resolved to. Func is the demangled name, or
+// the address form when nothing better is known; File and Line are the
+// source position of the address (0 without DWARF); Mangled is the
+// symbol's name as the file spells it. Known says Func is a name.
+type Frame struct {
+	Func    string
+	Mangled string
+	File    string
+	Line    int
+	Known   bool
+}
+
+// A Resolver resolves the addresses of one run. It reads each file once.
+type Resolver struct {
+	maps     []profile.Mapping
+	files    map[string]*elfFile
+	warnings []string
+	done     map[uint64]Frame
+}
+
+// New returns a resolver of the addresses of a run with these mappings.
+func New(maps []profile.Mapping) *Resolver {
+	m := append([]profile.Mapping(nil), maps...)
+	sort.Slice(m, func(i, j int) bool { return m[i].Start < m[j].Start })
+	return &Resolver{maps: m, files: map[string]*elfFile{}, done: map[uint64]Frame{}}
+}
+
+// Warnings are what the resolver could not trust or read, one line per
+// file.
+func (r *Resolver) Warnings() []string { return r.warnings }
+
+// Resolve resolves a batch of addresses.
+func (r *Resolver) Resolve(addrs []uint64) map[uint64]Frame {
+	out := make(map[uint64]Frame, len(addrs))
+	for _, a := range addrs {
+		out[a] = r.Frame(a)
+	}
+	return out
+}
+
+// Frame resolves one address.
+func (r *Resolver) Frame(addr uint64) Frame {
+	if f, ok := r.done[addr]; ok {
+		return f
+	}
+	f := r.resolve(addr)
+	r.done[addr] = f
+	return f
+}
+
+func (r *Resolver) resolve(addr uint64) Frame {
+	m := r.mapping(addr)
+	if m == nil {
+		return Frame{Func: fmt.Sprintf("0x%x", addr)}
+	}
+	off := addr - m.Start + m.Offset
+	addrForm := Frame{Func: fmt.Sprintf("0x%x (%s+0x%x)", addr, filepath.Base(m.File), off)}
+	ef := r.file(m)
+	if ef == nil {
+		return addrForm
+	}
+	vaddr, ok := ef.vaddr(off)
+	if !ok {
+		return addrForm
+	}
+	f := ef.lookup(vaddr)
+	if !f.Known {
+		f.Func = addrForm.Func
+	}
+	return f
+}
+
+// mapping is the mapping that holds addr, nil if none.
+func (r *Resolver) mapping(addr uint64) *profile.Mapping {
+	i := sort.Search(len(r.maps), func(i int) bool { return r.maps[i].Start > addr }) - 1
+	if i < 0 || addr >= r.maps[i].Limit {
+		return nil
+	}
+	return &r.maps[i]
+}
+
+// file opens m's file once; nil (and one warning) if it cannot be read
+// or is not the file that ran.
+func (r *Resolver) file(m *profile.Mapping) *elfFile {
+	if ef, ok := r.files[m.File]; ok {
+		return ef
+	}
+	ef, err := openELF(m.File)
+	switch {
+	case err != nil:
+		r.warnings = append(r.warnings, fmt.Sprintf("%s: %v; its functions are shown as addresses", m.File, err))
+		ef = nil
+	case m.BuildID != "" && ef.buildID != m.BuildID:
+		r.warnings = append(r.warnings, fmt.Sprintf("%s: build ID %s is not the run's %s (rebuilt since?); its functions are shown as addresses", m.File, orNone(ef.buildID), m.BuildID))
+		ef = nil
+	}
+	r.files[m.File] = ef
+	return ef
+}
+
+func orNone(s string) string {
+	if s == "" {
+		return "none"
+	}
+	return s
+}
+
+// IsOutlined reports whether name is a function the compiler outlined
+// for an OpenMP construct (gcc's main._omp_fn.0, clang's .omp_outlined.,
+// .omp_outlined._debug__, .omp_task_entry., __omp_offloading_…): views
+// splice such functions out, as the construct's frame already says where
+// the code is.
+func IsOutlined(name string) bool {
+	for _, s := range []string{"._omp_fn.", "._omp_cpyfn.", ".omp_outlined.", "omp_outlined", ".omp_task_entry.", ".omp_task_privates_map."} {
+		if strings.Contains(name, s) {
+			return true
+		}
+	}
+	return strings.HasPrefix(name, "__omp_offloading_")
+}
+
+// Demangle demangles a C++ name; others come back unchanged.
+func Demangle(name string) string {
+	return demangle.Filter(name, demangle.NoClones)
+}
