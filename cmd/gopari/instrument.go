@@ -7,6 +7,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"gopari/internal/atomicfile"
+	"gopari/internal/srcfile"
 	"gopari/internal/verify"
 )
 
@@ -83,7 +84,7 @@ func (s *settings) instrumentOne(c *cli.Context, file, out, dir string, inPlace 
 	case dir != "":
 		err = atomicfile.WriteBelow(dir, file, write)
 	case out != "" && out != "-":
-		if same(out, file) {
+		if srcfile.Same(out, file) {
 			err = fmt.Errorf("%s: -o names the input file; use --in-place to overwrite a source", file)
 		} else {
 			err = atomicfile.Write(out, write)

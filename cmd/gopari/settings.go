@@ -11,6 +11,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"gopari/internal/srcfile"
 	"gopari/internal/verify"
 	"gopari/internal/wrapper"
 	"gopari/parser"
@@ -83,7 +84,7 @@ func (s *settings) recordName(file string) string {
 // instrument reads and instruments one file, printing its diagnostics.
 // It returns nil after errors.
 func (s *settings) instrument(file string, stdin io.Reader, stderr io.Writer) *rewrite.Result {
-	src, err := readSource(file, stdin)
+	src, err := srcfile.Read(file, stdin)
 	if err != nil {
 		fmt.Fprintf(stderr, "gopari: %v\n", err)
 		return nil

@@ -1,6 +1,7 @@
-package main
-
-// Reading the source files that instrument, diff and cc rewrite.
+// Package srcfile reads the source files that gopari instrument and
+// gopari diff rewrite: a file in one read (two halves on two threads for a
+// large one), or standard input.
+package srcfile
 
 import (
 	"bytes"
@@ -11,8 +12,8 @@ import (
 	"gopari/internal/mem"
 )
 
-// readSource reads a source file, or standard input for "-".
-func readSource(name string, stdin interface{ Read([]byte) (int, error) }) ([]byte, error) {
+// Read reads a source file, or standard input for "-".
+func Read(name string, stdin interface{ Read([]byte) (int, error) }) ([]byte, error) {
 	if name == "-" {
 		var b bytes.Buffer
 		_, err := b.ReadFrom(stdin)
@@ -82,8 +83,8 @@ func readHalves(f *os.File, b []byte) ([]byte, error) {
 	return io.ReadAll(f)
 }
 
-// same reports whether two paths name the same existing file.
-func same(a, b string) bool {
+// Same reports whether two paths name the same existing file.
+func Same(a, b string) bool {
 	sa, err1 := os.Stat(a)
 	sb, err2 := os.Stat(b)
 	return err1 == nil && err2 == nil && os.SameFile(sa, sb)

@@ -1,4 +1,4 @@
-package main
+package srcfile
 
 import (
 	"bytes"
@@ -7,9 +7,9 @@ import (
 	"testing"
 )
 
-// TestReadSourceLarge reads a file large enough to be read in two halves
+// TestReadLarge reads a file large enough to be read in two halves
 // on two threads, and one that is not, byte for byte.
-func TestReadSourceLarge(t *testing.T) {
+func TestReadLarge(t *testing.T) {
 	for _, size := range []int{1<<20 + 3, 1 << 20, 4095} {
 		want := make([]byte, size)
 		for i := range want {
@@ -19,7 +19,7 @@ func TestReadSourceLarge(t *testing.T) {
 		if err := os.WriteFile(name, want, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		got, err := readSource(name, nil)
+		got, err := Read(name, nil)
 		if err != nil || !bytes.Equal(got, want) {
 			t.Errorf("%d bytes: read %d bytes, error %v; equal: %v", size, len(got), err, bytes.Equal(got, want))
 		}
