@@ -9,7 +9,7 @@ import (
 )
 
 // A class says how the constructs of one parser.Class are instrumented
-// (pomp.h, EVENT ORDER PER CONSTRUCT): its region kind, whose calls,
+// (docs/design.md, "The order of POMP events"): its region kind, whose calls,
 // --disable group and task scheduling point come from the one list of
 // kinds, internal/constructs, and the code that places the calls.
 // docs/design.md, "Adding a construct", says what goes where;
