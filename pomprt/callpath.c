@@ -364,12 +364,24 @@ static __attribute__((noinline)) void load_filter(void)
 	pthread_mutex_unlock(&mu);
 }
 
+/* The program's main, where the filter is read if Go's runtime was not up
+ * before: the constructors have run, so Go's runtime is starting (a call
+ * into Go waits for it). */
+extern int main(int, char **) __attribute__((weak));
+
+/* decide decides, once per function, whether the filter leaves it out.
+ * Until the filter is read, functions are not measured, nor decided:
+ * those that run before Go's runtime is up and before main, the
+ * constructors (gopari's own pomp_register among them). */
 static __attribute__((noinline)) int decide(pomp_cpthr *c, uint64_t fn, unsigned h)
 {
 	if (!__atomic_load_n(&cp_filtered, __ATOMIC_ACQUIRE)) {
-		if (!__atomic_load_n(&cp_go_ready, __ATOMIC_ACQUIRE))
-			return 0; /* before Go's runtime is up (constructors): measured, not cached */
+		if (!__atomic_load_n(&cp_go_ready, __ATOMIC_ACQUIRE) && fn != (uint64_t)(uintptr_t)main)
+			return 1;
 		load_filter();
+		pomp_thr *t = pomp_self_tls;
+		if (t && t->cp == c)
+			c->last = now(); /* reading the symbols is no path's time */
 	}
 	int lo = 0, hi = cp_nout;
 	while (lo < hi) {

@@ -246,7 +246,7 @@ func runtimeFilter() *filter.Filter {
 // of the executable's functions that are not measured: those the filter
 // excludes, and the default exclusions (ownFunction).
 func excludedFunctions(exe, maps string, flt *filter.Filter) []uint64 {
-	syms, bias, err := functionSymbols(exe, maps)
+	syms, bias, err := functionSymbols(exe, maps, flt != nil && len(flt.Files) > 0)
 	if err != nil {
 		return nil
 	}
@@ -275,7 +275,8 @@ func ownFunction(name string) bool {
 
 // A funcSym is a function of the executable: its entry address in the
 // file, its name as the user reads it and its mangled name, and its
-// source file where DWARF says.
+// source file where DWARF says (read only for a filter with file rules:
+// it takes tens of milliseconds).
 type funcSym struct {
 	addr                uint64
 	name, mangled, file string
@@ -285,7 +286,7 @@ type funcSym struct {
 // load bias of the executable mapped as maps shows. This is the one
 // place that resolves names at run time; demangledName is where C++
 // names get their demangled form.
-func functionSymbols(exe, maps string) ([]funcSym, uint64, error) {
+func functionSymbols(exe, maps string, withFiles bool) ([]funcSym, uint64, error) {
 	f, err := elf.Open(exe)
 	if err != nil {
 		return nil, 0, err
@@ -297,7 +298,10 @@ func functionSymbols(exe, maps string) ([]funcSym, uint64, error) {
 			return nil, 0, err
 		}
 	}
-	files := dwarfFiles(f)
+	var files map[uint64]string
+	if withFiles {
+		files = dwarfFiles(f)
+	}
 	var out []funcSym
 	for _, s := range syms {
 		if elf.ST_TYPE(s.Info) != elf.STT_FUNC || s.Value == 0 {
