@@ -93,6 +93,8 @@ typedef struct pomp_cpparked {
 	pomp_cpcall *cs;
 } pomp_cpparked;
 
+extern int omp_get_level(void) __attribute__((weak));
+
 /* The threads' rings by thread index (modulo): a task's begin finds its
  * creation there; a stale or foreign slot is told by the task ID. */
 static pomp_cpthr *cp_threads[1024];
@@ -288,10 +290,10 @@ static pomp_cpthr *cp_thread(pomp_thr *t)
 	if (!c)
 		abort();
 	grow_fpath(c, 0, t->capfr > 0 ? t->capfr : 16);
-	/* A thread other than the initial one runs nothing of its own
-	 * outside tasks: a worker's wrappers begin there before its
-	 * implicit task adopts them. */
-	if (t->index != 0 && t->nfr == 1)
+	/* An OpenMP worker (first seen in a team) runs nothing of its own
+	 * outside tasks: its wrappers begin there before its implicit task
+	 * adopts them. A thread the program started runs its own code. */
+	if (t->index != 0 && t->nfr == 1 && omp_get_level && omp_get_level() > 0)
 		c->fpath[0] = CP_NONE;
 	c->last = now();
 	c->cur = path_of(c, t->nfr - 1);
