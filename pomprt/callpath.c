@@ -427,42 +427,39 @@ static __attribute__((noinline)) pomp_thr *hook_thread(void)
 /* ---------------------------------------------------------------------
  * The hooks.
  */
-__attribute__((no_instrument_function)) void __cyg_profile_func_enter(void *fn_, void *site)
+/* enter_on begins a measured call of fn on t: a clock read, the child
+ * path from the thread's cache, the call pushed, the time so far charged
+ * to the path that was current, a visit counted. */
+static __attribute__((noinline)) void enter_on(pomp_thr *t, pomp_cpthr *c, uint64_t fn)
 {
-	(void)site;
-	pomp_thr *t = pomp_self_tls;
-	if (__builtin_expect(!t || !t->cp, 0) && !(t = hook_thread()))
-		return;
-	pomp_cpthr *c = t->cp;
-	uint64_t fn = (uint64_t)(uintptr_t)fn_;
-	if (excluded(c, fn))
-		return;
 	uint64_t ts = now();
-	int top = t->nfr - 1;
-	while (c->n && c->cs[c->n - 1].owner > top)
-		c->n--; /* stale: their frames were dropped */
-	if (c->evn > c->n)
-		c->evn = c->n;
-	uint32_t base = c->n && c->cs[c->n - 1].owner == top ? c->cs[c->n - 1].path : fpath_at(c, top);
+	int top = t->nfr - 1, n = c->n;
+	while (n && c->cs[n - 1].owner > top)
+		n--; /* stale: their frames were dropped */
+	if (c->evn > n)
+		c->evn = n;
+	uint32_t base = n && c->cs[n - 1].owner == top ? c->cs[n - 1].path : fpath_at(c, top);
 	uint32_t node = child(c, base, fn);
-	if (__builtin_expect(c->n == c->cap, 0))
-		grow_calls(c, c->n + 1);
-	c->cs[c->n++] = (pomp_cpcall){fn, node, top, t->loc, 0};
-	charge(t, c, ts);
+	if (__builtin_expect(n == c->cap, 0))
+		grow_calls(c, n + 1);
+	c->cs[n] = (pomp_cpcall){fn, node, top, t->loc, 0};
+	c->n = n + 1;
+	pomp_loc *l = cur_loc(t);
+	uint32_t cur = c->cur;
+	if (__builtin_expect(cur < l->ncp && node < l->ncp, 1)) {
+		l->cp[cur].excl += ts - c->last;
+		l->cp[node].visits++;
+		c->last = ts;
+	} else {
+		charge(t, c, ts);
+		visit(t, node);
+	}
 	c->cur = node;
-	visit(t, node);
 }
 
-__attribute__((no_instrument_function)) void __cyg_profile_func_exit(void *fn_, void *site)
+/* exit_on ends the open call of fn on t. */
+static __attribute__((noinline)) void exit_on(pomp_thr *t, pomp_cpthr *c, uint64_t fn)
 {
-	(void)site;
-	pomp_thr *t = pomp_self_tls;
-	if (__builtin_expect(!t || !t->cp, 0))
-		return;
-	pomp_cpthr *c = t->cp;
-	uint64_t fn = (uint64_t)(uintptr_t)fn_;
-	if (excluded(c, fn) && !(c->n && c->cs[c->n - 1].fn == fn))
-		return;
 	uint64_t ts = now();
 	int top = t->nfr - 1, i = c->n - 1;
 	while (i >= 0 && c->cs[i].owner > top)
@@ -476,9 +473,45 @@ __attribute__((no_instrument_function)) void __cyg_profile_func_exit(void *fn_, 
 	}
 	charge(t, c, ts);
 	c->n = j;
-	if (c->evn > c->n)
-		c->evn = c->n;
-	c->cur = path_of(c, top);
+	if (c->evn > j)
+		c->evn = j;
+	c->cur = j > 0 && c->cs[j - 1].owner == top ? c->cs[j - 1].path : path_of(c, top);
+}
+
+static __attribute__((noinline)) void enter_cold(uint64_t fn)
+{
+	pomp_thr *t = hook_thread();
+	if (t && !excluded(t->cp, fn))
+		enter_on(t, t->cp, fn);
+}
+
+/* The hooks: a thread without call paths tests two words and returns;
+ * a function the filter leaves out costs one lookup more. */
+__attribute__((no_instrument_function)) void __cyg_profile_func_enter(void *fn_, void *site)
+{
+	(void)site;
+	uint64_t fn = (uint64_t)(uintptr_t)fn_;
+	pomp_thr *t = pomp_self_tls;
+	if (__builtin_expect(t && t->cp, 1)) {
+		if (!excluded(t->cp, fn))
+			enter_on(t, t->cp, fn);
+		return;
+	}
+	if (pomp_cp.on >= 0)
+		enter_cold(fn);
+}
+
+__attribute__((no_instrument_function)) void __cyg_profile_func_exit(void *fn_, void *site)
+{
+	(void)site;
+	uint64_t fn = (uint64_t)(uintptr_t)fn_;
+	pomp_thr *t = pomp_self_tls;
+	if (__builtin_expect(!t || !t->cp, 0))
+		return;
+	pomp_cpthr *c = t->cp;
+	if (excluded(c, fn) && !(c->n && c->cs[c->n - 1].fn == fn))
+		return;
+	exit_on(t, c, fn);
 }
 
 /* ---------------------------------------------------------------------
