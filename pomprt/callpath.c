@@ -444,9 +444,11 @@ static __attribute__((noinline)) void enter_on(pomp_thr *t, pomp_cpthr *c, uint6
 		grow_calls(c, n + 1);
 	c->cs[n] = (pomp_cpcall){fn, node, top, t->loc, 0};
 	c->n = n + 1;
-	pomp_loc *l = cur_loc(t);
 	uint32_t cur = c->cur;
-	if (__builtin_expect(cur < l->ncp && node < l->ncp, 1)) {
+	if (cur == CP_NONE && node == CP_NONE) {
+		c->last = ts; /* a worker's wrapper before its implicit task: no location yet */
+	} else if (__builtin_expect(cur < cur_loc(t)->ncp && node < cur_loc(t)->ncp, 1)) {
+		pomp_loc *l = cur_loc(t);
 		l->cp[cur].excl += ts - c->last;
 		l->cp[node].visits++;
 		c->last = ts;
