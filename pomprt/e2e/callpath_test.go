@@ -57,8 +57,12 @@ func buildCC(t *testing.T, c compiler, name string, flags ...string) string {
 	needTools(t)
 	src, _ := filepath.Abs(filepath.Join("testdata", name))
 	exe := filepath.Join(t.TempDir(), strings.TrimSuffix(name, filepath.Ext(name)))
+	cc := c.cc
+	if filepath.Ext(name) == ".cpp" {
+		cc = c.cxx
+	}
 	argv := append([]string{"cc"}, flags...)
-	argv = append(append(append(argv, c.cc), c.openmp...), "-O2", "-g", src, "-o", exe)
+	argv = append(append(append(argv, cc), c.openmp...), "-O2", "-g", src, "-o", exe)
 	cmd := exec.Command(gopariCommand(t), argv...)
 	cmd.Env = append(os.Environ(), "GOPARI_PREFIX="+runtimePrefix(t))
 	if out, err := cmd.CombinedOutput(); err != nil {
@@ -481,5 +485,39 @@ func TestCallPathRegionsUnchanged(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestCallPathPrograms: programs with taskloops (C and C++), nested
+// teams, untied tasks that libomp moves, and C++ templates run with
+// --functions as without, and their call paths lose nothing: every task
+// found the path that created it, every exit its entry.
+func TestCallPathPrograms(t *testing.T) {
+	needTools(t)
+	for _, c := range compilers {
+		for _, name := range []string{"taskloop.c", "taskloop.cpp", "nested.c", "untied.c", "templates.cpp"} {
+			c, name := c, name
+			t.Run(c.name+"/"+name, func(t *testing.T) {
+				t.Parallel()
+				flags := []string{"--functions"}
+				if name == "untied.c" {
+					flags = append(flags, "--untied=keep")
+				}
+				with := buildCC(t, c, name, flags...)
+				without := buildCC(t, c, name, flags[1:]...)
+				for _, threads := range []string{"2", "4"} {
+					env := []string{"OMP_NUM_THREADS=" + threads}
+					want, got := run(t, without, env), run(t, with, env)
+					if got.stdout != want.stdout || got.code != want.code {
+						t.Errorf("%s threads: with --functions printed %q (exit %d), without %q (exit %d)", threads, got.stdout, got.code, want.stdout, want.code)
+					}
+					p := readProfile(t, got)
+					if p.UnmatchedEvents != 0 {
+						t.Errorf("%s threads: %d unmatched events", threads, p.UnmatchedEvents)
+					}
+					checkCallPaths(t, newCPView(t, p, with))
+				}
+			})
+		}
 	}
 }
