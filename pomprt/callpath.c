@@ -39,6 +39,7 @@
  * once at its enter and once at its exit. Region statistics are not
  * touched: instrumenting functions leaves the region profile as it was.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "core.h"
@@ -311,25 +312,34 @@ void pomp_cp_thread_new(pomp_thr *t)
 		cp_thread(t);
 }
 
-static void tree_init(void)
+/* tree_init allocates the tree (untouched pages cost nothing); it
+ * returns 0 if GOPARI_CALLPATH_NODES asks for more than the memory. */
+static int tree_init(void)
 {
 	uint64_t max = pomp_env_value(ENV_CALLPATH_NODES);
-	pomp_cp.max = max ? (uint32_t)max + 1 : CP_DEFAULT_NODES; /* the overflow node is extra */
+	pomp_cp.max = (max ? (uint32_t)max : CP_DEFAULT_NODES) + 1; /* the overflow node is extra */
 	if (pomp_cp.max < 2)
 		pomp_cp.max = 2;
-	uint32_t h = 16;
-	while (h < 2 * pomp_cp.max)
+	uint64_t h = 16;
+	while (h < 2 * (uint64_t)pomp_cp.max)
 		h *= 2;
 	pomp_cp.parent = calloc(pomp_cp.max, sizeof *pomp_cp.parent);
 	pomp_cp.key = calloc(pomp_cp.max, sizeof *pomp_cp.key);
-	pomp_cp.hash = calloc(h, sizeof *pomp_cp.hash);
-	if (!pomp_cp.parent || !pomp_cp.key || !pomp_cp.hash)
-		abort();
-	pomp_cp.hmask = h - 1;
+	pomp_cp.hash = h <= UINT32_MAX ? calloc(h, sizeof *pomp_cp.hash) : NULL;
+	if (!pomp_cp.parent || !pomp_cp.key || !pomp_cp.hash) {
+		free(pomp_cp.parent);
+		free(pomp_cp.key);
+		free(pomp_cp.hash);
+		fprintf(stderr, "gopari: GOPARI_CALLPATH_NODES=%llu: no memory for so many call paths; none are recorded\n",
+		        (unsigned long long)max);
+		return 0;
+	}
+	pomp_cp.hmask = (uint32_t)(h - 1);
 	pomp_cp.parent[0] = UINT32_MAX;
 	pomp_cp.parent[1] = CP_ROOT;
 	pomp_cp.key[1] = UINT64_MAX;
 	pomp_cp.n = 2;
+	return 1;
 }
 
 /* enable decides, at the first hook call, whether call paths are on. */
@@ -340,10 +350,8 @@ static __attribute__((noinline)) int enable(void)
 	pthread_mutex_lock(&mu);
 	if (pomp_cp.on == 0) {
 		int on = pomp_g.mode == POMP_MODE_PROFILE && pomp_env_value(ENV_CALLPATHS) != ENV_CALLPATHS_OFF;
-		if (on) {
-			tree_init();
+		if (on && (on = tree_init()))
 			pomp_g.sampling = 0; /* every frame timed */
-		}
 		__atomic_store_n(&pomp_cp.on, on ? 1 : -1, __ATOMIC_RELEASE);
 	}
 	pthread_mutex_unlock(&mu);
