@@ -521,3 +521,28 @@ func TestCallPathPrograms(t *testing.T) {
 		}
 	}
 }
+
+// TestCallPathFilterErrors: a GOPARI_FILTER that cannot be read or
+// parsed is said once on stderr, and every function is measured.
+func TestCallPathFilterErrors(t *testing.T) {
+	needTools(t)
+	dir := t.TempDir()
+	bad := filepath.Join(dir, "bad.filt")
+	if err := os.WriteFile(bad, []byte("SCOREP_REGION_NAMES_BEGIN\n  EXCLUDE mid\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	missing := filepath.Join(dir, "missing.filt")
+	exe := buildCC(t, compilers[0], "cpdeep.c", "--functions")
+	for file, want := range map[string]string{
+		bad:     "gopari: GOPARI_FILTER: " + bad + ":1:1: SCOREP_REGION_NAMES_BEGIN without SCOREP_REGION_NAMES_END; no filter is applied\n",
+		missing: "gopari: GOPARI_FILTER: open " + missing + ": no such file or directory; no filter is applied\n",
+	} {
+		r := run(t, exe, []string{"OMP_NUM_THREADS=1", "GOPARI_FILTER=" + file})
+		if got := strings.TrimSuffix(r.stderr, "threads 1\n"); got != want {
+			t.Errorf("stderr %q, want %q", got, want)
+		}
+		if v := newCPView(t, readProfile(t, r), exe); len(v.nodes("mid")) == 0 {
+			t.Errorf("%s: mid not measured", file)
+		}
+	}
+}
