@@ -1,0 +1,186 @@
+package callpath_test
+
+import (
+	"bytes"
+	"errors"
+	"strings"
+	"testing"
+
+	"gopari/internal/callpath"
+	"gopari/internal/callpath/cptest"
+	"gopari/internal/filter"
+	"gopari/internal/profile"
+)
+
+// hotProfile is cptest's run with the times of a program that calls a
+// tiny function very often (the truth of TestPropose):
+//
+//	main     10^6 visits of 5 ns: cheap and hot, but the root: kept
+//	top      10^6 visits of 5 ns, a parallel region below it: kept
+//	mid      10 visits of 1 ms: long calls, kept
+//	leaf     10^6 visits of 5 ns over three paths and two threads: excluded
+//
+// The run measured its call cost: 20 ns.
+func hotProfile(t *testing.T) *profile.Profile {
+	p := cptest.Profile(t)
+	p.CallPaths.Threads = []profile.CallThread{
+		{Thread: 0, Nodes: [][3]uint64{{1, 1e6, 5e6}, {2, 1e6, 5e6}, {3, 10, 10 * ms}, {4, 600_000, 3e6}, {5, 1, 2 * ms}, {6, 1, 1 * ms}, {7, 250_000, 1_250_000}, {8, 50_000, 250_000}}},
+		{Thread: 1, Nodes: [][3]uint64{{6, 1, 1 * ms}, {7, 100_000, 500_000}}},
+	}
+	p.CallPaths.CallCostNs = 20
+	return p
+}
+
+// TestPropose checks the functions proposed, their figures and the
+// filter file against the truth hotProfile built, and that the filter
+// reads back to exactly that decision for every function of the run.
+func TestPropose(t *testing.T) {
+	t.Parallel()
+	p := hotProfile(t)
+	pr, err := callpath.Propose([]*profile.Profile{p}, callpath.Thresholds{MinVisits: callpath.DefaultMinVisits})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if pr.CallCostNs != 20 || pr.MaxMeanNs != 100 || !strings.Contains(pr.CallCostHow, "measured") {
+		t.Errorf("call cost %v (%s), max mean %v; want 20 measured, 100", pr.CallCostNs, pr.CallCostHow, pr.MaxMeanNs)
+	}
+	if len(pr.Excluded) != 1 {
+		t.Fatalf("excluded %+v, want leaf alone", pr.Excluded)
+	}
+	leaf := pr.Excluded[0]
+	if leaf.Name != "leaf" || leaf.Visits != 1e6 || leaf.ExclNs != 5e6 || leaf.MeanNs() != 5 || leaf.SavingNs != 20e6 {
+		t.Errorf("leaf: %+v, want 10^6 visits, 5 ms, mean 5 ns, saving 20 ms", leaf)
+	}
+	if pr.SavingNs != 20e6 || pr.Functions != 4 || pr.Unnamed != 0 {
+		t.Errorf("saving %v of %d functions (%d unnamed), want 20 ms of 4 (0)", pr.SavingNs, pr.Functions, pr.Unnamed)
+	}
+	text := roundTrip(t, pr, "gopari-1")
+	for _, want := range []string{
+		"# Proposed by gopari filter for gopari-1.\n",
+		"costs 20 ns, measured by the run (call_cost_ns)",
+		"at least 100000 visits (--min-visits)",
+		"at most 100 ns (--max-mean; 5 x the call cost)",
+		"Estimated saving: 20.0 ms of the ",
+		"1 of 4 functions excluded",
+		"  EXCLUDE leaf  # 1000000 visits, mean 5 ns, saves ~20.0 ms\n",
+	} {
+		if !strings.Contains(text, want) {
+			t.Errorf("the filter lacks %q:\n%s", want, text)
+		}
+	}
+}
+
+// roundTrip writes pr's filter, parses it back and checks that it
+// measures every function of pr's run but the excluded ones; it returns
+// the file's text.
+func roundTrip(t *testing.T, pr *callpath.Proposal, run string) string {
+	t.Helper()
+	var b bytes.Buffer
+	if _, err := pr.Filter(run).WriteTo(&b); err != nil {
+		t.Fatal(err)
+	}
+	f, err := filter.Parse("f.filt", b.Bytes())
+	if err != nil {
+		t.Fatalf("%v:\n%s", err, b.String())
+	}
+	if len(f.Regions) != len(pr.Excluded) || len(f.Files) != 0 {
+		t.Errorf("read back %d region rules and %d file rules, want %d and 0", len(f.Regions), len(f.Files), len(pr.Excluded))
+	}
+	excluded := map[string]bool{}
+	for _, fn := range pr.Excluded {
+		excluded[fn.Name] = true
+	}
+	for _, name := range []string{"main", "top", "mid", "leaf"} {
+		if got := f.Function(name, name, "paths.c"); got == excluded[name] {
+			t.Errorf("read back: %s measured %v, want %v", name, got, !excluded[name])
+		}
+	}
+	return b.String()
+}
+
+// TestProposeJob sums a job's ranks: visits and savings add up.
+func TestProposeJob(t *testing.T) {
+	t.Parallel()
+	p := hotProfile(t)
+	q := *p
+	q.CallPaths = &profile.CallPaths{}
+	*q.CallPaths = *p.CallPaths
+	q.CallPaths.CallCostNs = 30
+	pr, err := callpath.Propose([]*profile.Profile{p, &q}, callpath.Thresholds{MinVisits: 1_500_000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if pr.Runs != 2 || pr.CallCostNs != 25 || len(pr.Excluded) != 1 || pr.Excluded[0].Visits != 2e6 || pr.SavingNs != 50e6 {
+		t.Errorf("job: %d runs, cost %v, excluded %+v, saving %v; want 2, 25, leaf with 2·10^6 visits, 50 ms", pr.Runs, pr.CallCostNs, pr.Excluded, pr.SavingNs)
+	}
+	if text := roundTrip(t, pr, "job"); !strings.Contains(text, "for job (2 ranks, summed).") {
+		t.Errorf("the header does not say the ranks are summed:\n%s", text)
+	}
+}
+
+// TestProposeNothing: thresholds nothing passes give an empty filter
+// that says so; the cost, unmeasured, is estimated from the clock.
+func TestProposeNothing(t *testing.T) {
+	t.Parallel()
+	p := hotProfile(t)
+	p.CallPaths.CallCostNs = 0
+	p.Clock.Name = "monotonic"
+	pr, err := callpath.Propose([]*profile.Profile{p}, callpath.Thresholds{MinVisits: 10_000_000, MaxMeanNs: 1000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if pr.CallCostNs != 85 || !strings.Contains(pr.CallCostHow, "2 CLOCK_MONOTONIC reads of 40 ns") || len(pr.Excluded) != 0 {
+		t.Errorf("cost %v (%s), excluded %+v; want 85 estimated, none", pr.CallCostNs, pr.CallCostHow, pr.Excluded)
+	}
+	text := roundTrip(t, pr, "r")
+	if !strings.Contains(text, "Nothing to exclude") || !strings.Contains(text, "at most 1.00 us (--max-mean)") || strings.Contains(text, "SCOREP") {
+		t.Errorf("empty filter:\n%s", text)
+	}
+	p.CallPaths = nil
+	if _, err := callpath.Propose([]*profile.Profile{p}, callpath.Thresholds{}); !errors.Is(err, callpath.ErrNoCallPaths) {
+		t.Errorf("no call paths: %v, want ErrNoCallPaths", err)
+	}
+}
+
+func TestFormatNs(t *testing.T) {
+	t.Parallel()
+	for ns, want := range map[float64]string{4.6: "5 ns", 999.4: "999 ns", 999.6: "1.00 us", 12_500: "12.5 us", 3.2e6: "3.20 ms", 20e6: "20.0 ms", 1.25e9: "1.25 s", 4321e9: "4321 s"} {
+		if got := callpath.FormatNs(ns); got != want {
+			t.Errorf("FormatNs(%v) = %q, want %q", ns, got, want)
+		}
+	}
+}
+
+// TestProposeNames: every name a C++ function can have reads back as
+// exactly itself, and a name that a pattern cannot hold falls back to a
+// MANGLED rule.
+func TestProposeNames(t *testing.T) {
+	t.Parallel()
+	fns := []callpath.Function{
+		{Name: "ns::f<int>(int*, char [3])", Mangled: "_ZN2ns1fIiEEvPiPA3_c"},
+		{Name: "operator*(V const&, V const&)", Mangled: "_ZmlRK1VS1_"},
+		{Name: `a b#c\d?[x]`, Mangled: "_Z1av"},
+		{Name: "EXCLUDE", Mangled: "EXCLUDE"},
+		{Name: "bad\nname", Mangled: "_Z3badv"},
+	}
+	pr := &callpath.Proposal{Excluded: fns}
+	var b bytes.Buffer
+	if _, err := pr.Filter("r").WriteTo(&b); err != nil {
+		t.Fatal(err)
+	}
+	f, err := filter.Parse("f", b.Bytes())
+	if err != nil {
+		t.Fatalf("%v:\n%s", err, b.String())
+	}
+	for _, fn := range fns {
+		if f.Function(fn.Name, fn.Mangled, "") {
+			t.Errorf("%q (%s) is still measured:\n%s", fn.Name, fn.Mangled, b.String())
+		}
+		if other := fn.Name + "x"; !f.Function(other, "_Z5otherv", "") {
+			t.Errorf("%q is left out too:\n%s", other, b.String())
+		}
+	}
+	if !strings.Contains(b.String(), "EXCLUDE MANGLED _Z3badv") {
+		t.Errorf("a name with a newline is not left out by its mangled name:\n%s", b.String())
+	}
+}
