@@ -52,7 +52,7 @@ const (
 )
 
 // ErrNoCallPaths is Propose's error for runs that recorded no call paths.
-var ErrNoCallPaths = errors.New("no call paths")
+var ErrNoCallPaths = errors.New("the run recorded no call paths (build the program with gopari cc --functions)")
 
 // A Function is one function's calls in runs, summed over its paths, the
 // locations and the runs.
@@ -243,11 +243,12 @@ func (pr *Proposal) header(run string) string {
 		maxMean = fmt.Sprintf("--max-mean; %d x the call cost", DefaultMeanFactor)
 	}
 	fmt.Fprintf(&b, "Excluded: functions with at least %d visits (--min-visits) and a mean\n"+
-		"exclusive time of at most %s (%s); never main nor a function\n"+
-		"with an OpenMP construct below it. Names are demangled, as the run matches them.\n",
+		"exclusive time of at most %s (%s),\n"+
+		"never main nor a function with an OpenMP construct below it.\n"+
+		"Patterns are demangled names, as the run's filter matches them.\n",
 		pr.MinVisits, FormatNs(pr.MaxMeanNs), maxMean)
 	if len(pr.Excluded) == 0 {
-		fmt.Fprintf(&b, "Nothing to exclude: none of the %d functions measured is above these thresholds.\n", pr.Functions)
+		fmt.Fprintf(&b, "Nothing to exclude: none of the %d named functions measured passes these thresholds.\n", pr.Functions)
 	} else {
 		share := 0.0
 		if pr.TotalNs > 0 {

@@ -12,31 +12,12 @@ import (
 	"gopari/internal/profile"
 )
 
-// hotProfile is cptest's run with the times of a program that calls a
-// tiny function very often (the truth of TestPropose):
-//
-//	main     10^6 visits of 5 ns: cheap and hot, but the root: kept
-//	top      10^6 visits of 5 ns, a parallel region below it: kept
-//	mid      10 visits of 1 ms: long calls, kept
-//	leaf     10^6 visits of 5 ns over three paths and two threads: excluded
-//
-// The run measured its call cost: 20 ns.
-func hotProfile(t *testing.T) *profile.Profile {
-	p := cptest.Profile(t)
-	p.CallPaths.Threads = []profile.CallThread{
-		{Thread: 0, Nodes: [][3]uint64{{1, 1e6, 5e6}, {2, 1e6, 5e6}, {3, 10, 10 * ms}, {4, 600_000, 3e6}, {5, 1, 2 * ms}, {6, 1, 1 * ms}, {7, 250_000, 1_250_000}, {8, 50_000, 250_000}}},
-		{Thread: 1, Nodes: [][3]uint64{{6, 1, 1 * ms}, {7, 100_000, 500_000}}},
-	}
-	p.CallPaths.CallCostNs = 20
-	return p
-}
-
 // TestPropose checks the functions proposed, their figures and the
-// filter file against the truth hotProfile built, and that the filter
+// filter file against the truth cptest.Hot built, and that the filter
 // reads back to exactly that decision for every function of the run.
 func TestPropose(t *testing.T) {
 	t.Parallel()
-	p := hotProfile(t)
+	p := cptest.Hot(t)
 	pr, err := callpath.Propose([]*profile.Profile{p}, callpath.Thresholds{MinVisits: callpath.DefaultMinVisits})
 	if err != nil {
 		t.Fatal(err)
@@ -101,7 +82,7 @@ func roundTrip(t *testing.T, pr *callpath.Proposal, run string) string {
 // TestProposeJob sums a job's ranks: visits and savings add up.
 func TestProposeJob(t *testing.T) {
 	t.Parallel()
-	p := hotProfile(t)
+	p := cptest.Hot(t)
 	q := *p
 	q.CallPaths = &profile.CallPaths{}
 	*q.CallPaths = *p.CallPaths
@@ -122,7 +103,7 @@ func TestProposeJob(t *testing.T) {
 // that says so; the cost, unmeasured, is estimated from the clock.
 func TestProposeNothing(t *testing.T) {
 	t.Parallel()
-	p := hotProfile(t)
+	p := cptest.Hot(t)
 	p.CallPaths.CallCostNs = 0
 	p.Clock.Name = "monotonic"
 	pr, err := callpath.Propose([]*profile.Profile{p}, callpath.Thresholds{MinVisits: 10_000_000, MaxMeanNs: 1000})
