@@ -3,6 +3,8 @@ package callpath_test
 import (
 	"bytes"
 	"errors"
+	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -10,6 +12,7 @@ import (
 	"gopari/internal/callpath/cptest"
 	"gopari/internal/filter"
 	"gopari/internal/profile"
+	"gopari/internal/symbols/symtest"
 )
 
 // TestPropose checks the functions proposed, their figures and the
@@ -163,5 +166,56 @@ func TestProposeNames(t *testing.T) {
 	}
 	if !strings.Contains(b.String(), "EXCLUDE MANGLED _Z3badv") {
 		t.Errorf("a name with a newline is not left out by its mangled name:\n%s", b.String())
+	}
+}
+
+// TestProposeCXX: the demangled names of a real C++ program (templates,
+// a static member in a namespace, a lambda, whose g++ name holds '#')
+// read back from the filter as exactly those functions, by the names
+// and mangled names that the symbols give, with g++ and clang++.
+func TestProposeCXX(t *testing.T) {
+	t.Parallel()
+	for _, cxx := range []string{"g++", "clang++-14"} {
+		t.Run(cxx, func(t *testing.T) {
+			t.Parallel()
+			if _, err := exec.LookPath(cxx); err != nil {
+				t.Skip("no " + cxx)
+			}
+			dir := t.TempDir()
+			symtest.Copy(t, dir, "prog.cpp")
+			symtest.Compile(t, dir, cxx, "-g", "-O0", "-o", "prog", "prog.cpp")
+			addrs, maps := symtest.Run(t, filepath.Join(dir, "prog"))
+			cp := &profile.CallPaths{Nodes: []profile.CallNode{{Parent: -1, Kind: "root"}}}
+			th := profile.CallThread{}
+			for i, key := range []string{"twice", "twiced", "make", "lambda"} {
+				cp.Nodes = append(cp.Nodes, profile.CallNode{Parent: 0, Kind: "function", Addr: addrs[key]})
+				th.Nodes = append(th.Nodes, [3]uint64{uint64(i + 1), 1e6, 5e6})
+			}
+			cp.Threads = []profile.CallThread{th}
+			p := &profile.Profile{Program: "prog", Threads: []profile.Thread{{Path: "0"}}, CallPaths: cp, Mappings: maps}
+			pr, err := callpath.Propose([]*profile.Profile{p}, callpath.Thresholds{MinVisits: 1000})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(pr.Excluded) != 4 || pr.Unnamed != 0 {
+				t.Fatalf("excluded %+v (%d unnamed), want the 4 functions", pr.Excluded, pr.Unnamed)
+			}
+			var b bytes.Buffer
+			if _, err := pr.Filter("r").WriteTo(&b); err != nil {
+				t.Fatal(err)
+			}
+			f, err := filter.Parse("f", b.Bytes())
+			if err != nil {
+				t.Fatalf("%v:\n%s", err, b.String())
+			}
+			for _, fn := range pr.Excluded {
+				if !strings.HasPrefix(fn.Mangled, "_Z") || f.Function(fn.Name, fn.Mangled, fn.File) {
+					t.Errorf("%s (%s) is still measured:\n%s", fn.Name, fn.Mangled, b.String())
+				}
+			}
+			if !f.Function("main", "main", "prog.cpp") || !f.Function("geo::twice<long>(long)", "_ZN3geo5twiceIlEET_S1_", "") {
+				t.Errorf("the filter leaves out more than the 4 functions:\n%s", b.String())
+			}
+		})
 	}
 }
