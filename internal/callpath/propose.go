@@ -131,7 +131,7 @@ func Propose(ps []*profile.Profile, th Thresholds) (*Proposal, error) {
 	fns, unnamed := Functions(trees)
 	pr.Functions, pr.Unnamed = len(fns), unnamed
 	for _, f := range fns {
-		if f.Name == "main" || f.Constructs || f.Visits < pr.MinVisits || f.MeanNs() > pr.MaxMeanNs {
+		if f.Name == "main" || f.Constructs || f.Visits == 0 || f.Visits < pr.MinVisits || f.MeanNs() > pr.MaxMeanNs {
 			continue
 		}
 		if _, ok := excludeRule(f); !ok {

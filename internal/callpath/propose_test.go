@@ -120,6 +120,12 @@ func TestProposeNothing(t *testing.T) {
 	if !strings.Contains(text, "Nothing to exclude") || !strings.Contains(text, "at most 1.00 us (--max-mean)") || strings.Contains(text, "SCOREP") {
 		t.Errorf("empty filter:\n%s", text)
 	}
+	// --min-visits 0 proposes leaf, which ran, but not a function that
+	// has time and no visit (mid, here).
+	p.CallPaths.Threads[0].Nodes[2][1] = 0
+	if pr, err := callpath.Propose([]*profile.Profile{p}, callpath.Thresholds{}); err != nil || len(pr.Excluded) != 1 || pr.Excluded[0].Name != "leaf" {
+		t.Errorf("--min-visits 0: %v, excluded %+v; want leaf alone", err, pr.Excluded)
+	}
 	p.CallPaths = nil
 	if _, err := callpath.Propose([]*profile.Profile{p}, callpath.Thresholds{}); !errors.Is(err, callpath.ErrNoCallPaths) {
 		t.Errorf("no call paths: %v, want ErrNoCallPaths", err)
