@@ -36,7 +36,10 @@ const (
 	// DefaultMeanFactor: MaxMeanNs defaults to this many times the cost
 	// of one measured call. A function whose calls last at most that long
 	// is slowed by its measurement by at least a fifth, and a fifth of
-	// its time is the error the measurement adds to what it reports.
+	// its time is the error the measurement adds to what it reports. The
+	// mean measured holds part of that cost too (what runs between the
+	// enter's clock read and the exit's): a 1 ns accessor shows about 35
+	// ns, so a threshold below the call cost would catch nothing.
 	DefaultMeanFactor = 5
 )
 
