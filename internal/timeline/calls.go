@@ -15,7 +15,9 @@ import "gopari/internal/events"
 // next record that is neither LOC nor FUNC_ADOPT; a FUNC_ADOPT of n keeps
 // the n innermost held for the task whose begin follows, where they open
 // at its begin (its time and location: where the call-path profile
-// counts their visits), and hands on the others first. A task's end ends
+// counts their visits), and hands on the others first. A record that
+// takes a task from another thread (RESUME, JOIN) hands on that thread's
+// held calls first, in the task they began in. A task's end ends
 // the calls it still has open (Event.Calls); their FUNC_EXIT records,
 // which follow on the same thread, close nothing more. Held records wait
 // for the thread's next record only: memory is the call depth.
@@ -75,7 +77,41 @@ func (r *Replay) callRecord(x *events.Reader, th *thread, src int, rec events.Re
 		return false, nil // afterBegin opens the held calls in the task
 	}
 	cs.ended = cs.ended[:0]
-	return false, r.flushCalls(th, len(cs.held))
+	if err := r.flushCalls(th, len(cs.held)); err != nil {
+		return false, err
+	}
+	return false, r.flushTaken(th, rec)
+}
+
+// flushTaken hands on the held calls of the other threads whose tasks
+// rec takes away: a task that RESUME moves here, the implicit tasks of a
+// team that JOIN ends. Their calls began in those tasks.
+func (r *Replay) flushTaken(th *thread, rec events.Record) error {
+	flush := func(os int) error {
+		if os < 0 || os == th.os {
+			return nil
+		}
+		o := r.threadOf(os)
+		if o.calls.adopt || len(o.calls.held) == 0 {
+			return nil
+		}
+		return r.flushCalls(o, len(o.calls.held))
+	}
+	switch rec.Type {
+	case events.Resume:
+		if task := r.live[rec.Args[0]]; task != nil {
+			return flush(task.os)
+		}
+	case events.Join:
+		if team := r.teams[rec.Args[0]]; team != nil {
+			for _, m := range team.Members {
+				if err := flush(m.os); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	return nil
 }
 
 // flushCalls hands on the first n held calls of th, each on the task

@@ -99,3 +99,81 @@ func TestCalls(t *testing.T) {
 		t.Errorf("%d unmatched", r.Stats.Unmatched)
 	}
 }
+
+// TestCallsMigrate: a call begun in an untied task that then moves to
+// another thread (RESUME there) ends on that thread, in that task.
+func TestCallsMigrate(t *testing.T) {
+	const fnWork = 0x1400
+	dir := filepath.Join(t.TempDir(), "exp")
+	s, err := evtest.New(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	par := s.Region("parallel", "c.c", 10)
+	task := s.Region("task", "c.c", 14)
+	s.Flag(task, "untied")
+	a, b := s.Thread(), s.Thread()
+	a.Put(events.Loc, 0, s.Loc("0", 0))
+	a.Put(events.Fork, par, 0)
+	a.Put(events.Loc, 0, s.Loc("0.0", 0))
+	ia := a.NewID()
+	a.Put(events.ImplicitBegin, par, ia, 0)
+	b.T = a.T
+	b.Put(events.Loc, 0, s.Loc("0.1", 1))
+	ib := b.NewID()
+	b.Put(events.ImplicitBegin, par, ib, 0)
+	id := a.NewID()
+	a.Put(events.CreateBegin, task, id)
+	a.Put(events.CreateEnd, task, id)
+	a.Put(events.TaskBegin, task, id, ia)
+	a.Put(events.FuncEnter, 0, fnWork)
+	b.T = a.T
+	b.Put(events.Resume, 0, id)
+	b.Put(events.FuncExit, 0, fnWork)
+	b.Put(events.TaskEnd, task, id)
+	a.T = b.T
+	a.Put(events.ImplicitEnd, par, ia)
+	b.Put(events.ImplicitEnd, par, ib)
+	a.T = max(a.T, b.T)
+	a.Put(events.Loc, 0, s.Loc("0", 0))
+	a.Put(events.Join, par, 0)
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	var where []string
+	r := replay(t, dir, func(ev *Event) {
+		if ev.Type == events.FuncEnter || ev.Type == events.FuncExit {
+			where = append(where, fmt.Sprintf("%v loc %d task %#x calls %d", ev.Type, ev.Loc, ev.Task.ID, len(ev.Calls)))
+		}
+	})
+	want := fmt.Sprintf("[FUNC_ENTER loc 1 task %#x calls 0 FUNC_EXIT loc 2 task %#x calls 1]", id, id)
+	if got := fmt.Sprint(where); got != want || r.Stats.Unmatched != 0 {
+		t.Errorf("calls %s, %d unmatched; want %s, none", got, r.Stats.Unmatched, want)
+	}
+}
+
+// TestCallsAtEnd: a call whose thread records nothing after it (a run
+// that ended there) is handed on at the end of the stream, open.
+func TestCallsAtEnd(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "exp")
+	s, err := evtest.New(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := s.Thread()
+	a.Put(events.Loc, 0, s.Loc("0", 0))
+	a.Put(events.FuncEnter, 0, 0x1000)
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	r := replay(t, dir, func(ev *Event) {
+		if ev.Type == events.FuncEnter {
+			n++
+		}
+	})
+	stacks, _ := r.Unfinished()
+	if n != 1 || len(stacks) != 1 || len(stacks[0][0].Open) != 1 || stacks[0][0].Open[0].Kind != FrameFunc {
+		t.Errorf("%d calls handed on, left open %v", n, stacks)
+	}
+}

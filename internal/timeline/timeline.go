@@ -242,6 +242,11 @@ func (r *Replay) Run(handle func(*Event) error) error {
 	for {
 		rec, src, err := m.Next()
 		if err == io.EOF {
+			for _, th := range r.threads {
+				if err := r.flushCalls(th, len(th.calls.held)); err != nil {
+					return err
+				}
+			}
 			r.endGaps()
 			return nil
 		}
