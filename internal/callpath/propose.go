@@ -70,6 +70,10 @@ type Function struct {
 	Constructs bool `json:"constructs,omitempty"`
 	// SavingNs is what leaving it out saves: visits × the call cost.
 	SavingNs float64 `json:"saving_ns"`
+	// GCCLiteral, when set, is GCC's printable name of the function,
+	// which no other function of the program holds: its rule is
+	// *GCCLiteral*, which GCC applies at compile time too (gccrule.go).
+	GCCLiteral string `json:"gcc_literal,omitempty"`
 }
 
 // MeanNs is its mean exclusive time per visit.
@@ -100,9 +104,12 @@ type Proposal struct {
 	Unnamed     int  // the functions measured that resolved to no name: a filter cannot name them
 	// Excluded are the functions proposed, the largest saving first.
 	Excluded []Function
-	SavingNs float64 // of Excluded
-	TotalNs  uint64  // the time of every path, summed over locations and runs
-	Warnings []string
+	// ExactOnly says why every rule is an exact name (the run's files
+	// could not all be read), or is empty.
+	ExactOnly string
+	SavingNs  float64 // of Excluded
+	TotalNs   uint64  // the time of every path, summed over locations and runs
+	Warnings  []string
 }
 
 // Propose proposes the functions to leave out of the runs ps (one
@@ -145,6 +152,18 @@ func Propose(ps []*profile.Profile, th Thresholds) (*Proposal, error) {
 		pr.Excluded = append(pr.Excluded, f)
 	}
 	sort.SliceStable(pr.Excluded, func(i, j int) bool { return pr.Excluded[i].SavingNs > pr.Excluded[j].SavingNs })
+	if len(pr.Excluded) > 0 {
+		names, why := programNames(withPaths)
+		for _, f := range fns {
+			names = append(names, f.Name)
+		}
+		pr.ExactOnly = why
+		if why == "" {
+			for i, lit := range gccRules(pr.Excluded, names) {
+				pr.Excluded[i].GCCLiteral = lit
+			}
+		}
+	}
 	return pr, nil
 }
 
@@ -205,12 +224,14 @@ func Functions(trees []*Tree) (fns []Function, unnamed int) {
 
 // excludeRule is the region rule that leaves out exactly the function f
 // as the run's filter decision sees it (filter.Function(name, mangled,
-// file)): its name quoted, or, for a name that a pattern cannot hold (a
+// file)): *GCCLiteral* where GCC applies it too, else its name quoted, or, for a name that a pattern cannot hold (a
 // newline or a NUL byte), a MANGLED rule on its symbol's name; ok is
 // false when neither can.
 func excludeRule(f Function) (filter.Rule, bool) {
 	const unholdable = "\n\x00"
 	switch {
+	case f.GCCLiteral != "":
+		return filter.Rule{Exclude: true, Pattern: "*" + filter.Quote(f.GCCLiteral) + "*"}, true
 	case !strings.ContainsAny(f.Name, unholdable):
 		return filter.Rule{Exclude: true, Pattern: filter.Quote(f.Name)}, true
 	case f.Mangled != "" && !strings.ContainsAny(f.Mangled, unholdable):
@@ -224,9 +245,19 @@ func excludeRule(f Function) (filter.Rule, bool) {
 // EXCLUDE per function proposed, with its visits, mean and saving.
 func (pr *Proposal) Filter(run string) *filter.Filter {
 	f := &filter.Filter{Header: pr.header(run)}
+	written := map[string]bool{}
 	for _, fn := range pr.Excluded {
+		comment := fmt.Sprintf("%d visits, mean %s, saves ~%s", fn.Visits, FormatNs(fn.MeanNs()), FormatNs(fn.SavingNs))
+		switch lit := fn.GCCLiteral; {
+		case lit != "" && written[lit]: // an overload: the rule above leaves it out
+			fn.GCCLiteral = ""
+			comment += fmt.Sprintf("; *%s* above leaves it out at compile time", lit)
+		case lit != "":
+			written[lit] = true
+			comment += fmt.Sprintf("; wider than %s so that GCC leaves it out at compile time: no other function of this program holds %s", fn.Name, lit)
+		}
 		r, _ := excludeRule(fn)
-		r.Comment = fmt.Sprintf("%d visits, mean %s, saves ~%s", fn.Visits, FormatNs(fn.MeanNs()), FormatNs(fn.SavingNs))
+		r.Comment = comment
 		f.Regions = append(f.Regions, r)
 	}
 	return f
@@ -248,8 +279,13 @@ func (pr *Proposal) header(run string) string {
 	fmt.Fprintf(&b, "Excluded: functions with at least %d visits (--min-visits) and a mean\n"+
 		"exclusive time of at most %s (%s),\n"+
 		"never main nor a function with an OpenMP construct below it.\n"+
-		"Patterns are demangled names, as the run's filter matches them.\n",
+		"Patterns are demangled names, as the run's filter matches them; a *name*\n"+
+		"pattern is also what GCC leaves out at compile time (GCC's name of the\n"+
+		"function, which no other function of the program holds).\n",
 		pr.MinVisits, FormatNs(pr.MaxMeanNs), maxMean)
+	if pr.ExactOnly != "" && len(pr.Excluded) > 0 {
+		fmt.Fprintf(&b, "Exact names only, applied at run time: %s.\n", pr.ExactOnly)
+	}
 	if len(pr.Excluded) == 0 {
 		fmt.Fprintf(&b, "Nothing to exclude: none of the %d named functions measured passes these thresholds.\n", pr.Functions)
 	} else {
