@@ -254,7 +254,7 @@ func (pr *Proposal) Filter(run string) *filter.Filter {
 			comment += fmt.Sprintf("; *%s* above leaves it out at compile time", lit)
 		case lit != "":
 			written[lit] = true
-			comment += fmt.Sprintf("; wider than %s so that GCC leaves it out at compile time: no other function of this program holds %s", fn.Name, lit)
+			comment += fmt.Sprintf("; wider than %s so that GCC leaves it out at compile time: it matches no function of this program that is measured", fn.Name)
 		}
 		r, _ := excludeRule(fn)
 		r.Comment = comment

@@ -48,7 +48,7 @@ func TestPropose(t *testing.T) {
 		"1 of 4 functions excluded",
 		// leaf is the only function of the program that holds "leaf":
 		// GCC can leave it out.
-		"  EXCLUDE *leaf*  # 1000000 visits, mean 5 ns, saves ~20.0 ms; wider than leaf so that GCC leaves it out at compile time: no other function of this program holds leaf\n",
+		"  EXCLUDE *leaf*  # 1000000 visits, mean 5 ns, saves ~20.0 ms; wider than leaf so that GCC leaves it out at compile time: it matches no function of this program that is measured\n",
 	} {
 		if !strings.Contains(text, want) {
 			t.Errorf("the filter lacks %q:\n%s", want, text)
