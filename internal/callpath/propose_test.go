@@ -227,3 +227,35 @@ func TestProposeCXX(t *testing.T) {
 		})
 	}
 }
+
+// TestProposeCalleeCost: a function's calls to measured functions are
+// taken out of its mean before the threshold, one call cost (20 ns)
+// each: mid, made hot (10^6 visits) with leaf's 600,000 visits below it,
+// is excluded at a mean of 110 ns (98 ns of its own, under 5 × 20 ns) and
+// kept at 113 ns (101 ns).
+func TestProposeCalleeCost(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		meanNs   uint64
+		excluded bool
+	}{{110, true}, {113, false}} {
+		p := cptest.Hot(t)
+		p.CallPaths.Threads[0].Nodes[2] = [3]uint64{3, 1e6, c.meanNs * 1e6}
+		pr, err := callpath.Propose([]*profile.Profile{p}, callpath.Thresholds{MinVisits: callpath.DefaultMinVisits})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := false
+		for _, f := range pr.Excluded {
+			if f.Name == "mid" {
+				got = true
+				if f.CalleeVisits != 600_000 || f.MeanNs() != float64(c.meanNs) {
+					t.Errorf("mid: %+v, want 600000 callee visits, mean %d ns", f, c.meanNs)
+				}
+			}
+		}
+		if got != c.excluded {
+			t.Errorf("mid at a mean of %d ns: excluded %v, want %v", c.meanNs, got, c.excluded)
+		}
+	}
+}
