@@ -56,6 +56,7 @@ pomp_cptree pomp_cp = {.mu = PTHREAD_MUTEX_INITIALIZER};
 
 #define CP_CACHE 1024 /* child lookups per thread */
 #define CP_FCACHE 512 /* filter decisions per thread */
+#define CP_SKIP 512   /* functions left out, per thread: the hooks' first test */
 #define CP_RING 4096  /* creations per thread whose path a task's begin finds */
 #define CP_DEFAULT_NODES 100000
 #define CP_BELOW (CP_NONE - 1) /* push_frame: below the path of the frame under it */
@@ -113,6 +114,20 @@ static pomp_cpthr *cp_threads[1024];
 static uint64_t *cp_out;
 static int cp_nout;
 static uint32_t cp_gen = 1; /* filter decisions made under this filter */
+
+/* The functions the filter left out that this thread called, direct
+ * mapped: the hooks test it first, before anything else, so that a
+ * function left out at run time costs its hook calls a shift, a mask and
+ * a compare with thread-local memory (initial-exec TLS, one %fs-relative
+ * load). Only decisions made under the filter go in, and a decision
+ * never changes, so an entry is never stale; a function left out is
+ * never measured, so its exit has no call to close either. */
+static __thread uint64_t cp_skip[CP_SKIP] __attribute__((tls_model("initial-exec")));
+
+static inline unsigned skip_slot(uint64_t fn)
+{
+	return (unsigned)(fn >> 4) & (CP_SKIP - 1);
+}
 static int cp_filtered;     /* the filter is in force */
 static int cp_go_ready;     /* Go's runtime is up: the filter can be asked for */
 
@@ -410,6 +425,8 @@ static __attribute__((noinline)) int decide(pomp_cpthr *c, uint64_t fn, unsigned
 			hi = mid;
 	}
 	int out = lo < cp_nout && cp_out[lo] == fn;
+	if (out)
+		cp_skip[skip_slot(fn)] = fn;
 	c->fcache[h].fn = fn;
 	c->fcache[h].out = out;
 	c->fcache[h].gen = cp_gen;
@@ -505,12 +522,15 @@ static __attribute__((noinline)) void enter_cold(uint64_t fn)
 		enter_on(t, t->cp, fn);
 }
 
-/* The hooks: a thread without call paths tests two words and returns;
- * a function the filter leaves out costs one lookup more. */
+/* The hooks: a function the filter left out returns at the first test
+ * (cp_skip); a thread without call paths tests two words more and
+ * returns. */
 __attribute__((no_instrument_function)) void __cyg_profile_func_enter(void *fn_, void *site)
 {
 	(void)site;
 	uint64_t fn = (uint64_t)(uintptr_t)fn_;
+	if (__builtin_expect(cp_skip[skip_slot(fn)] == fn, 0))
+		return;
 	pomp_thr *t = pomp_self_tls;
 	if (__builtin_expect(t && t->cp, 1)) {
 		if (!excluded(t->cp, fn))
@@ -525,6 +545,8 @@ __attribute__((no_instrument_function)) void __cyg_profile_func_exit(void *fn_, 
 {
 	(void)site;
 	uint64_t fn = (uint64_t)(uintptr_t)fn_;
+	if (__builtin_expect(cp_skip[skip_slot(fn)] == fn, 0))
+		return;
 	pomp_thr *t = pomp_self_tls;
 	if (__builtin_expect(!t || !t->cp, 0))
 		return;

@@ -14,13 +14,23 @@ import "strings"
 //   - no INCLUDE rule of its kind comes after it, which could take some of
 //     those functions back (the last matching rule decides);
 //   - the literal holds only what GCC's name and the run's name share.
-//     GCC tests its own printable name of a function (a C function's
-//     name; for C++ a scoped name without parameters, spelt its own way:
-//     "{anonymous}", "<lambda()>"), the run a demangled name, so a name
-//     literal must be made of identifier bytes [A-Za-z0-9_], which both
-//     spell alike. GCC tests the file name as the compiler found it, which
-//     the run's name for the file contains, so any literal goes, but for
-//     a backslash, which GCC's list syntax reads.
+//     GCC tests its own printable name of a function, the run a demangled
+//     name. GCC's name is the function's scoped name without parameters
+//     or return type: "cfun", "geo::inner::Mesh::get" (every overload),
+//     "Mesh::~Mesh", "Mesh::operator()", "tmax<int>", "Box<int, float>::
+//     val", "{anonymous}::anon", "main()::<lambda(int)>::operator()" (gcc
+//     12, -finstrument-functions-exclude-function-list=, tested on the
+//     functions left without a __cyg_profile_func_enter call). A literal
+//     of identifier bytes [A-Za-z0-9_], ':' and '~' is a run of a scoped
+//     name, spelt alike in both names, so whatever GCC's name holds it,
+//     the demangled name holds it too. Template arguments are not: GCC
+//     drops default arguments ("basic_string<char>") and spells types its
+//     own way ("long int", "const char*"), so '<', '>', ',' and spaces are
+//     left to the run, and so is a literal that could fall inside a word
+//     that only GCC spells (gccOnlyRuns: "int" of "long unsigned int").
+//     GCC tests the file name as the compiler found it, which the run's
+//     name for the file contains, so any literal goes, but for a
+//     backslash, which GCC's list syntax reads.
 //
 // MANGLED rules are matched at run time only: a mangled name abbreviates
 // what GCC's name spells out (St for std::).
@@ -41,7 +51,7 @@ func (f *Filter) CompilerExclusions() (files, functions []string) {
 		}
 	}
 	for _, lit := range exactSubstrings(f.Regions, true) {
-		if identifier(lit) {
+		if SharedNameLiteral(lit) {
 			functions = append(functions, lit)
 		}
 	}
@@ -104,13 +114,28 @@ func substringPattern(pattern string) (string, bool) {
 	return string(lit), true
 }
 
-// identifier reports whether s is made of [A-Za-z0-9_].
-func identifier(s string) bool {
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '_') {
+// gccOnlyRuns are the runs of name bytes that GCC's printable names
+// spell in template arguments where a demangled name does not: "int" in
+// "long int" and "long unsigned int" (demangled "long", "unsigned
+// long"), and the class templates that the demangler abbreviates
+// (std::string, std::istream and the like of the old ABI).
+var gccOnlyRuns = []string{"int", "std::basic_string", "std::basic_istream", "std::basic_ostream",
+	"std::basic_iostream", "std::char_traits", "std::allocator"}
+
+// SharedNameLiteral reports whether every function whose GCC printable
+// name holds lit has a demangled name that holds it too: lit is made of
+// [A-Za-z0-9_:~] and lies within no run that only GCC spells.
+func SharedNameLiteral(lit string) bool {
+	for i := 0; i < len(lit); i++ {
+		c := lit[i]
+		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '_' || c == ':' || c == '~') {
 			return false
 		}
 	}
-	return true
+	for _, run := range gccOnlyRuns {
+		if strings.Contains(run, lit) {
+			return false
+		}
+	}
+	return lit != ""
 }

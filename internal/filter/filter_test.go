@@ -261,6 +261,7 @@ SCOREP_FILE_NAMES_END
 SCOREP_REGION_NAMES_BEGIN
   EXCLUDE *get*  **set**  *ns::f*  *_Z* MANGLED *tiny*
   EXCLUDE get_x  *   *?x*  *[ab]*
+  EXCLUDE *Mesh::~Mesh*  *Box<int*  *a,b*  *a b*  *int*  *std::*  *print*
 SCOREP_REGION_NAMES_END
 `
 	f, err := Parse("f", []byte(src))
@@ -271,7 +272,7 @@ SCOREP_REGION_NAMES_END
 	if got, want := strings.Join(files, "|"), "third_party|a*b|c,d"; got != want {
 		t.Errorf("files %q, want %q", got, want)
 	}
-	if got, want := strings.Join(fns, "|"), "get|set|_Z"; got != want {
+	if got, want := strings.Join(fns, "|"), "get|set|ns::f|_Z|Mesh::~Mesh|print"; got != want {
 		t.Errorf("functions %q, want %q", got, want)
 	}
 	var none *Filter

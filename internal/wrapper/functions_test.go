@@ -233,3 +233,82 @@ func TestFilterSource(t *testing.T) {
 		t.Errorf("empty filter:\n%s", empty)
 	}
 }
+
+// TestFilterScopedNamesGCC compiles C++ with members, nested namespaces,
+// a destructor, an overload, a class template and a function template
+// through gopari cc --functions --filter, at -O0 (no inlined copies: a
+// function's hook calls are in its own body), and reads the object: the
+// rules GCC can apply exactly (scoped literals) leave their functions
+// without a __cyg_profile_func_enter call, and only those; the rules it
+// cannot (template arguments, a comma, a space) leave every function
+// instrumented, for the run to filter.
+func TestFilterScopedNamesGCC(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	src := filepath.Join(dir, "m.cc")
+	code := `namespace geo { namespace inner {
+struct Mesh { int n; Mesh(); ~Mesh(); int get(int i) const; int get(long i) const; int getX(int i) const; };
+Mesh::Mesh() : n(3) {}
+Mesh::~Mesh() { n = 0; }
+int Mesh::get(int i) const { return n + i; }
+int Mesh::get(long i) const { return n + (int)i; }
+int Mesh::getX(int i) const { return n - i; }
+}}
+template <typename T, typename U> struct Box { T t; T val() const { return t; } };
+template <typename T> T tmax(T a, T b) { return a > b ? a : b; }
+int plain(int x) { return x + 1; }
+int main() {
+  geo::inner::Mesh m;
+  Box<int, float> b{1};
+  Box<long, int> c{2};
+  return m.get(1) + m.get(2L) + m.getX(1) + b.val() + (int)c.val() + tmax(1, 2) + (int)tmax(1L, 2L) + plain(0);
+}
+`
+	if err := os.WriteFile(src, []byte(code), 0o666); err != nil {
+		t.Fatal(err)
+	}
+	all := []string{"main", "geo::inner::Mesh::Mesh()", "geo::inner::Mesh::~Mesh()", "geo::inner::Mesh::get(int) const",
+		"geo::inner::Mesh::get(long) const", "geo::inner::Mesh::getX(int) const", "Box<int, float>::val() const",
+		"Box<long, int>::val() const", "int tmax<int>(int, int)", "long tmax<long>(long, long)", "plain(int)"}
+	for _, c := range []struct {
+		rules string
+		out   []string // the functions without hooks
+	}{
+		{"*Mesh::get* *Mesh::~Mesh*", []string{"geo::inner::Mesh::~Mesh()", "geo::inner::Mesh::get(int) const",
+			"geo::inner::Mesh::get(long) const", "geo::inner::Mesh::getX(int) const"}},
+		{"*inner::Mesh::getX* *plain*", []string{"geo::inner::Mesh::getX(int) const", "plain(int)"}},
+		{"*Mesh::Mesh* *tmax*", []string{"geo::inner::Mesh::Mesh()", "int tmax<int>(int, int)", "long tmax<long>(long, long)"}},
+		// GCC's names are "Box<int, float>::val", "tmax<long int>": run time only.
+		{"*Box<int* *float>::val* *tmax<long>* *int* *Mesh::get(int)*", nil},
+		// The last INCLUDE takes some back: run time only.
+		{"*Mesh::get* INCLUDE *Mesh::getX*", nil},
+	} {
+		f, err := filter.Parse("f", []byte("SCOREP_REGION_NAMES_BEGIN EXCLUDE "+c.rules+" SCOREP_REGION_NAMES_END"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		obj := filepath.Join(dir, "m.o")
+		var stderr bytes.Buffer
+		if err := Run([]string{"g++", "-O0", "-c", src, "-o", obj}, Options{Functions: true, Filter: f, PrintDiags: nopDiags}, nil, io.Discard, &stderr); err != nil {
+			t.Fatalf("gopari cc: %v\n%s", err, stderr.String())
+		}
+		got := map[string]bool{}
+		for _, fn := range instrumentedFunctions(t, obj) {
+			got[demangled(fn)] = true
+		}
+		for _, fn := range all {
+			if want := !contains(c.out, fn); got[fn] != want {
+				t.Errorf("%s: %s instrumented %v, want %v", c.rules, fn, got[fn], want)
+			}
+		}
+	}
+}
+
+// demangled is a symbol's demangled name, as the run's filter reads it.
+func demangled(sym string) string {
+	out, err := exec.Command("c++filt", sym).Output()
+	if err != nil {
+		return sym
+	}
+	return strings.TrimSpace(string(out))
+}

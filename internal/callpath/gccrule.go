@@ -1,0 +1,166 @@
+package callpath
+
+// Rules GCC applies too. gopari cc --functions --filter hands GCC the
+// *literal* EXCLUDE rules whose literal both names spell alike
+// (filter.SharedNameLiteral), and GCC leaves out, at compile time, every
+// function whose printable name holds it: no hook call, no lookup, and
+// no instrumented inlined copy. GCC's printable name is the scoped name
+// without parameters or return type ("geo::Mesh::get" for
+// "geo::Mesh::get(int) const"), so an exact name cannot reach GCC, but
+// *geo::Mesh::get* can: it leaves out, at both times, every function whose
+// name holds that literal (gccRule). It means exactly what the exact name
+// means for this program when no function of it that is measured holds
+// the literal: not in its demangled name, which the run tests, nor in its
+// printable name, which GCC tests. The program's functions are those of
+// every instrumented file the run mapped (the executable, and shared
+// libraries built with --functions), read from their symbol tables; the
+// others call no hook, which is all the run's filter decides on. A file
+// that is gone or was rebuilt leaves every rule exact.
+
+import (
+	"debug/elf"
+	"fmt"
+	"os"
+	"strings"
+
+	"gopari/internal/filter"
+	"gopari/internal/profile"
+	"gopari/internal/symbols"
+)
+
+// programNames returns the demangled names of the functions of every
+// instrumented ELF file the runs ps mapped, or why they cannot all be
+// read.
+func programNames(ps []*profile.Profile) (names []string, why string) {
+	seen := map[string]bool{}
+	for _, p := range ps {
+		for _, m := range p.Mappings {
+			if seen[m.File] || !strings.HasPrefix(m.File, "/") {
+				continue
+			}
+			seen[m.File] = true
+			if _, err := os.Stat(m.File); err != nil {
+				return nil, fmt.Sprintf("%s cannot be read", m.File)
+			}
+			if m.BuildID != "" && symbols.FileBuildID(m.File) != m.BuildID {
+				return nil, fmt.Sprintf("%s was rebuilt since the run", m.File)
+			}
+			names = append(names, instrumentedFunctions(m.File)...)
+		}
+	}
+	if len(seen) == 0 {
+		return nil, "the run recorded no mapped files"
+	}
+	return names, ""
+}
+
+// instrumentedFunctions returns the demangled names of the functions of
+// ELF file name if it may call the hooks: it calls them defined
+// elsewhere (a shared library built with --functions), or it holds
+// gopari's runtime (the program). The functions of another file (the C
+// library, which defines no-op hooks of its own, a file that is not ELF)
+// never reach the run's filter, and GCC does not compile them.
+func instrumentedFunctions(name string) []string {
+	f, err := elf.Open(name)
+	if err != nil {
+		return nil
+	}
+	defer f.Close()
+	syms, _ := f.Symbols()
+	dyn, _ := f.DynamicSymbols()
+	hooked := false
+	for _, s := range append(syms, dyn...) {
+		undef := s.Section == elf.SHN_UNDEF
+		hooked = hooked || s.Name == "__cyg_profile_func_enter" && undef || s.Name == "pomp_cp_embedded_filter" && !undef
+	}
+	if !hooked {
+		return nil
+	}
+	var out []string
+	for _, s := range append(syms, dyn...) {
+		if elf.ST_TYPE(s.Info) == elf.STT_FUNC && s.Section != elf.SHN_UNDEF {
+			out = append(out, symbols.Demangle(s.Name))
+		}
+	}
+	return out
+}
+
+// gccLiteral returns GCC's printable name of the function with demangled
+// name name, when it is a scoped name that a literal GCC applies can hold
+// (filter.SharedNameLiteral): what comes before the parameters, with no
+// return type, template arguments, operator or anonymous namespace.
+func gccLiteral(name string) (string, bool) {
+	lit, _, _ := strings.Cut(name, "(")
+	if !filter.SharedNameLiteral(lit) || strings.Contains(lit, "operator") || strings.HasPrefix(lit, ":") || strings.HasSuffix(lit, ":") {
+		return "", false
+	}
+	return lit, true
+}
+
+// printableName is GCC's printable name of the function with demangled
+// name name, as far as the demangled name tells it: without a clone
+// suffix, a return type or parameters, the anonymous namespace spelt as
+// GCC does. What it cannot tell, GCC's own spelling of template
+// arguments, a literal that filter.SharedNameLiteral accepts never
+// falls in.
+func printableName(name string) string {
+	name, _, _ = strings.Cut(name, " [clone ")
+	name = strings.ReplaceAll(name, "(anonymous namespace)", "{anonymous}")
+	depth, start := 0, 0
+	for i := 0; i < len(name); i++ {
+		switch c := name[i]; {
+		case strings.HasPrefix(name[i:], "operator"):
+			i += len("operator") // and its symbol, which is no bracket
+			if strings.HasPrefix(name[i:], "()") {
+				i += 2
+			}
+			for i < len(name) && strings.IndexByte("<>=!+-*/%^&|~[],", name[i]) >= 0 {
+				i++
+			}
+			if i < len(name) && name[i] == ' ' { // operator new, operator<< <T>
+				for i++; i < len(name) && (name[i] == '_' || name[i] >= 'a' && name[i] <= 'z'); i++ {
+				}
+			}
+			i--
+		case c == '<' || c == '[' || c == '{':
+			depth++
+		case c == '>' || c == ']' || c == '}':
+			depth--
+		case c == ' ' && depth == 0:
+			start = i + 1 // what came before is the return type
+		case c == '(' && depth == 0:
+			return name[start:i]
+		}
+	}
+	return name[start:]
+}
+
+// gccRules chooses, for each function of excl, the *literal* rule that
+// GCC applies too where it means the same as the exact name: lits[i] is
+// function i's literal, or "" to keep its exact name (at run time only).
+func gccRules(excl []Function, program []string) (lits []string) {
+	out := map[string]bool{}
+	for _, f := range excl {
+		out[f.Name] = true
+	}
+	var kept []string // the measured functions: their names and GCC's
+	for _, g := range program {
+		if base, _, _ := strings.Cut(g, " [clone "); !out[base] {
+			kept = append(kept, g, printableName(g))
+		}
+	}
+	lits = make([]string, len(excl))
+	for i, f := range excl {
+		lit, ok := gccLiteral(f.Name)
+		for _, g := range kept {
+			if !ok {
+				break
+			}
+			ok = !strings.Contains(g, lit)
+		}
+		if ok {
+			lits[i] = lit
+		}
+	}
+	return lits
+}
