@@ -110,3 +110,56 @@ func pprofTop(t *testing.T, dir, name, want string) {
 	}
 	t.Errorf("go tool pprof -top does not count %s visits of %s:\n%s", want, name, b)
 }
+
+// TestCallPathLibraryAndStripped: a function of a shared library built
+// with --functions is named, with its file, from the library the run
+// mapped; a stripped program's static function, which has no symbol
+// left, is shown by its address; visits stay exact in both.
+func TestCallPathLibraryAndStripped(t *testing.T) {
+	needTools(t)
+	c := compilers[0]
+	dir := t.TempDir()
+	lib := filepath.Join(dir, "libcp.so")
+	exe := filepath.Join(dir, "cplibmain")
+	src := func(name string) string { s, _ := filepath.Abs(filepath.Join("testdata", name)); return s }
+	for _, argv := range [][]string{
+		append(append([]string{"cc", "--functions", c.cc}, c.openmp...), "-g", "-O2", "-fPIC", "-shared", src("cplib.c"), "-o", lib),
+		append(append([]string{"cc", "--functions", c.cc}, c.openmp...), "-g", "-O2", src("cplibmain.c"), "-L"+dir, "-lcp", "-Wl,-rpath,"+dir, "-o", exe),
+	} {
+		cmd := exec.Command(gopariCommand(t), argv...)
+		cmd.Env = append(os.Environ(), "GOPARI_PREFIX="+runtimePrefix(t))
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("gopari %s: %v\n%s", strings.Join(argv, " "), err, out)
+		}
+	}
+	stripped := exe + "-stripped"
+	if out, err := exec.Command("strip", "-o", stripped, exe).CombinedOutput(); err != nil {
+		t.Fatalf("strip: %v\n%s", err, out)
+	}
+	for _, k := range []struct {
+		exe, local string
+	}{{exe, "local"}, {stripped, "0x"}} {
+		r := run(t, k.exe, []string{"OMP_NUM_THREADS=2"})
+		if r.stdout != "3996008\n" {
+			t.Fatalf("%s printed %q", k.exe, r.stdout)
+		}
+		tree, err := callpath.FromProfile(readProfile(t, r))
+		if err != nil || tree == nil {
+			t.Fatalf("%s: call paths: %v", k.exe, err)
+		}
+		work := cpByName(tree, "libwork")
+		if v := cpVisits(tree, work); v != 8 {
+			t.Errorf("%s: libwork: %d visits, want 8", k.exe, v)
+		}
+		for _, id := range work {
+			n := tree.Nodes[id]
+			if filepath.Base(n.File) != "cplib.c" {
+				t.Errorf("%s: libwork in file %q, want cplib.c", k.exe, n.File)
+			}
+			caller := tree.Nodes[n.Parent]
+			if !strings.HasPrefix(caller.Name, k.local) || caller.Visits == 0 {
+				t.Errorf("%s: libwork called from %q (%d visits), want a name starting %q", k.exe, caller.Name, caller.Visits, k.local)
+			}
+		}
+	}
+}
