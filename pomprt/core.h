@@ -417,6 +417,18 @@ static inline __attribute__((always_inline)) void resume_task(pomp_thr *t)
 	pomp_thread.current = c->id;
 }
 
+/* left_barrier reports whether the closing barrier whose implicit task
+ * lies on t's stack is over for t: a later team is recruiting t (which
+ * then ends the C taskloop tasks it ran there, pomp_end_taskloop), or the
+ * end of the run ends them from another thread. The master's join has
+ * counted such a task from the location's close_pend_start, and the
+ * location may be another thread's in a later team by now: the task must
+ * not touch the location's record of the barrier (pomp_loc.close_*). */
+static inline int left_barrier(const pomp_thr *t)
+{
+	return __atomic_load_n(&t->recruiting, __ATOMIC_RELAXED) || t != pomp_self_tls;
+}
+
 /* pop_task pops the task frame on top of t at time ts (0 if it did not
  * read the clock) and makes the task below current again. */
 static inline __attribute__((always_inline)) void pop_task(pomp_thr *t, pomp_frame *f, uint64_t ts)
@@ -425,7 +437,7 @@ static inline __attribute__((always_inline)) void pop_task(pomp_thr *t, pomp_fra
 	t->nfr--;
 	if (f->flags & FL_TS) {
 		pomp_frame *below = &t->fr[t->nfr - 1];
-		if (__builtin_expect(below->flags & FL_CLOSING, 0) && ts) {
+		if (__builtin_expect(below->flags & FL_CLOSING, 0) && ts && !left_barrier(t)) {
 			pomp_loc *l = pomp_g.locs[t->loc];
 			l->close_tasks += ts - f->start; /* run in the closing barrier */
 			l->close_pend_start = 0;

@@ -329,7 +329,9 @@ static void end_left(pomp_thr *t, int own, uint64_t ts)
 			if (!f->team_seq)
 				break;
 			pomp_loc *p = pomp_g.locs[pomp_g.locs[f->saved_loc]->parent];
-			if (__atomic_load_n(&p->join_seq, __ATOMIC_ACQUIRE) != f->team_seq)
+			/* The teams forked there join in the order they were
+			 * forked: a later one joined means that its did too. */
+			if (__atomic_load_n(&p->join_seq, __ATOMIC_ACQUIRE) < f->team_seq)
 				break; /* its team is still on: the thread may go on */
 		}
 		pomp_end_taskloop(t, ts, 0);

@@ -24,9 +24,10 @@ uint64_t pomp_tl_bound(const pomp_frame *f, uint64_t ts)
 			ts = x;
 	}
 	if (f->team_seq) {
-		/* Run in a closing barrier: it ended before its team joined. */
+		/* Run in a closing barrier: it ended before its team joined,
+		 * and so before any later team forked there joined. */
 		pomp_loc *p = pomp_g.locs[pomp_g.locs[f->saved_loc]->parent];
-		if (__atomic_load_n(&p->join_seq, __ATOMIC_ACQUIRE) == f->team_seq) {
+		if (__atomic_load_n(&p->join_seq, __ATOMIC_ACQUIRE) >= f->team_seq) {
 			uint64_t x = __atomic_load_n(&p->join_ts, __ATOMIC_RELAXED);
 			if (x < ts && x >= f->start)
 				ts = x;

@@ -61,6 +61,7 @@ func (g *gen) parallel(c ctx) {
 	team.inTask = false
 	team.inTGBody = false
 	team.mult = c.mult * 3
+	team.levels = c.levels + 1
 	if fp != "" {
 		team.ivs = append(append([]string(nil), team.ivs...), fp)
 	}

@@ -43,8 +43,10 @@ func TestCoverage(t *testing.T) {
 }
 
 // TestClang checks that programs for clang avoid what clang 14 and its
-// libomp get wrong.
+// libomp get wrong, tasks in nested teams among them, which programs for
+// gcc do have.
 func TestClang(t *testing.T) {
+	nestedTasks := 0
 	for s := uint64(1); s <= 300; s++ {
 		p := string(Generate(Config{Seed: s, Clang: true}))
 		for _, bad := range []string{"untied", "omp scope", "(monotonic: static"} {
@@ -52,5 +54,60 @@ func TestClang(t *testing.T) {
 				t.Fatalf("seed %d: a clang program contains %q", s, bad)
 			}
 		}
+		if line := taskInNestedTeam(p); line > 0 {
+			t.Fatalf("seed %d: line %d of a clang program creates tasks in a nested team", s, line)
+		}
+		if taskInNestedTeam(string(Generate(Config{Seed: s}))) > 0 {
+			nestedTasks++
+		}
 	}
+	if nestedTasks == 0 {
+		t.Error("no program for gcc creates tasks in a nested team: the check above proves nothing")
+	}
+}
+
+// taskInNestedTeam returns the first line of program p whose directive
+// creates tasks (task, taskloop) inside two parallel regions, or 0. A
+// parallel directive's region is the next block opened.
+func taskInNestedTeam(p string) int {
+	var open []bool // per open brace: a parallel region's block
+	pending := false
+	for i, line := range strings.Split(p, "\n") {
+		line = strings.TrimSpace(line)
+		dir := ""
+		if rest, ok := strings.CutPrefix(line, "#pragma omp "); ok {
+			dir = rest
+		} else if rest, ok := strings.CutPrefix(line, `_Pragma("omp `); ok {
+			dir = rest
+		}
+		words := strings.FieldsFunc(dir, func(r rune) bool { return r == ' ' || r == '(' || r == '"' })
+		if len(words) > 0 && words[0] == "parallel" {
+			pending = true
+		}
+		for k, w := range words {
+			if k < 2 && (w == "task" || w == "taskloop") {
+				levels := 0
+				for _, par := range open {
+					if par {
+						levels++
+					}
+				}
+				if levels > 1 {
+					return i + 1
+				}
+			}
+		}
+		for _, r := range line {
+			switch r {
+			case '{':
+				open = append(open, pending)
+				pending = false
+			case '}':
+				if len(open) > 0 {
+					open = open[:len(open)-1]
+				}
+			}
+		}
+	}
+	return 0
 }

@@ -147,3 +147,43 @@ func checkTaskloopRanges(t *testing.T, what string, got [][2]int64, tasks []tlTa
 		t.Errorf("%s: task iteration ranges %v in the stream, the program ran %v", what, got, want)
 	}
 }
+
+// TestTaskloopNestedClosing runs nestedtl.c: the workers of nested teams
+// run C taskloop tasks in the closing barrier and see their end only
+// when a later team recruits them, by which time another thread may
+// hold their place in the team tree, or at the end of the run. Every
+// place's exclusive times must still add up to its time in its teams
+// (checkInvariants), every task end once, with its iterations. gcc and
+// clang, passive waits (libomp's pool threads sleep), three runs each.
+func TestTaskloopNestedClosing(t *testing.T) {
+	needTools(t)
+	for _, c := range compilers {
+		c := c
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			p := build(t, c, "nestedtl.c")
+			for i := 0; i < 3; i++ {
+				prof, orig := compareRun(t, p, []string{"OMP_WAIT_POLICY=passive"})
+				var iters, tasks uint64
+				if _, err := fmt.Sscanf(orig.stdout, "iterations %d tasks %d", &iters, &tasks); err != nil {
+					t.Fatalf("output %q: %v", orig.stdout, err)
+				}
+				tl := regionsOfKind(prof, "taskloop")
+				if len(tl) != 1 {
+					t.Fatalf("%d taskloop regions, want 1", len(tl))
+				}
+				var ended uint64
+				for _, s := range prof.Stats {
+					if s.Region == tl[0].ID && s.Body != nil {
+						ended += s.Body.Visits
+					}
+				}
+				ts := taskStats(prof, tl[0].ID)
+				if ts.Executed != tasks || ended != tasks || ts.Iterations != iters {
+					t.Errorf("%d taskloop tasks executed, %d ended, %d iterations; the program ran %d tasks of %d iterations",
+						ts.Executed, ended, ts.Iterations, tasks, iters)
+				}
+			}
+		})
+	}
+}
