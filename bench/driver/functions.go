@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -54,7 +55,7 @@ func (b *bench) callCost(w io.Writer) {
 	per := map[string]execCounts{}
 	for _, m := range list {
 		a, z := b.callgrind(b.exe["calls."+m], strconv.Itoa(n0)), b.callgrind(b.exe["calls."+m], strconv.Itoa(n0+n1))
-		per[m] = execCounts{instr: (z.instr - a.instr) / float64(n1), clock: (z.clock - a.clock) / float64(n1)}
+		per[m] = execCounts{instr: (z.instr - a.instr) / float64(n1), clock: hundredths((z.clock - a.clock) / float64(n1))}
 	}
 	addCPU := added(p.cpu, "fn", "orig")
 	instr := per["fn"].instr - per["orig"].instr
@@ -146,3 +147,7 @@ func (b *bench) proxyFilter(args ...string) (string, string) {
 	}
 	return hand, fmt.Sprintf("bench/proxy/proxy.filter, written by hand (gopari filter: %s)", why)
 }
+
+// hundredths rounds x to two decimals, so that a count of none prints
+// as 0.00, not -0.00.
+func hundredths(x float64) float64 { return math.Round(x*100)/100 + 0 }
