@@ -61,6 +61,23 @@ void pomp_record_pair(pomp_thr *t, POMP_Task_handle id, POMP_Task_handle parent)
 void pomp_settle_creation(pomp_thr *t);
 void pomp_before_task(pomp_thr *t, int undeferred);
 
+/* callpath.c: with SLOW_CALLPATH, every frame change is told */
+void pomp_cp_thread_new(pomp_thr *t);
+void pomp_cp_push(pomp_thr *t, uint64_t ts);
+void pomp_cp_pop(pomp_thr *t, uint64_t ts);
+void pomp_cp_implicit(pomp_thr *t, uint32_t parent, uint64_t ts);
+void pomp_cp_closing(pomp_thr *t, int i, uint64_t ts);
+void pomp_cp_created(pomp_thr *t, uint64_t id);
+void pomp_cp_task(pomp_thr *t, uint64_t id, uint64_t ts);
+void pomp_cp_taskloop_enter(pomp_thr *t, pomp_tlinst *in);
+void pomp_cp_taskloop_task(pomp_thr *t, const pomp_tlinst *in, uint64_t seq, uint64_t ts);
+void pomp_cp_sync(pomp_thr *t, uint64_t ts);
+void pomp_cp_flush(pomp_thr *t, uint64_t ts);
+void pomp_cp_park(pomp_thr *t, pomp_parked *p, int i);
+void pomp_cp_unpark(pomp_thr *t, pomp_parked *p, int base, uint64_t ts);
+
+#define CALLPATHS(t) __builtin_expect((t)->slow & SLOW_CALLPATH, 0)
+
 /* taskloop.c */
 uint64_t pomp_tl_bound(const pomp_frame *f, uint64_t ts);
 int pomp_end_counted(pomp_thr *t);
@@ -224,6 +241,8 @@ static inline __attribute__((always_inline)) pomp_frame *open_phase_at(pomp_thr 
 	}
 	pomp_frame *f = push_phase(t, region, kind, phase, flags, now_ts);
 	*ts = now_ts;
+	if (CALLPATHS(t))
+		pomp_cp_push(t, now_ts);
 	return f;
 }
 
@@ -276,6 +295,8 @@ static inline __attribute__((always_inline)) void close_top_at(pomp_thr *t, pomp
 	pomp_frame *below = &t->fr[t->nfr - 1];
 	if (below->flags & FL_MEASURED)
 		below->last = ts;
+	if (CALLPATHS(t))
+		pomp_cp_pop(t, ts);
 }
 
 /* close_top pops the top frame, a phase or fork frame, into phase p of
@@ -413,6 +434,8 @@ static inline __attribute__((always_inline)) void pop_task(pomp_thr *t, pomp_fra
 			below->last = ts;
 	}
 	resume_task(t);
+	if (CALLPATHS(t))
+		pomp_cp_pop(t, ts);
 }
 
 /* count_task_end counts the end of task frame f in phase p of its

@@ -17,11 +17,14 @@
 #include "core.h"
 
 /* A variable's accepted values: words, or a byte count when words is
- * NULL. Its default is words[0] (a byte count: 0, no limit). */
+ * NULL, or a count (a whole number from 1 to 2^31-1) when count is set.
+ * Its default is words[0] (a byte count or count: 0, which the reader
+ * takes for its default). */
 typedef struct env_var {
 	const char *name;
 	const char *const *words;
 	const char *otherwise; /* what a bad value leaves in force */
+	int count;
 } env_var;
 
 static const char *const mode_words[] = {"profile", "trace", "ids", "off", NULL};
@@ -29,6 +32,7 @@ static const char *const bit_words[] = {"0", "1", NULL};
 static const char *const clock_words[] = {"tsc", "monotonic", NULL};
 static const char *const sampling_words[] = {"on", "off", NULL};
 static const char *const ordered_words[] = {"time", "count", NULL};
+static const char *const onoff_words[] = {"on", "off", NULL};
 
 /* Indexed by ENV_* (rt.h). */
 static const env_var env_vars[ENV_COUNT] = {
@@ -40,6 +44,8 @@ static const env_var env_vars[ENV_COUNT] = {
 	[ENV_ORDERED] = {"GOPARI_ORDERED", ordered_words, "using time"},
 	[ENV_SUMMARY] = {"GOPARI_SUMMARY", bit_words, "no summary is printed"},
 	[ENV_RECORD_IDS] = {"GOPARI_RECORD_IDS", bit_words, "task IDs are not recorded"},
+	[ENV_CALLPATHS] = {"GOPARI_CALLPATHS", onoff_words, "using on"},
+	[ENV_CALLPATH_NODES] = {"GOPARI_CALLPATH_NODES", NULL, "using 100000", 1},
 };
 
 static uint64_t env_values[ENV_COUNT];
@@ -78,6 +84,10 @@ static uint64_t parse_bytes(const char *s)
  * or c", or what a byte count looks like. */
 static void accepted(const env_var *v, char *buf, size_t n)
 {
+	if (v->count) {
+		snprintf(buf, n, "a count from 1 to 2147483647 (such as 100000)");
+		return;
+	}
 	if (!v->words) {
 		snprintf(buf, n, "a byte count (such as 500M)");
 		return;
@@ -94,6 +104,11 @@ static void accepted(const env_var *v, char *buf, size_t n)
  * accept s. */
 static int64_t parse(const env_var *v, const char *s)
 {
+	if (v->count) {
+		char *end;
+		unsigned long long c = strtoull(s, &end, 10);
+		return *s >= '0' && *s <= '9' && !*end && c >= 1 && c <= INT32_MAX ? (int64_t)c : -1;
+	}
 	if (!v->words) {
 		uint64_t b = parse_bytes(s);
 		return b && b <= INT64_MAX ? (int64_t)b : -1;

@@ -42,6 +42,7 @@ func finalize(exit string) {
 	}
 	ck := calibrate()
 	p := collect(g, ck, end-uint64(g.ns0))
+	addCallPaths(p, g, ck)
 	p.Mode = mode
 	p.Exit = exit
 	p.PID = os.Getpid()

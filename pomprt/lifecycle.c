@@ -357,6 +357,7 @@ void pomp_rt_close(int others)
 	 * (a forked child ends here in a signal handler). */
 	pomp_thr *all = __atomic_load_n(&pomp_g.threads, __ATOMIC_ACQUIRE);
 	pomp_thr *me = pomp_self_tls;
+	pomp_cp_flush(me, ts);
 	for (pomp_thr *t = all; t; t = t->next) {
 		if (t == me) {
 			end_left(t, 1, ts);

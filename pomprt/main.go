@@ -9,6 +9,7 @@ package main
 /*
 #cgo CFLAGS: -O2 -Wall -Wextra -ftls-model=initial-exec -I${SRCDIR}
 #include "rt.h"
+int pomp_cp_go_ready(void);
 */
 import "C"
 
@@ -29,6 +30,7 @@ func pompGoFinalize(exit *C.char) {
 // before the Go runtime starts.
 func init() {
 	startTime = time.Now()
+	C.pomp_cp_go_ready() // the call-path hooks may ask for the filter now
 	if fd := int(C.pomp_control_fd()); fd >= 0 {
 		control = &controller{fd: fd, served: make(chan struct{})}
 		go control.serve()

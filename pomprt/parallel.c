@@ -89,6 +89,8 @@ void POMP_Parallel_begin(POMP_Region *r, POMP_Task_handle encountering, POMP_Tas
 	}
 	uint32_t parent = team.id ? (uint32_t)(team.id - 1) : (cur_loc(t), t->loc);
 	uint32_t saved = t->has_loc ? t->loc : parent;
+	if (CALLPATHS(t))
+		pomp_cp_sync(t, 0); /* the path so far is the old location's */
 	pomp_set_loc(t, pomp_child_loc(t, parent, (uint32_t)thread_num()));
 	pomp_loc *l = pomp_g.locs[t->loc];
 	settle_close(l);
@@ -98,6 +100,8 @@ void POMP_Parallel_begin(POMP_Region *r, POMP_Task_handle encountering, POMP_Tas
 	l->close_tasks = 0;
 	uint64_t ts;
 	pomp_frame *f = push_task(t, r->id, FR_IMPLICIT, 1, id, 0, 0, &ts);
+	if (CALLPATHS(t))
+		pomp_cp_implicit(t, parent, ts);
 	f->saved_loc = saved;
 	f->aux = master && omp_get_num_threads ? (uint64_t)omp_get_num_threads() : 1;
 	EV(t, EV_IMPLICIT_BEGIN, r->id, ts, 2, id, encountering, 0);
@@ -131,6 +135,8 @@ void POMP_Parallel_end(POMP_Region *r)
 	/* It stays measured, so that tasks run on it read the clock. */
 	f->flags |= FL_CLOSING;
 	f->last = ts;
+	if (CALLPATHS(t))
+		pomp_cp_closing(t, i, ts);
 	pomp_loc *l = pomp_g.locs[t->loc];
 	l->close_tasks = 0;
 	l->close_pend_start = 0;

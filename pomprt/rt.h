@@ -16,7 +16,9 @@
  * task suspended for another is not counted. A region's inclusive time
  * at a location counts the time during which at least one of its frames
  * was open there (the outermost one), as a call-path profile does, so
- * recursion is not counted twice.
+ * recursion is not counted twice. Call paths (callpath.c, with gopari cc
+ * --functions) keep time of their own beside the frames', which they
+ * never change: the region profile is the same with them or without.
  *
  * SAMPLING. Reading the clock costs about 10 ns, as much as a whole tiny
  * task. Counts are always exact; times are measured for every implicit
@@ -147,7 +149,18 @@ typedef struct pomp_loc {
 	uint64_t forks;    /* teams forked here so far */
 	uint64_t join_seq; /* the last team forked here that joined, and when */
 	uint64_t join_ts;
+	/* Call paths (callpath.c): the visits and exclusive ticks of each
+	 * path run here, by node ID, grown by the thread at this location
+	 * under pomp_g.mu; and the path of the last team forked here, which
+	 * its implicit tasks hang below. */
+	struct pomp_cpcount *cp;
+	uint32_t ncp;
+	uint32_t cp_fork;
 } pomp_loc;
+
+typedef struct pomp_cpcount {
+	uint64_t visits, excl;
+} pomp_cpcount;
 
 /* A frame of a thread's stack. */
 typedef struct pomp_frame {
@@ -213,6 +226,7 @@ typedef struct pomp_parked {
 	uint32_t nested; /* tasks begun on top of it on its thread while parked */
 	int nfr, capfr;
 	pomp_frame *fr; /* fr[0] is the task frame */
+	struct pomp_cpparked *cp; /* its call paths' part (callpath.c), or NULL */
 	struct pomp_parked *next;
 } pomp_parked;
 
@@ -220,6 +234,7 @@ typedef struct pomp_parked {
 typedef struct pomp_tlinst {
 	uint64_t seq;
 	uint64_t exit_ts; /* 0 until Taskloop_exit */
+	uint64_t cp_path; /* call paths: the path that encountered it, its tasks' base */
 } pomp_tlinst;
 
 #define POMP_TLINST 64
@@ -278,6 +293,7 @@ typedef struct pomp_thr {
 	int call_state; /* CALL_* */
 	int call_frame; /* its frame's index */
 	uint32_t section; /* 1 + the number of the section beginning (pomp_rt_section_begin), or 0 */
+	struct pomp_cpthr *cp; /* its call paths (callpath.c), with SLOW_CALLPATH */
 	struct pomp_thr *next;
 } pomp_thr;
 
@@ -320,8 +336,31 @@ typedef struct pomp_rt {
 
 /* Why a thread's events take the full paths (pomp_thr.slow). */
 enum {
-	SLOW_RECORD = 1 << 0 /* POMP_MODE_RECORD */
+	SLOW_RECORD = 1 << 0,  /* POMP_MODE_RECORD */
+	SLOW_CALLPATH = 1 << 1 /* call paths are recorded (callpath.c): every frame change is seen */
 };
+
+/* The call-path tree (callpath.c), shared by every thread, read by Go at
+ * exit. Node 0 is the root, node 1 the overflow; a node's key is a
+ * function's address, or CP_REGION | region << 8 | frame kind << 4 |
+ * phase for a region frame. Nodes are appended under mu, never moved. */
+typedef struct pomp_cptree {
+	int on;            /* 1 once call paths are on */
+	uint32_t max;      /* GOPARI_CALLPATH_NODES, the root and the overflow node included */
+	uint32_t n;        /* nodes so far */
+	uint32_t *parent;  /* by node */
+	uint64_t *key;     /* by node */
+	uint32_t *hash;    /* (parent, key) -> node, 0 for an empty slot */
+	uint32_t hmask;
+	pthread_mutex_t mu;
+} pomp_cptree;
+
+extern pomp_cptree pomp_cp;
+
+#define CP_REGION (1ull << 63)
+#define CP_ROOT 0u
+#define CP_OVERFLOW 1u
+#define CP_NONE UINT32_MAX /* no path: a thread's time in no task of its own (a closing barrier) */
 
 /* Region flags of the runtime's own. */
 enum {
@@ -401,8 +440,11 @@ enum {
 	ENV_ORDERED,
 	ENV_SUMMARY,
 	ENV_RECORD_IDS,
+	ENV_CALLPATHS,
+	ENV_CALLPATH_NODES,
 	ENV_COUNT
 };
+enum { ENV_CALLPATHS_ON = 0, ENV_CALLPATHS_OFF };
 enum { ENV_MODE_PROFILE = 0, ENV_MODE_TRACE, ENV_MODE_IDS, ENV_MODE_OFF };
 enum { ENV_CLOCK_TSC = 0, ENV_CLOCK_MONOTONIC };
 enum { ENV_SAMPLING_ON = 0, ENV_SAMPLING_OFF };
@@ -452,5 +494,6 @@ void pomp_snapshot_close(pomp_snapshot *s);
 extern void pompGoFinalize(char *exit);
 extern int pompGoRunDir(char *buf, int n);
 extern int pompGoStreamInfo(uint32_t *nregions, uint32_t *nlocs, uint64_t *tick);
+extern int pompGoCallpathExcluded(uint64_t **addrs);
 
 #endif

@@ -67,6 +67,8 @@ __attribute__((noinline)) void pomp_park(pomp_thr *t, uint64_t ts)
 	p->next = *slot;
 	*slot = p;
 	pthread_mutex_unlock(&pomp_g.park_mu);
+	if (CALLPATHS(t))
+		pomp_cp_park(t, p, i);
 	for (int k = 0; k < n; k++) {
 		p->fr[k].flags &= (uint16_t)~FL_OUTER;
 		if (p->fr[k].kind == FR_PHASE)
@@ -109,6 +111,8 @@ static void unpark_frames(pomp_thr *t, pomp_parked *p, uint64_t ts, int moved)
 	t->task = base;
 	t->cur_id = p->id;
 	t->measured = 1;
+	if (CALLPATHS(t))
+		pomp_cp_unpark(t, p, base, ts);
 }
 
 void pomp_resync(pomp_thr *t);
@@ -249,6 +253,8 @@ int pomp_drop(pomp_thr *t, int keep, uint64_t ts)
 		if (t->fr[t->nfr - 1].flags & FL_MEASURED)
 			t->fr[t->nfr - 1].last = ts;
 	}
+	if (CALLPATHS(t))
+		pomp_cp_sync(t, ts);
 	return silent;
 }
 

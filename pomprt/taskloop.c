@@ -67,6 +67,8 @@ void pomp_rt_taskloop_enter(POMP_Region *r, POMP_Task_handle encountering, POMP_
 	__atomic_store_n(&in->seq, seq, __ATOMIC_RELAXED);
 	tl->instance = in;
 	tl->seq = seq;
+	if (CALLPATHS(t))
+		pomp_cp_taskloop_enter(t, in);
 	(void)encountering;
 	pomp_rt_enter(r, POMP_EV_CONSTRUCT);
 	pomp_frame *f = top(t);
@@ -254,6 +256,8 @@ static void taskloop_begin(POMP_Taskloop_info *tl, long long v0, long long v1, i
 	f->tl = tl->instance;
 	f->tl_seq = tl->seq;
 	f->team_seq = 0;
+	if (CALLPATHS(t))
+		pomp_cp_taskloop_task(t, f->tl, f->tl_seq, ts);
 	if (!cxx)
 		tl->count = iters ? iters : 1;
 	pomp_frame *below = &t->fr[t->nfr - 2];

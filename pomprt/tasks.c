@@ -143,6 +143,8 @@ static __attribute__((noinline)) POMP_Task_info create_begin_full(POMP_Region *r
 	if (m && sample(n, id))
 		m = 2;
 	info.ctx = note_creation(t, task, s, id, info.id, n, parent, m);
+	if (CALLPATHS(t))
+		pomp_cp_created(t, info.id);
 	if (m) {
 		t->create_start = now();
 		info.ctx |= m == 2 ? CTX_MEASURED | CTX_LOW : CTX_MEASURED;
@@ -252,6 +254,8 @@ static __attribute__((noinline)) void task_begin_full(POMP_Region *r, POMP_Task_
 	uint64_t ts;
 	/* Untied tasks are always measured: they may move. */
 	pomp_frame *f = push_task(t, id, FR_TASK, m | untied, info.id, CTX_DEPTH(info.ctx), 1, &ts);
+	if (CALLPATHS(t))
+		pomp_cp_task(t, info.id, ts);
 	if (__builtin_expect(untied, 0))
 		f->flags |= FL_UNTIED;
 	else if (CTX_POOL(info.ctx))

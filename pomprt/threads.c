@@ -135,6 +135,7 @@ pomp_thr *pomp_register_thread(void)
 	t->tracing = pomp_g.ev_mask != 0;
 	t->slow = pomp_g.mode == POMP_MODE_RECORD ? SLOW_RECORD : 0;
 	pomp_ev_thread(t, t->index);
+	pomp_cp_thread_new(t);
 	return t;
 }
 

@@ -23,6 +23,8 @@ var envCases = []struct {
 	{"GOPARI_ORDERED", "never", "gopari: GOPARI_ORDERED=never is not time or count; using time", "count"},
 	{"GOPARI_SUMMARY", "yes", "gopari: GOPARI_SUMMARY=yes is not 0 or 1; no summary is printed", "0"},
 	{"GOPARI_RECORD_IDS", "all", "gopari: GOPARI_RECORD_IDS=all is not 0 or 1; task IDs are not recorded", "0"},
+	{"GOPARI_CALLPATHS", "some", "gopari: GOPARI_CALLPATHS=some is not on or off; using on", "off"},
+	{"GOPARI_CALLPATH_NODES", "1e5", "gopari: GOPARI_CALLPATH_NODES=1e5 is not a count from 1 to 2147483647 (such as 100000); using 100000", "5000"},
 }
 
 // TestEnvWarnings checks that every GOPARI_* variable is validated alike:
