@@ -124,28 +124,30 @@ func (b *bench) proxyRun(kind string, threads int, keep string, args ...string) 
 	return stdout.String(), time.Since(t0), peakRSS(stderr.Bytes())
 }
 
-// proxyFilter returns the filter file for the proxy's second build and
-// where it came from: what gopari filter proposes from a run of the
-// --functions build, or, when this gopari has no filter command or the
-// run recorded no call paths, bench/proxy/proxy.filter, written by hand
-// from gopari report of such a run.
-func (b *bench) proxyFilter(args ...string) (string, string) {
+// proxyFilter returns the filter file for the proxy's second build,
+// where it came from, and the experiment of the --functions run it was
+// proposed from: what gopari filter proposes, or, when this gopari has no
+// filter command or the run recorded no call paths,
+// bench/proxy/proxy.filter, written by hand from gopari report of such a
+// run.
+func (b *bench) proxyFilter(args ...string) (string, string, string) {
 	dir, err := os.MkdirTemp(b.work, "proxy-filter-")
 	if err != nil {
 		fatalf("%v", err)
 	}
 	b.proxyRun("fn", 2, dir, args...)
+	exp := filepath.Join(dir, "exp")
 	f := filepath.Join(b.work, "proxy.filter")
-	out, err := exec.Command(b.gopari, "filter", "-o", f, filepath.Join(dir, "exp")).CombinedOutput()
+	out, err := exec.Command(b.gopari, "filter", "-o", f, exp).CombinedOutput()
 	if err == nil {
-		return f, "proposed by gopari filter from a --functions run"
+		return f, "proposed by gopari filter from a --functions run", exp
 	}
 	hand, _ := filepath.Abs("bench/proxy/proxy.filter")
 	why := strings.TrimSpace(string(out))
 	if i := strings.IndexByte(why, '\n'); i >= 0 {
 		why = why[:i]
 	}
-	return hand, fmt.Sprintf("bench/proxy/proxy.filter, written by hand (gopari filter: %s)", why)
+	return hand, fmt.Sprintf("bench/proxy/proxy.filter, written by hand (gopari filter: %s)", why), exp
 }
 
 // hundredths rounds x to two decimals, so that a count of none prints

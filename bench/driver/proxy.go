@@ -15,7 +15,7 @@ import (
 
 // proxy measures bench/proxy/proxy.cc (parts b and c of functions).
 func (b *bench) proxy(w io.Writer) {
-	edge, steps := "45", "50"
+	edge, steps := "40", "50"
 	if *quick {
 		edge, steps = "20", "20"
 	}
@@ -28,17 +28,41 @@ func (b *bench) proxy(w io.Writer) {
 	// As --functions builds it, system headers left out.
 	b.buildWith("proxy", "count", append(append(cxx, "-finstrument-functions", "-finstrument-functions-exclude-file-list=/usr/"),
 		src, b.exe["count.o"])...)
-	filter, from := b.proxyFilter(args...)
+	filter, from, fnExp := b.proxyFilter(args...)
 	b.buildWith("proxy", "filter", append(append([]string{b.gopari, "cc", "--functions", "--filter", filter}, cxx...), src)...)
 
 	// What the proxy calls: every function, inlined or not, as GCC
 	// instruments them (the counting build; no time involved).
 	calls, fns := b.proxyCalls(args...)
-	list := []string{"orig", "fn", "filter"}
+	// The filtered build against the uninstrumented one in 3 x pairs
+	// rounds (runs of about a second); the unfiltered one, some 20 times
+	// as long, in 3 rounds of its own.
+	filtered := b.proxyRounds([]string{"orig", "filter"}, 3**pairs, args...)
+	unfiltered := b.proxyRounds([]string{"orig", "fn"}, 3, args...)
+	tiny, visits := b.proxyTiny(fnExp, args...)
+	base := median(filtered["orig"])
+	fmt.Fprintf(w, "## Call paths: the proxy application, 2 threads\n\n")
+	fmt.Fprintf(w, "bench/proxy/proxy.cc %s %s (a LULESH-style hydro proxy, g++ -g -O2): %d elements, %s steps; "+
+		"with every function instrumented as GCC does it (inlined ones too, system headers left out), a run makes %.3g calls to %d functions, "+
+		"%.3g per second of the uninstrumented run; %s. Wall time of the whole run; the ratios are medians of the per-round ratios, "+
+		"%d paired rounds for the filtered build, 3 for the unfiltered one. Filter: %s.\n\n",
+		edge, steps, cube(edge), steps, calls, fns, calls/base, tiny, 3**pairs, from)
+	fmt.Fprintf(w, "| build | wall s | ratio | function visits recorded |\n|---|---:|---:|---:|\n")
+	fmt.Fprintf(w, "| uninstrumented | %.3f | | |\n", base)
+	fmt.Fprintf(w, "| --functions | %.3f | %.2f | %s |\n", median(unfiltered["fn"]), ratioOf(unfiltered, "fn"), visits["fn"])
+	fmt.Fprintf(w, "| --functions --filter | %.3f | %.3f | %s |\n\n", median(filtered["filter"]), ratioOf(filtered, "filter"), visits["filter"])
+	r := ratioOf(filtered, "filter")
+	b.check("call paths, proxy, --functions with the proposed filter, 2 threads", "<= +5%", fmt.Sprintf("%+.1f%%", (r-1)*100), r <= 1.05, "")
+	b.proxyMemory(w)
+}
+
+// proxyRounds runs the proxy's builds of list at 2 threads in n
+// alternating rounds, checks that they print the same, and returns their
+// wall times (s) by build.
+func (b *bench) proxyRounds(list []string, n int, args ...string) map[string][]float64 {
 	wall := map[string][]float64{}
 	var want string
-	// Runs of about a second: three times the rounds.
-	roundsOf(list, 3**pairs, func(kind string, r int) {
+	roundsOf(list, n, func(kind string, r int) {
 		out, t, _ := b.proxyRun(kind, 2, "", args...)
 		if want == "" {
 			want = out
@@ -47,27 +71,17 @@ func (b *bench) proxy(w io.Writer) {
 		}
 		wall[kind] = append(wall[kind], t.Seconds())
 	})
-	ratio := func(k string) float64 {
-		var r []float64
-		for i := range wall[k] {
-			r = append(r, wall[k][i]/wall["orig"][i])
-		}
-		return median(r)
+	return wall
+}
+
+// ratioOf returns the median of the per-round ratios of kind's wall time
+// to the uninstrumented one's.
+func ratioOf(wall map[string][]float64, kind string) float64 {
+	var r []float64
+	for i := range wall[kind] {
+		r = append(r, wall[kind][i]/wall["orig"][i])
 	}
-	base := median(wall["orig"])
-	tiny, visits := b.proxyTiny(args...)
-	fmt.Fprintf(w, "## Call paths: the proxy application, 2 threads\n\n")
-	fmt.Fprintf(w, "bench/proxy/proxy.cc %s %s (a LULESH-style hydro proxy, g++ -O2): %d elements, %s steps; "+
-		"with every function instrumented as GCC does it (inlined ones too), a run makes %.3g calls to %d functions, "+
-		"%.3g per second of the uninstrumented run; %s. Wall time of the whole run, medians of %d paired rounds. Filter: %s.\n\n",
-		edge, steps, cube(edge), steps, calls, fns, calls/base, tiny, 3**pairs, from)
-	fmt.Fprintf(w, "| build | wall s | ratio | visits recorded |\n|---|---:|---:|---:|\n")
-	fmt.Fprintf(w, "| uninstrumented | %.3f | | |\n", base)
-	fmt.Fprintf(w, "| --functions | %.3f | %.2f | %s |\n", median(wall["fn"]), ratio("fn"), visits["fn"])
-	fmt.Fprintf(w, "| --functions --filter | %.3f | %.3f | %s |\n\n", median(wall["filter"]), ratio("filter"), visits["filter"])
-	r := ratio("filter")
-	b.check("call paths, proxy, --functions with the proposed filter, 2 threads", "<= +5%", fmt.Sprintf("%+.1f%%", (r-1)*100), r <= 1.05, "")
-	b.proxyMemory(w, edge, steps)
+	return median(r)
 }
 
 func cube(edge string) int {
@@ -102,23 +116,27 @@ func readFigureAfter(name, stderr, label string) float64 {
 	return 0
 }
 
-// proxyTiny runs the --functions and the filtered build once each and
-// reads their call paths: how many function visits each recorded, and,
+// proxyTiny reads the call paths of the --functions run in fnExp and of
+// a run of the filtered build: how many function visits each recorded, and,
 // of the --functions run, the share of the visits that went to functions
 // whose mean exclusive time is under 50 ns (as measured, with the
 // instrumentation). Without call paths (a runtime without them) it says
 // so.
-func (b *bench) proxyTiny(args ...string) (string, map[string]string) {
+func (b *bench) proxyTiny(fnExp string, args ...string) (string, map[string]string) {
 	visits := map[string]string{}
 	var tiny string
 	for _, kind := range []string{"fn", "filter"} {
-		dir, err := os.MkdirTemp(b.work, "proxy-cp-")
-		if err != nil {
-			fatalf("%v", err)
+		exp := fnExp
+		if kind == "filter" {
+			dir, err := os.MkdirTemp(b.work, "proxy-cp-")
+			if err != nil {
+				fatalf("%v", err)
+			}
+			defer os.RemoveAll(dir)
+			b.proxyRun(kind, 2, dir, args...)
+			exp = filepath.Join(dir, "exp")
 		}
-		b.proxyRun(kind, 2, dir, args...)
-		p, err := profile.Read(experiment.Profile(filepath.Join(dir, "exp")))
-		os.RemoveAll(dir)
+		p, err := profile.Read(experiment.Profile(exp))
 		if err != nil {
 			fatalf("proxy's profile: %v", err)
 		}
@@ -171,11 +189,14 @@ func functionVisits(cp *profile.CallPaths) (all, small float64) {
 
 // proxyMemory compares the peak memory of the proxy at 10 times the
 // steps, hence 10 times the calls, on the same mesh (part c): the
-// --functions build against the uninstrumented one, median of 3 runs.
-func (b *bench) proxyMemory(w io.Writer, edge, steps string) {
-	s, _ := strconv.Atoi(steps)
-	s /= 5
-	few, many := strconv.Itoa(s), strconv.Itoa(10*s)
+// --functions build against the uninstrumented one, median of 3 runs. A
+// smaller mesh than the timed one: the unfiltered build runs some 20
+// times as long.
+func (b *bench) proxyMemory(w io.Writer) {
+	edge, few, many := "20", "10", "100"
+	if *quick {
+		edge, few, many = "12", "4", "40"
+	}
 	peak := map[string][]float64{}
 	for r := 0; r < 3; r++ {
 		for _, kind := range []string{"orig", "fn"} {
@@ -185,7 +206,7 @@ func (b *bench) proxyMemory(w io.Writer, edge, steps string) {
 			}
 		}
 	}
-	fmt.Fprintf(w, "Peak memory of the proxy (%s elements, 2 threads, median of 3 runs), as the calls grow tenfold with the steps:\n\n", edge)
+	fmt.Fprintf(w, "Peak memory of the proxy (%d elements, 2 threads, median of 3 runs), as the calls grow tenfold with the steps:\n\n", cube(edge))
 	fmt.Fprintf(w, "| steps | uninstrumented | --functions | added |\n|---:|---:|---:|---:|\n")
 	for _, n := range []string{few, many} {
 		o, f := median(peak["orig"+n]), median(peak["fn"+n])
