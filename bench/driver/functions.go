@@ -130,14 +130,14 @@ func (b *bench) proxyRun(kind string, threads int, keep string, args ...string) 
 // filter command or the run recorded no call paths,
 // bench/proxy/proxy.filter, written by hand from gopari report of such a
 // run.
-func (b *bench) proxyFilter(args ...string) (string, string, string) {
+func (b *bench) proxyFilter(pre string, args ...string) (string, string, string) {
 	dir, err := os.MkdirTemp(b.work, "proxy-filter-")
 	if err != nil {
 		fatalf("%v", err)
 	}
-	b.proxyRun("fn", 2, dir, args...)
+	b.proxyRun(pre+"fn", 2, dir, args...)
 	exp := filepath.Join(dir, "exp")
-	f := filepath.Join(b.work, "proxy.filter")
+	f := filepath.Join(b.work, "proxy."+pre+"filter")
 	out, err := exec.Command(b.gopari, "filter", "-o", f, exp).CombinedOutput()
 	if err == nil {
 		return f, "proposed by gopari filter from a --functions run", exp

@@ -8,52 +8,78 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strconv"
+	"strings"
 
 	"gopari/internal/experiment"
 	"gopari/internal/profile"
 )
 
-// proxy measures bench/proxy/proxy.cc (parts b and c of functions).
+// proxy measures bench/proxy/proxy.cc (parts b and c of functions),
+// built with g++ and, where it works, with clang++-14, whose
+// -finstrument-functions-after-inlining leaves inlined functions out.
 func (b *bench) proxy(w io.Writer) {
+	b.buildWith("count", "o", "gcc", "-O2", "-c", "bench/proxy/count.c")
+	// The counting build leaves system headers out, as --functions does.
+	b.proxyWith(w, "g++", "", "-finstrument-functions", "-finstrument-functions-exclude-file-list=/usr/")
+	probe := exec.Command("clang++-14", "-fopenmp", "-x", "c++", "-", "-o", filepath.Join(b.work, "clang-works"))
+	probe.Stdin = strings.NewReader("#include <omp.h>\nint main() { return omp_get_max_threads() < 1; }\n")
+	if out, err := probe.CombinedOutput(); err != nil {
+		fmt.Fprintf(w, "No clang++-14 build: %v %s\n\n", err, out)
+	} else {
+		b.proxyWith(w, "clang++-14", "clang.", "-finstrument-functions-after-inlining")
+	}
+	b.proxyMemory(w)
+}
+
+// proxyWith measures the proxy built with compiler cxx, its builds named
+// pre+"orig", pre+"fn", pre+"filter", and its counting build made with
+// the instrumentation flags count.
+func (b *bench) proxyWith(w io.Writer, cxx, pre string, count ...string) {
 	edge, steps := "40", "50"
 	if *quick {
 		edge, steps = "20", "20"
 	}
 	args := []string{edge, steps}
-	cxx := append([]string{"g++", "-g", "-O2", "-fopenmp"}, layout...)
+	cc := append([]string{cxx, "-g", "-O2", "-fopenmp"}, layout...)
 	src := "bench/proxy/proxy.cc"
-	b.buildWith("proxy", "orig", append(cxx, src)...)
-	b.buildWith("proxy", "fn", append(append([]string{b.gopari, "cc", "--functions"}, cxx...), src)...)
-	b.buildWith("count", "o", "gcc", "-O2", "-c", "bench/proxy/count.c")
-	// As --functions builds it, system headers left out.
-	b.buildWith("proxy", "count", append(append(cxx, "-finstrument-functions", "-finstrument-functions-exclude-file-list=/usr/"),
-		src, b.exe["count.o"])...)
-	filter, from, fnExp := b.proxyFilter(args...)
-	b.buildWith("proxy", "filter", append(append([]string{b.gopari, "cc", "--functions", "--filter", filter}, cxx...), src)...)
+	b.buildWith("proxy", pre+"orig", append(cc, src)...)
+	b.buildWith("proxy", pre+"fn", append(append([]string{b.gopari, "cc", "--functions"}, cc...), src)...)
+	b.buildWith("proxy", pre+"count", append(append(cc, count...), src, b.exe["count.o"])...)
+	filter, from, fnExp := b.proxyFilter(pre, args...)
+	b.buildWith("proxy", pre+"filter", append(append([]string{b.gopari, "cc", "--functions", "--filter", filter}, cc...), src)...)
 
-	// What the proxy calls: every function, inlined or not, as GCC
-	// instruments them (the counting build; no time involved).
-	calls, fns := b.proxyCalls(args...)
+	// What the proxy calls, as the compiler instruments it (the counting
+	// build; no time involved).
+	calls, fns := b.proxyCalls(pre, args...)
 	// The filtered build against the uninstrumented one in 3 x pairs
-	// rounds (runs of about a second); the unfiltered one, some 20 times
-	// as long, in 3 rounds of its own.
-	filtered := b.proxyRounds([]string{"orig", "filter"}, 3**pairs, args...)
-	unfiltered := b.proxyRounds([]string{"orig", "fn"}, 3, args...)
-	tiny, visits := b.proxyTiny(fnExp, args...)
-	base := median(filtered["orig"])
-	fmt.Fprintf(w, "## Call paths: the proxy application, 2 threads\n\n")
-	fmt.Fprintf(w, "bench/proxy/proxy.cc %s %s (a LULESH-style hydro proxy, g++ -g -O2): %d elements, %s steps; "+
-		"with every function instrumented as GCC does it (inlined ones too, system headers left out), a run makes %.3g calls to %d functions, "+
-		"%.3g per second of the uninstrumented run; %s. Wall time of the whole run; the ratios are medians of the per-round ratios, "+
+	// rounds (runs of about a second); the unfiltered one, up to some 20
+	// times as long, in 3 rounds of its own.
+	filtered := b.proxyRounds([]string{pre + "orig", pre + "filter"}, 3**pairs, args...)
+	unfiltered := b.proxyRounds([]string{pre + "orig", pre + "fn"}, 3, args...)
+	visits := b.proxyVisits(pre, fnExp, args...)
+	base := median(filtered[pre+"orig"])
+	fmt.Fprintf(w, "## Call paths: the proxy application, %s, 2 threads\n\n", cxx)
+	fmt.Fprintf(w, "bench/proxy/proxy.cc %s %s (a LULESH-style hydro proxy, %s -g -O2): %d elements, %s steps. "+
+		"Instrumented as --functions does it (%s), a run makes %.3g calls to %d functions, %.3g per second of the uninstrumented run; "+
+		"the filter leaves out %s of them. Wall time of the whole run; the ratios are medians of the per-round ratios, "+
 		"%d paired rounds for the filtered build, 3 for the unfiltered one. Filter: %s.\n\n",
-		edge, steps, cube(edge), steps, calls, fns, calls/base, tiny, 3**pairs, from)
+		edge, steps, cxx, cube(edge), steps, strings.Join(count, " "), calls, fns, calls/base, leftOut(visits), 3**pairs, from)
 	fmt.Fprintf(w, "| build | wall s | ratio | function visits recorded |\n|---|---:|---:|---:|\n")
 	fmt.Fprintf(w, "| uninstrumented | %.3f | | |\n", base)
-	fmt.Fprintf(w, "| --functions | %.3f | %.2f | %s |\n", median(unfiltered["fn"]), ratioOf(unfiltered, "fn"), visits["fn"])
-	fmt.Fprintf(w, "| --functions --filter | %.3f | %.3f | %s |\n\n", median(filtered["filter"]), ratioOf(filtered, "filter"), visits["filter"])
-	r := ratioOf(filtered, "filter")
-	b.check("call paths, proxy, --functions with the proposed filter, 2 threads", "<= +5%", fmt.Sprintf("%+.1f%%", (r-1)*100), r <= 1.05, "")
-	b.proxyMemory(w)
+	fmt.Fprintf(w, "| --functions | %.3f | %.2f | %.3g |\n", median(unfiltered[pre+"fn"]), ratioOf(unfiltered, pre+"fn", pre+"orig"), visits[0])
+	r := ratioOf(filtered, pre+"filter", pre+"orig")
+	fmt.Fprintf(w, "| --functions --filter | %.3f | %.3f | %.3g |\n\n", median(filtered[pre+"filter"]), r, visits[1])
+	b.check(fmt.Sprintf("call paths, proxy (%s), --functions with the proposed filter, 2 threads", cxx), "<= +5%",
+		fmt.Sprintf("%+.1f%%", (r-1)*100), r <= 1.05, "")
+}
+
+// leftOut says what share of the --functions run's visits the filtered
+// run no longer records.
+func leftOut(visits [2]float64) string {
+	if visits[0] == 0 {
+		return "(no call paths recorded)"
+	}
+	return fmt.Sprintf("%.4f%%", 100*(1-visits[1]/visits[0]))
 }
 
 // proxyRounds runs the proxy's builds of list at 2 threads in n
@@ -75,11 +101,11 @@ func (b *bench) proxyRounds(list []string, n int, args ...string) map[string][]f
 }
 
 // ratioOf returns the median of the per-round ratios of kind's wall time
-// to the uninstrumented one's.
-func ratioOf(wall map[string][]float64, kind string) float64 {
+// to orig's.
+func ratioOf(wall map[string][]float64, kind, orig string) float64 {
 	var r []float64
 	for i := range wall[kind] {
-		r = append(r, wall[kind][i]/wall["orig"][i])
+		r = append(r, wall[kind][i]/wall[orig][i])
 	}
 	return median(r)
 }
@@ -91,9 +117,9 @@ func cube(edge string) int {
 
 // proxyCalls runs the counting build once and returns the calls it made
 // and the functions it called.
-func (b *bench) proxyCalls(args ...string) (float64, int) {
+func (b *bench) proxyCalls(pre string, args ...string) (float64, int) {
 	var stderr bytes.Buffer
-	cmd := exec.Command(b.exe["proxy.count"], args...)
+	cmd := exec.Command(b.exe["proxy."+pre+"count"], args...)
 	cmd.Env = append(os.Environ(), "OMP_NUM_THREADS=2")
 	cmd.Stderr = &stderr
 	if err := cmd.Run(); err != nil {
@@ -116,75 +142,35 @@ func readFigureAfter(name, stderr, label string) float64 {
 	return 0
 }
 
-// proxyTiny reads the call paths of the --functions run in fnExp and of
-// a run of the filtered build: how many function visits each recorded, and,
-// of the --functions run, the share of the visits that went to functions
-// whose mean exclusive time is under 50 ns (as measured, with the
-// instrumentation). Without call paths (a runtime without them) it says
-// so.
-func (b *bench) proxyTiny(fnExp string, args ...string) (string, map[string]string) {
-	visits := map[string]string{}
-	var tiny string
-	for _, kind := range []string{"fn", "filter"} {
-		exp := fnExp
-		if kind == "filter" {
-			dir, err := os.MkdirTemp(b.work, "proxy-cp-")
-			if err != nil {
-				fatalf("%v", err)
-			}
-			defer os.RemoveAll(dir)
-			b.proxyRun(kind, 2, dir, args...)
-			exp = filepath.Join(dir, "exp")
-		}
+// proxyVisits returns the function visits that the call paths of the
+// --functions run in fnExp recorded, and those of a run of the filtered
+// build (none without call paths).
+func (b *bench) proxyVisits(pre, fnExp string, args ...string) [2]float64 {
+	dir, err := os.MkdirTemp(b.work, "proxy-cp-")
+	if err != nil {
+		fatalf("%v", err)
+	}
+	defer os.RemoveAll(dir)
+	b.proxyRun(pre+"filter", 2, dir, args...)
+	var out [2]float64
+	for i, exp := range []string{fnExp, filepath.Join(dir, "exp")} {
 		p, err := profile.Read(experiment.Profile(exp))
 		if err != nil {
 			fatalf("proxy's profile: %v", err)
 		}
 		if p.CallPaths == nil {
-			visits[kind] = "none (no call paths in this runtime)"
-			tiny = "the runtime recorded no call paths"
 			continue
 		}
-		all, small := functionVisits(p.CallPaths)
-		visits[kind] = fmt.Sprintf("%.3g", all)
-		if kind == "fn" {
-			tiny = fmt.Sprintf("%.0f%% of the visits a --functions run records are to functions of a mean exclusive time under 50 ns", 100*small/all)
-		}
-	}
-	return tiny, visits
-}
-
-// functionVisits sums the visits of function nodes over the threads, and
-// those of functions (by address) whose mean exclusive time is under 50
-// ns.
-func functionVisits(cp *profile.CallPaths) (all, small float64) {
-	type sum struct{ visits, ns float64 }
-	by := map[uint64]*sum{}
-	for _, t := range cp.Threads {
-		for _, n := range t.Nodes {
-			id := int(n[0])
-			if id >= len(cp.Nodes) || cp.Nodes[id].Kind != "function" {
-				continue
+		cp := p.CallPaths
+		for _, t := range cp.Threads {
+			for _, n := range t.Nodes {
+				if id := int(n[0]); id < len(cp.Nodes) && cp.Nodes[id].Kind == "function" {
+					out[i] += float64(n[1])
+				}
 			}
-			s := by[cp.Nodes[id].Addr]
-			if s == nil {
-				s = &sum{}
-				by[cp.Nodes[id].Addr] = s
-			}
-			s.visits += float64(n[1])
-			s.ns += float64(n[2])
 		}
 	}
-	for _, s := range by {
-		all += s.visits
-		if s.visits > 0 && s.ns/s.visits < 50 {
-			small += s.visits
-		}
-	}
-	if all == 0 {
-		all = 1
-	}
-	return all, small
+	return out
 }
 
 // proxyMemory compares the peak memory of the proxy at 10 times the
