@@ -9,12 +9,12 @@
  *
  * What makes it a proxy for LULESH under -finstrument-functions is the
  * shape of its calls, not its physics: GCC instruments every function,
- * the inlined accessors and helpers too, so the instrumented program
- * makes about 455 calls per element and time step, most of them to
- * functions of a few instructions; LULESH 2.0 makes about 450 (-s 20:
- * 2.07e9 calls in 575 iterations over 8,000 elements, counted as
- * bench/proxy/count.c counts). Uninstrumented, that is over 10^9 calls
- * per second and core that the instrumentation would add.
+ * the inlined accessors and helpers too, so the g++ build makes about
+ * 240 calls per element and time step (system headers left out), most
+ * of them to accessors of one instruction; LULESH 2.0 makes about 450
+ * (-s 20: 2.07e9 calls in 575 iterations over 8,000 elements, counted
+ * as bench/proxy/count.c counts). Uninstrumented, both run them at
+ * several hundred million per second and core.
  *
  * Usage: proxy [edge elements] [steps]. Prints on stdout a checksum of
  * the final state (deterministic: every parallel loop writes what only
