@@ -38,6 +38,14 @@
  * enter or exit, frame push or pop, task switch). A call reads the clock
  * once at its enter and once at its exit. Region statistics are not
  * touched: instrumenting functions leaves the region profile as it was.
+ *
+ * TRACE. In trace mode a measured call writes FUNC_ENTER at its enter
+ * and FUNC_EXIT at its exit (events.h), with the clock reading the path
+ * time takes, so no other; an excluded or unmatched call writes nothing.
+ * A task's begin that adopts calls writes FUNC_ADOPT, their number, just
+ * before the begin record: the replay (internal/timeline) moves them
+ * into the task as this file does. In profile mode each hook tests the
+ * stream's mask once more (a load and a branch, not taken).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -452,6 +460,7 @@ static __attribute__((noinline)) void enter_on(pomp_thr *t, pomp_cpthr *c, uint6
 		grow_calls(c, n + 1);
 	c->cs[n] = (pomp_cpcall){fn, node, top, t->loc, 0};
 	c->n = n + 1;
+	EV(t, EV_FUNC_ENTER, 0, ts, 1, fn, 0, 0); /* trace mode only: one test of the mask otherwise */
 	uint32_t cur = c->cur;
 	if (cur == CP_NONE && node == CP_NONE) {
 		c->last = ts; /* a worker's wrapper before its implicit task: no location yet */
@@ -482,6 +491,7 @@ static __attribute__((noinline)) void exit_on(pomp_thr *t, pomp_cpthr *c, uint64
 		return;
 	}
 	charge(t, c, ts);
+	EV(t, EV_FUNC_EXIT, 0, ts, 1, fn, 0, 0);
 	c->n = j;
 	if (c->evn > j)
 		c->evn = j;
@@ -544,6 +554,8 @@ static void push_frame(pomp_thr *t, uint32_t base, int adopt, uint64_t ts)
 		c->n -= a - m;
 		a = m;
 	}
+	if (a < c->n)
+		EV(t, EV_FUNC_ADOPT, 0, ts, 1, (uint64_t)(c->n - a), 0, 0); /* before the task's begin record */
 	if (base == CP_BELOW) /* below the frame under it */
 		base = k > 0 ? path_of(c, k - 1) : CP_ROOT;
 	uint32_t node = child(c, base, frame_key(&t->fr[k]));

@@ -31,8 +31,9 @@
 #define EV_RESERVE_FILE "space-for-profile.reserve"
 
 enum {
-	EV_VERSION = 4, /* 2: CHUNK_NEXT records; 3: grains mode records worksharing and taskloop constructs, a section's number;
-	                   4: CREATE_BEGIN's word 2, the creating loop iteration */
+	EV_VERSION = 5, /* 2: CHUNK_NEXT records; 3: grains mode records worksharing and taskloop constructs, a section's number;
+	                   4: CREATE_BEGIN's word 2, the creating loop iteration;
+	                   5: FUNC_ENTER, FUNC_EXIT and FUNC_ADOPT, the calls of functions built with --functions (trace mode) */
 	EV_FILE_HEADER = 32, /* bytes */
 	EV_BLOCK_HEADER = 16
 };
@@ -69,11 +70,19 @@ enum {
 	 * record, written under the CHUNK_BEGIN bit of the mask. */
 	EV_CHUNK_NEXT = 32,
 	EV_CHUNK_NEXT_STATIC = 33,
-	EV_CHUNK_NEXT_DYNAMIC = 34
+	EV_CHUNK_NEXT_DYNAMIC = 34,
+	/* Version 5, trace mode with call paths (callpath.c): a measured
+	 * function call begins or ends (payload: the function's address), and
+	 * the calls that the task beginning next takes as its own (payload:
+	 * how many of the innermost open calls), written just before its
+	 * begin record. */
+	EV_FUNC_ENTER = 35,
+	EV_FUNC_EXIT = 36,
+	EV_FUNC_ADOPT = 37
 };
 
 /* The records masks: which types a mode records. */
-#define EV_MASK_TRACE 0xfffffffeull
+#define EV_MASK_TRACE (0xfffffffeull | (1ull << EV_FUNC_ENTER) | (1ull << EV_FUNC_EXIT) | (1ull << EV_FUNC_ADOPT))
 #define EV_MASK_GRAINS                                                                                              \
 	((1ull << EV_TIME) | (1ull << EV_LOC) | (1ull << EV_DROPPED) | (1ull << EV_FORK) | (1ull << EV_JOIN) |           \
 	 (1ull << EV_IMPLICIT_BEGIN) | (1ull << EV_IMPLICIT_END) | (1ull << EV_CREATE_BEGIN) | (1ull << EV_CREATE_END) | \

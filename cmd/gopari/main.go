@@ -84,6 +84,7 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer, unknown *bool) *cli.App {
 			scaleCommand(),
 			grainsCommand(),
 			pprofCommand(),
+			filterCommand(),
 			helpCommand(),
 		},
 		ExitErrHandler: func(*cli.Context, error) {},

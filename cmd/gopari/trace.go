@@ -4,10 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
-	"os/signal"
 	"path/filepath"
-	"syscall"
 	"time"
 
 	"github.com/urfave/cli/v2"
@@ -66,7 +63,7 @@ func runTrace(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	defer cleanupOnSignal(c.App.ErrWriter, out, dir)()
+	defer atomicfile.CleanupOnSignal(c.App.ErrWriter, "trace", out, dir)()
 	var dropped int64
 	if dir != "" {
 		if dropped, err = x.writeOTF2(c, dir); err != nil {
@@ -189,49 +186,5 @@ func (x *export) warn(w io.Writer, dropped int64) {
 	}
 	if gaps := report.JobGaps(x.job); gaps != "" {
 		fmt.Fprintf(w, "gopari: warning: the trace has only the ranks with a profile%s\n", gaps)
-	}
-}
-
-// cleanupOnSignal watches for SIGINT, SIGTERM and SIGHUP while gopari
-// trace writes its outputs: on one, it removes the temporary file or
-// directory each output was being made in (".NAME.gopari-*.tmp" beside
-// it, those that were not there before), and exits with 128 + the
-// signal's number. It returns the function that stops watching.
-func cleanupOnSignal(stderr io.Writer, outputs ...string) func() {
-	var patterns []string
-	before := map[string]bool{}
-	for _, o := range outputs {
-		if o == "" {
-			continue
-		}
-		p := filepath.Join(filepath.Dir(o), otf2.TempPrefix(o)+"*.tmp")
-		patterns = append(patterns, p)
-		old, _ := filepath.Glob(p)
-		for _, m := range old {
-			before[m] = true
-		}
-	}
-	ch := make(chan os.Signal, 1)
-	signal.Notify(ch, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
-	done := make(chan struct{})
-	go func() {
-		select {
-		case sig := <-ch:
-			for _, p := range patterns {
-				now, _ := filepath.Glob(p)
-				for _, m := range now {
-					if !before[m] {
-						os.RemoveAll(m)
-					}
-				}
-			}
-			fmt.Fprintf(stderr, "gopari: trace: stopped by %v; no output written\n", sig)
-			os.Exit(128 + int(sig.(syscall.Signal)))
-		case <-done:
-		}
-	}()
-	return func() {
-		signal.Stop(ch)
-		close(done)
 	}
 }

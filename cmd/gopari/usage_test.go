@@ -32,6 +32,12 @@ var usageCases = map[string][][]string{
 		{"pprof", "a"},                       // no output asked for
 		{"pprof", "-o", "p.pb.gz", "a", "b"}, // one directory at a time
 	},
+	"filter": {
+		{"filter", "a", "b"},                    // one directory at a time
+		{"filter", "--min-visits", "many", "a"}, // not a number
+		{"filter", "--max-mean", "5", "a"},      // a duration needs its unit
+		{"filter", "--max-mean", "-1ms", "a"},   // a negative one
+	},
 }
 
 // TestUsageErrors runs every command of gopari with a flag it does not

@@ -90,7 +90,7 @@ func createTemp(target string, perm fs.FileMode) (*os.File, error) {
 	for i := 0; i < 10; i++ {
 		var b [6]byte
 		rand.Read(b[:])
-		path := filepath.Join(dir, "."+filepath.Base(target)+".gopari-"+hex.EncodeToString(b[:])+".tmp")
+		path := filepath.Join(dir, TempPrefix(target)+hex.EncodeToString(b[:])+".tmp")
 		var f *os.File
 		f, err = os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, perm)
 		if err == nil || !os.IsExist(err) {

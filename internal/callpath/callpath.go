@@ -33,10 +33,14 @@ type Node struct {
 	Parent int    `json:"parent"` // -1 for the root
 	Kind   string `json:"kind"`   // "root", "function", "region" or "overflow"
 	Name   string `json:"name"`
-	File   string `json:"file,omitempty"`
-	Line   int    `json:"line,omitempty"`
-	Visits uint64 `json:"visits"`
-	ExclNs uint64 `json:"excl_ns"`
+	// Mangled is a function's symbol name as its file spells it (what a
+	// filter's MANGLED rules match); "" when its address resolved to no
+	// symbol (then Name is the address form).
+	Mangled string `json:"mangled,omitempty"`
+	File    string `json:"file,omitempty"`
+	Line    int    `json:"line,omitempty"`
+	Visits  uint64 `json:"visits"`
+	ExclNs  uint64 `json:"excl_ns"`
 	// InclNs is the exclusive time of the node's subtree.
 	InclNs   uint64 `json:"incl_ns"`
 	Children []int  `json:"-"`
@@ -145,6 +149,9 @@ func (t *Tree) nodes(p *profile.Profile, res *symbols.Resolver) []int {
 				continue
 			}
 			nn.Name, nn.File, nn.Line = f.Func, f.File, f.Line
+			if f.Known {
+				nn.Mangled = f.Mangled
+			}
 		case "region":
 			nn.Name = regionName(p, n)
 			if r := p.Region(n.Region); r != nil {

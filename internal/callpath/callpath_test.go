@@ -63,6 +63,9 @@ func TestFromProfile(t *testing.T) {
 	if filepath.Base(top.File) != "paths.c" || top.Line != cptest.Line(t, "top") {
 		t.Errorf("top at %s:%d, want paths.c:%d", top.File, top.Line, cptest.Line(t, "top"))
 	}
+	if top.Mangled != "top" || tr.Nodes[0].Mangled != "" {
+		t.Errorf("mangled names: top %q, the root %q; want top and none", top.Mangled, tr.Nodes[0].Mangled)
+	}
 	// Per location: 0.1 ran the region's outlined function and leaf.
 	l1 := tr.Locations[1]
 	if l1.Path != "0.1" {

@@ -18,6 +18,7 @@ import (
 
 	"gopari/internal/events"
 	"gopari/internal/profile"
+	"gopari/internal/symbols"
 	"gopari/internal/timeline"
 )
 
@@ -48,6 +49,8 @@ type writer struct {
 	stats  Stats
 	names  map[uint64]string // region and frame kind -> slice name
 	quoted map[string]string // slice name -> JSON string
+	funcs  map[uint64]string // function address -> slice name
+	syms   *symbols.Resolver // the run's, made at its first function
 }
 
 // Write replays exp and writes its Chrome JSON to w.
@@ -102,6 +105,7 @@ func WriteJob(w io.Writer, job string, ranks []events.Rank) (Stats, error) {
 func (c *writer) run(exp *events.Experiment, pid int, name string, sort int) error {
 	r := timeline.New(exp)
 	c.exp, c.r, c.pid, c.tracks, c.names, c.quoted = exp, r, pid, make([]track, len(r.Locs)), map[uint64]string{}, map[string]string{}
+	c.funcs, c.syms = map[uint64]string{}, nil
 	c.meta(name, sort)
 	err := r.Run(c.event)
 	// Close what is still open, at each location's last time, then mark
@@ -212,6 +216,9 @@ func label(r *profile.Region) string {
 // frameName names a frame's slice: "taskwait fib.c:14", "single body
 // fib.c:22", "create task fib.c:10", ...
 func (c *writer) frameName(f timeline.Frame) string {
+	if f.Kind == timeline.FrameFunc {
+		return c.funcName(f.ID)
+	}
 	key := uint64(f.Region)<<8 | uint64(f.Kind)
 	if s, ok := c.names[key]; ok {
 		return s
@@ -231,6 +238,25 @@ func (c *writer) frameName(f timeline.Frame) string {
 		s = w + " (" + f.Kind.String() + ")"
 	}
 	c.names[key] = s
+	return s
+}
+
+// funcName names the slice of a call of the function at address fn: its
+// demangled name (internal/symbols, through the run's mappings), or its
+// address where the run's files do not say.
+func (c *writer) funcName(fn uint64) string {
+	if s, ok := c.funcs[fn]; ok {
+		return s
+	}
+	if c.syms == nil {
+		var maps []profile.Mapping
+		if c.exp.Profile != nil {
+			maps = c.exp.Profile.Mappings
+		}
+		c.syms = symbols.New(maps)
+	}
+	s := c.syms.Frame(fn).Func
+	c.funcs[fn] = s
 	return s
 }
 
@@ -327,6 +353,8 @@ func (c *writer) openFrame(loc int, f timeline.Frame, t uint64) {
 		cat = "parallel"
 	case timeline.FrameChunk:
 		cat = "chunk"
+	case timeline.FrameFunc:
+		cat = "function"
 	}
 	var args func()
 	switch f.Kind {
@@ -394,7 +422,7 @@ func (c *writer) instant(loc int, t uint64, name string, args func()) {
 func (c *writer) event(ev *timeline.Event) error {
 	loc, t := ev.Loc, ev.Time
 	switch typ := ev.Type; {
-	case typ.IsEnter(), typ == events.Fork, typ == events.ChunkBegin:
+	case typ.IsEnter(), typ == events.Fork, typ == events.ChunkBegin, typ == events.FuncEnter:
 		if c.tracks[loc].shown != ev.Task {
 			c.display(loc, ev.Task, t) // shows the new frame too
 		} else {
@@ -408,7 +436,7 @@ func (c *writer) event(ev *timeline.Event) error {
 		}
 		c.flow("s", loc, t, ev.Task.ID)
 		c.stats.Flows++
-	case typ.IsExit(), typ == events.CreateEnd, typ == events.ChunkEnd, typ == events.Join:
+	case typ.IsExit(), typ == events.CreateEnd, typ == events.ChunkEnd, typ == events.Join, typ == events.FuncExit:
 		tk := ev.Task
 		if typ == events.CreateEnd {
 			tk = ev.Other

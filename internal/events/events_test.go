@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"errors"
+	"fmt"
 	"io"
 	"math"
 	"strings"
@@ -190,7 +191,7 @@ func TestHostile(t *testing.T) {
 		{"empty", nil, 0, "t.evt: offset 0: empty file, not an event stream"},
 		{"short header", []byte("GOPARIEV\x01"), 0, "t.evt: offset 0: truncated file header (got 9 of 32 bytes)"},
 		{"magic", append([]byte("PK\x03\x04xxxx"), make([]byte, 24)...), 0, `t.evt: offset 0: not a gopari event stream (magic "PK..xxxx", want "GOPARIEV")`},
-		{"newer", header(5), 0, "t.evt: offset 8: format version 5 is newer than this gopari reads (4); update gopari"},
+		{"newer", header(6), 0, "t.evt: offset 8: format version 6 is newer than this gopari reads (5); update gopari"},
 		{"version 0", header(0), 0, "t.evt: offset 8: format version 0"},
 		{"cut in a block", whole[:len(whole)-3], 0, "t.evt: offset 32: truncated block (got 29 of 32 bytes)"},
 		{"cut in the second block", append(whole, good...)[:len(whole)+20], 2, "t.evt: offset 80: truncated block (got 4 of 32 bytes)"},
@@ -272,6 +273,9 @@ func FuzzReader(f *testing.F) {
 	b, _ := stream(&testing.T{}, 100)
 	f.Add(b)
 	f.Add(b[:len(b)/2])
+	c := calls(f)
+	f.Add(c)
+	f.Add(c[:len(c)-12])
 	f.Fuzz(func(t *testing.T, data []byte) {
 		r, err := NewReader("f.evt", bytes.NewReader(data), int64(len(data)))
 		for n := 0; err == nil; n++ {
@@ -288,4 +292,45 @@ func FuzzReader(f *testing.F) {
 			t.Fatalf("error %v", err)
 		}
 	})
+}
+
+// calls writes the records of function calls (version 5) as the runtime
+// does around a task: a call that its task adopts, one inside it, and
+// the adopted one's exit after the task's end.
+func calls(tb testing.TB) []byte {
+	var buf bytes.Buffer
+	w, err := NewWriter(&buf, Header{OSThread: 1, PID: 9, Tick0: 10}, 96)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	w.Loc(10, 0)
+	w.Put(FuncEnter, 0, 11, 0x401000)
+	w.Put(FuncAdopt, 0, 12, 1)
+	w.Put(TaskBegin, 4, 12, 7, 1)
+	w.Put(FuncEnter, 0, 13, 0x401100)
+	w.Put(FuncExit, 0, 20, 0x401100)
+	w.Put(TaskEnd, 4, 21, 7)
+	w.Put(FuncExit, 0, 22, 0x401000)
+	if err := w.Close(); err != nil {
+		tb.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
+// TestFuncRecords reads the records of function calls back.
+func TestFuncRecords(t *testing.T) {
+	recs, err := readAll(t, calls(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, r := range recs {
+		if r.Type >= FuncEnter {
+			got = append(got, fmt.Sprintf("%v %#x @%d", r.Type, r.Args[0], r.Time))
+		}
+	}
+	want := "FUNC_ENTER 0x401000 @11,FUNC_ADOPT 0x1 @12,FUNC_ENTER 0x401100 @13,FUNC_EXIT 0x401100 @20,FUNC_EXIT 0x401000 @22"
+	if strings.Join(got, ",") != want {
+		t.Errorf("got %s\nwant %s", strings.Join(got, ","), want)
+	}
 }

@@ -16,8 +16,11 @@ import "fmt"
 // taskloops, and a section's ENTER (body) carries the section's number:
 // what names the grains of the tasks created there (internal/timeline).
 // Version 4: a task created in the body of a worksharing loop has the
-// creating loop iteration as its CREATE_BEGIN's second word.
-const Version = 4
+// creating loop iteration as its CREATE_BEGIN's second word. Version 5:
+// in trace mode, a program built with --functions records its measured
+// function calls (FUNC_ENTER, FUNC_EXIT) and the calls a task adopts
+// (FUNC_ADOPT).
+const Version = 5
 
 // Magic strings of the file header and of every block.
 const (
@@ -73,6 +76,12 @@ const (
 	ChunkNext        Type = 32 // last | next first << 32, last value, next first value
 	ChunkNextStatic  Type = 33
 	ChunkNextDynamic Type = 34
+	// Version 5: a measured function call begins or ends (the function's
+	// address), and the number of innermost open calls that the task
+	// whose begin record follows takes as its own.
+	FuncEnter Type = 35 // function address
+	FuncExit  Type = 36 // function address
+	FuncAdopt Type = 37 // number of calls
 )
 
 // MaxType is the largest type a 6-bit field holds.
@@ -153,6 +162,9 @@ var specs = [MaxType + 1]spec{
 	ChunkNext:        {"CHUNK_NEXT", 3, true},
 	ChunkNextStatic:  {"CHUNK_NEXT_STATIC", 3, true},
 	ChunkNextDynamic: {"CHUNK_NEXT_DYNAMIC", 3, true},
+	FuncEnter:        {"FUNC_ENTER", 1, false},
+	FuncExit:         {"FUNC_EXIT", 1, false},
+	FuncAdopt:        {"FUNC_ADOPT", 1, false},
 }
 
 // Known reports whether t is a type of format 1.

@@ -21,6 +21,7 @@ import (
 	"path/filepath"
 	"unsafe"
 
+	"gopari/internal/atomicfile"
 	"gopari/internal/events"
 )
 
@@ -69,7 +70,7 @@ func writeDir(dir string, write func(tmp string) (Stats, error)) (Stats, error) 
 	}
 	var b [6]byte
 	rand.Read(b[:])
-	tmp := filepath.Join(filepath.Dir(dir), TempPrefix(dir)+hex.EncodeToString(b[:])+".tmp")
+	tmp := filepath.Join(filepath.Dir(dir), atomicfile.TempPrefix(dir)+hex.EncodeToString(b[:])+".tmp")
 	if err := os.Mkdir(tmp, 0o755); err != nil {
 		return Stats{}, err
 	}

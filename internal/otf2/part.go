@@ -16,6 +16,8 @@ import (
 	"strings"
 
 	"gopari/internal/events"
+	"gopari/internal/profile"
+	"gopari/internal/symbols"
 	"gopari/internal/timeline"
 )
 
@@ -58,14 +60,16 @@ type part struct {
 	comms   map[int]C.OTF2_CommRef // by forking location, or n+root for a root's own
 	gen     []uint32               // per location: the last generation number
 	locks   map[uint64]*lockState
-	osLocs  map[int]map[int]bool // OS thread -> locations it acted as
-	conv    func(uint64) uint64  // ticks to archive timestamps
+	osLocs  map[int]map[int]bool        // OS thread -> locations it acted as
+	conv    func(uint64) uint64         // ticks to archive timestamps
+	funcs   map[uint64]C.OTF2_RegionRef // function regions by address
+	syms    *symbols.Resolver           // made at the first function
 }
 
 func newPart(x *exporter, index int, s source) *part {
 	p := &part{x: x, exp: s.exp, r: timeline.New(s.exp), rank: s.rank, base: len(x.locs),
 		regions: map[regionKey]C.OTF2_RegionRef{}, comms: map[int]C.OTF2_CommRef{},
-		locks: map[uint64]*lockState{}, osLocs: map[int]map[int]bool{}}
+		locks: map[uint64]*lockState{}, osLocs: map[int]map[int]bool{}, funcs: map[uint64]C.OTF2_RegionRef{}}
 	n := len(p.r.Locs)
 	p.writers = make([]*C.OTF2_EvtWriter, n)
 	p.last = make([]uint64, n)
@@ -228,6 +232,43 @@ func (p *part) region(id uint32, kind uint8) C.OTF2_RegionRef {
 	return ref
 }
 
+// funcRegion returns the region of the function at address fn, defined
+// at its first call: its demangled name, the source file and line of its
+// entry where DWARF has them (internal/symbols, through the run's
+// mappings), role FUNCTION, paradigm COMPILER (its instrumentation).
+func (p *part) funcRegion(fn uint64) C.OTF2_RegionRef {
+	if ref, ok := p.funcs[fn]; ok {
+		return ref
+	}
+	if p.syms == nil {
+		var maps []profile.Mapping
+		if p.exp.Profile != nil {
+			maps = p.exp.Profile.Mappings
+		}
+		p.syms = symbols.New(maps)
+	}
+	f := p.syms.Frame(fn)
+	ref := p.x.region(regionDef{name: f.Func, file: f.File, begin: f.Line, end: f.Line,
+		role: C.OTF2_REGION_ROLE_FUNCTION, paradigm: C.OTF2_PARADIGM_COMPILER})
+	p.funcs[fn] = ref
+	return ref
+}
+
+// frameRegion returns the region of an open frame.
+func (p *part) frameRegion(f timeline.Frame) C.OTF2_RegionRef {
+	if f.Kind == timeline.FrameFunc {
+		return p.funcRegion(f.ID)
+	}
+	return p.region(f.Region, uint8(f.Kind))
+}
+
+// leaveCalls leaves the function calls an event ended, innermost first.
+func (p *part) leaveCalls(loc int, t uint64, calls []timeline.Frame) {
+	for _, f := range calls {
+		p.leave(loc, t, p.funcRegion(f.ID))
+	}
+}
+
 func (p *part) enter(loc int, t uint64, reg C.OTF2_RegionRef) {
 	p.x.rec("ENTER", C.OTF2_EvtWriter_Enter(p.writer(loc), nil, p.at(loc, t), reg))
 }
@@ -284,7 +325,12 @@ func (p *part) event(ev *timeline.Event) error {
 	case typ == events.TaskBegin, typ == events.TaskloopBegin:
 		p.taskSwitch(loc, t, ev.Task)
 		p.enter(loc, t, p.region(ev.Region, kindTask))
+	case typ == events.FuncEnter:
+		p.enter(loc, t, p.funcRegion(ev.Frame.ID))
+	case typ == events.FuncExit:
+		p.leaveCalls(loc, t, ev.Calls)
 	case typ == events.TaskEnd, typ == events.TaskloopEnd:
+		p.leaveCalls(loc, t, ev.Calls)
 		p.leave(loc, t, p.region(ev.Region, kindTask))
 		r := p.ref(ev.Task, loc)
 		x.rec("THREAD_TASK_COMPLETE", C.OTF2_EvtWriter_ThreadTaskComplete(p.writer(loc), nil, p.at(loc, t), r.team, r.creator, r.gen))
@@ -301,6 +347,7 @@ func (p *part) event(ev *timeline.Event) error {
 		x.rec("THREAD_TEAM_BEGIN", C.OTF2_EvtWriter_ThreadTeamBegin(p.writer(loc), nil, p.at(loc, t), team))
 		p.enter(loc, t, p.region(ev.Region, kindImplicit))
 	case typ == events.ImplicitEnd:
+		p.leaveCalls(loc, t, ev.Calls)
 		p.leave(loc, t, p.region(ev.Region, kindImplicit))
 		p.enter(loc, t, p.region(ev.Region, kindClosing))
 	case typ == events.Join:
@@ -383,7 +430,7 @@ func (p *part) closeOpen() {
 			at := p.r.Locs[loc].Last
 			for j := len(tk.Open) - 1; j >= 0; j-- {
 				if f := tk.Open[j]; f.Kind != timeline.FrameFork {
-					p.leave(loc, at, p.region(f.Region, uint8(f.Kind)))
+					p.leave(loc, at, p.frameRegion(f))
 				}
 			}
 			switch tk.Kind {

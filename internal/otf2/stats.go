@@ -12,15 +12,8 @@
 package otf2
 
 import (
-	"path/filepath"
-
 	"gopari/internal/timeline"
 )
-
-// TempPrefix is the start of the name of the temporary directory in
-// which the archive for dir is made: "." + base name + ".gopari-". An
-// export that is killed by SIGKILL leaves it behind.
-func TempPrefix(dir string) string { return "." + filepath.Base(dir) + ".gopari-" }
 
 // Stats counts the records written, by OTF2 record name as otf2-print
 // shows them (ENTER, THREAD_TASK_CREATE, ...).

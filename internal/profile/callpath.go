@@ -32,6 +32,10 @@ type CallPaths struct {
 	// UnmatchedCalls counts function exits that matched no open call of
 	// that function in the task (an untied task that moved, a longjmp).
 	UnmatchedCalls uint64 `json:"unmatched_calls"`
+	// CallCostNs is what one measured call (its enter and its exit)
+	// cost the run, in ns, as the runtime measured it; 0 when it did not
+	// (readers then estimate it: gopari filter says how).
+	CallCostNs float64 `json:"call_cost_ns,omitempty"`
 }
 
 // A CallNode is one call path: its parent's path and one more frame.

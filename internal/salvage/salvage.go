@@ -182,7 +182,9 @@ func (c *collector) countOpen(r *timeline.Replay) {
 	for _, st := range stacks {
 		for _, tk := range st {
 			for _, f := range tk.Open {
-				c.reg(f.Region).Open++
+				if f.Kind != timeline.FrameFunc { // a call is no region
+					c.reg(f.Region).Open++
+				}
 			}
 			if tk.Kind != timeline.Initial && !(tk.Kind == timeline.Implicit && tk.Ended) {
 				c.reg(tk.Region).Open++

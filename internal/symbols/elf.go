@@ -3,7 +3,6 @@ package symbols
 import (
 	"debug/dwarf"
 	"debug/elf"
-	"encoding/hex"
 	"sort"
 )
 
@@ -49,25 +48,6 @@ func openELF(path string) (*elfFile, error) {
 	}
 	sort.SliceStable(ef.funcs, func(i, j int) bool { return ef.funcs[i].Value < ef.funcs[j].Value })
 	return ef, nil
-}
-
-// buildID is the file's GNU build ID in hex, "" without one.
-func buildID(f *elf.File) string {
-	s := f.Section(".note.gnu.build-id")
-	if s == nil {
-		return ""
-	}
-	b, err := s.Data()
-	if err != nil || len(b) < 16 {
-		return ""
-	}
-	bo := f.ByteOrder
-	namesz, descsz := bo.Uint32(b), bo.Uint32(b[4:])
-	start := 12 + (namesz+3)&^3
-	if bo.Uint32(b[8:]) != 3 || uint64(start)+uint64(descsz) > uint64(len(b)) {
-		return ""
-	}
-	return hex.EncodeToString(b[start : start+descsz])
 }
 
 // vaddr turns an offset in the file into the virtual address the file's

@@ -44,19 +44,20 @@ const (
 	FrameCreate    FrameKind = 4 // CREATE_BEGIN .. CREATE_END of a task
 	FrameFork      FrameKind = 5 // FORK .. JOIN, on the encountering task
 	FrameChunk     FrameKind = 6 // CHUNK_BEGIN .. CHUNK_END
+	FrameFunc      FrameKind = 7 // FUNC_ENTER .. FUNC_EXIT: a function call (calls.go)
 )
 
-var frameNames = [...]string{"construct", "body", "barrier", "wait", "create", "fork", "chunk"}
+var frameNames = [...]string{"construct", "body", "barrier", "wait", "create", "fork", "chunk", "function"}
 
 func (k FrameKind) String() string { return frameNames[k] }
 
 // A Frame is an open span of a task: a region phase, a task creation, a
-// fork or a loop chunk.
+// fork, a loop chunk or a function call.
 type Frame struct {
 	Kind   FrameKind
 	Region uint32
 	Start  uint64
-	ID     uint64 // the created task (FrameCreate)
+	ID     uint64 // the created task (FrameCreate), the function's address (FrameFunc)
 	First  int64  // first iteration (FrameChunk)
 }
 
@@ -143,6 +144,12 @@ type Event struct {
 	FromTask *Task
 	// Gap is, for a DROPPED record, the span whose records were dropped.
 	Gap Gap
+	// Calls are the function calls a record ended, innermost first: for
+	// a FUNC_EXIT, its call (Frame) last, after the calls left open
+	// above it; for a task's end (IMPLICIT_END, TASK_END, TASKLOOP_END),
+	// the calls it had open, its outlined wrappers (calls.go). Valid
+	// until the handler returns.
+	Calls []Frame
 }
 
 // Location is a team-tree thread, from profile.json.
@@ -170,6 +177,7 @@ type thread struct {
 	last    uint64
 	seen    bool
 	dropped int64 // what its DROPPED records say
+	calls   callState
 }
 
 // A Replay walks an experiment's stream.
@@ -184,6 +192,8 @@ type Replay struct {
 	gaps    []Gap  // at the end of the streams (EndGaps)
 	maxTime uint64 // the latest record
 	wsKnown bool   // the stream records what names tasks (lineage.go)
+	handle  func(*Event) error
+	calls   []Frame // Event.Calls' storage
 }
 
 // New prepares a replay of exp.
@@ -228,9 +238,15 @@ func (r *Replay) Run(handle func(*Event) error) error {
 	if err != nil {
 		return err
 	}
+	r.handle = handle
 	for {
 		rec, src, err := m.Next()
 		if err == io.EOF {
+			for _, th := range r.threads {
+				if err := r.flushCalls(th, len(th.calls.held)); err != nil {
+					return err
+				}
+			}
 			r.endGaps()
 			return nil
 		}
@@ -241,7 +257,15 @@ func (r *Replay) Run(handle func(*Event) error) error {
 			continue
 		}
 		r.Stats.Records++
-		ok, err := r.step(rs[src], r.threads[src], src, rec)
+		th := r.threads[src]
+		done, err := r.callRecord(rs[src], th, src, rec)
+		if done || err != nil {
+			if err != nil {
+				return err
+			}
+			continue
+		}
+		ok, err := r.step(rs[src], th, src, rec)
 		if err != nil {
 			return err
 		}
@@ -249,6 +273,9 @@ func (r *Replay) Run(handle func(*Event) error) error {
 			if err := handle(&r.ev); err != nil {
 				return err
 			}
+		}
+		if err := r.afterBegin(th, rec); err != nil {
+			return err
 		}
 	}
 }
@@ -445,6 +472,7 @@ func (r *Replay) step(x *events.Reader, th *thread, src int, rec events.Record) 
 			r.Stats.Unmatched++
 			return false, nil
 		}
+		r.endCalls(th, c)
 		r.closeAll(c)
 		c.Exec += t - c.resumed
 		c.resumed = t
@@ -544,6 +572,7 @@ func (r *Replay) step(x *events.Reader, th *thread, src int, rec events.Record) 
 			r.Stats.Unmatched++
 			return false, nil
 		}
+		r.endCalls(th, c)
 		r.closeAll(c)
 		c.Exec += t - c.resumed
 		c.running = false

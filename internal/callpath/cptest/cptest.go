@@ -69,6 +69,26 @@ func Profile(t testing.TB) *profile.Profile {
 	}
 }
 
+// Hot is Profile with the times of a program that calls a tiny function
+// very often (the truth of gopari filter's tests):
+//
+//	main     10^6 visits of 5 ns: cheap and hot, but the root: kept
+//	top      10^6 visits of 5 ns, a parallel region below it: kept
+//	mid      10 visits of 1 ms: long calls, kept
+//	leaf     10^6 visits of 5 ns over three paths and two threads: excluded
+//
+// The run measured what a call costs: 20 ns (call_cost_ns), so leaving
+// leaf out saves 20 ms.
+func Hot(t testing.TB) *profile.Profile {
+	p := Profile(t)
+	p.CallPaths.Threads = []profile.CallThread{
+		{Thread: 0, Nodes: [][3]uint64{{1, 1e6, 5e6}, {2, 1e6, 5e6}, {3, 10, 10 * Ms}, {4, 600_000, 3e6}, {5, 1, 2 * Ms}, {6, 1, 1 * Ms}, {7, 250_000, 1_250_000}, {8, 50_000, 250_000}}},
+		{Thread: 1, Nodes: [][3]uint64{{6, 1, 1 * Ms}, {7, 100_000, 500_000}}},
+	}
+	p.CallPaths.CallCostNs = 20
+	return p
+}
+
 // Line is the line of the marker /* @name */ in paths.c.
 func Line(t testing.TB, name string) int {
 	dir := t.TempDir()
