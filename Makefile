@@ -182,7 +182,8 @@ soak: build
 
 # All benchmarks: runtime overhead (tiny tasks, constructs, realistic
 # codes) in ids and profile mode against uninstrumented builds, runtime
-# memory and instrumenter throughput, as one table (also in
+# memory, instrumenter throughput and call paths (--functions: the cost
+# of a call, a LULESH-style proxy; bench/proxy), as one table (also in
 # build/bench.md). THREADS=1,2,4 and PAIRS=7 change what it runs.
 THREADS ?=
 PAIRS   ?= 7

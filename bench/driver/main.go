@@ -1,7 +1,8 @@
 // Command driver runs gopari's benchmarks and prints one table: what
 // instrumentation costs, in ids and profile mode, on Lorenz et al.'s tiny-task
 // program, on EPCC-style construct microbenchmarks, on two realistic
-// codes, and what the instrumenter and the runtime's memory do.
+// codes, and what the instrumenter and the runtime's memory do; and call
+// paths (gopari cc --functions): the cost of a call, a proxy application.
 //
 // Every comparison runs in rounds that alternate the uninstrumented
 // program with the instrumented one in each mode (A, B, C, A, B, C, ...),
@@ -33,7 +34,7 @@ var (
 	threads = flag.String("threads", "", "comma-separated thread counts (default 1,2 and the machine's cores)")
 	outFile = flag.String("out", "build/bench.md", "where to write the table as well")
 	quick   = flag.Bool("quick", false, "smaller inputs, for trying the driver")
-	only    = flag.String("only", "", "comma-separated parts to run (tiny,constructs,realistic,grains,memory,instrumenter,exports,scaling,report,mpi,barrier,fib,doacross,trace; default all)")
+	only    = flag.String("only", "", "comma-separated parts to run (tiny,constructs,realistic,grains,memory,instrumenter,exports,scaling,report,mpi,barrier,fib,doacross,trace,functions; default all)")
 )
 
 // part reports whether the part called name is to run.
@@ -68,6 +69,7 @@ func main() {
 		{"memory", b.memory}, {"instrumenter", b.instrumenter}, {"exports", b.exports},
 		{"scaling", b.scaling}, {"report", b.reportPage}, {"barrier", b.closingBarrier},
 		{"fib", b.fib}, {"doacross", b.doacross}, {"trace", b.trace}, {"mpi", b.mpi},
+		{"functions", b.functions},
 	}
 	known := map[string]bool{}
 	for _, p := range perThreads {
