@@ -73,7 +73,10 @@ func checkStrata(t *testing.T, stdout string, ts profile.TaskStats) {
 // where task instances are sampled and a few samples stand for whole
 // subtrees: no region's inclusive time, as gopari report computes it,
 // exceeds the wall time times the threads, and no exclusive time its
-// inclusive time.
+// inclusive time. Whether a run samples at all depends on its timing: a
+// region whose measured instances average 10 µs or more is measured
+// whole, as a loaded machine can make uts.c's tasks; so the bounds are
+// checked on every run, and up to three runs are made until one samples.
 func TestSampledBounds(t *testing.T) {
 	needTools(t)
 	for _, c := range compilers {
@@ -82,19 +85,26 @@ func TestSampledBounds(t *testing.T) {
 			t.Run(c.name+"/"+prog.name, func(t *testing.T) {
 				t.Parallel()
 				p := build(t, c, prog.name)
-				r := run(t, p.inst, []string{"OMP_NUM_THREADS=4"}, prog.arg)
-				if r.code != 0 {
-					t.Fatalf("exit %d: %s", r.code, r.stderr)
+				for i := 0; ; i++ {
+					r := run(t, p.inst, []string{"OMP_NUM_THREADS=4"}, prog.arg)
+					if r.code != 0 {
+						t.Fatalf("exit %d: %s", r.code, r.stderr)
+					}
+					if checkBounds(t, readProfile(t, r)) {
+						break
+					}
+					if i == 2 {
+						t.Fatalf("nothing was sampled in 3 runs: the test needs more tasks")
+					}
 				}
-				checkBounds(t, readProfile(t, r))
 			})
 		}
 	}
 }
 
 // checkBounds checks the estimates of every region of p against the wall
-// time and each other.
-func checkBounds(t *testing.T, p *profile.Profile) {
+// time and each other, and reports whether any of them was sampled.
+func checkBounds(t *testing.T, p *profile.Profile) bool {
 	t.Helper()
 	limit := float64(p.WallNs) * float64(len(p.Threads))
 	sampled := false
@@ -118,9 +128,6 @@ func checkBounds(t *testing.T, p *profile.Profile) {
 	for _, ts := range p.Tasks {
 		incl[ts.Region] = ts.ExecTotalNs()
 	}
-	if !sampled {
-		t.Errorf("nothing was sampled: the test needs more tasks")
-	}
 	for id, in := range incl {
 		r := p.Region(id)
 		if in > limit {
@@ -130,4 +137,5 @@ func checkBounds(t *testing.T, p *profile.Profile) {
 			t.Errorf("%s at %s:%d: exclusive %.3f ms > inclusive %.3f ms", r.Kind, r.File, r.BeginLine, excl[id]/1e6, in/1e6)
 		}
 	}
+	return sampled
 }
