@@ -249,11 +249,7 @@ func (c *writer) funcName(fn uint64) string {
 		return s
 	}
 	if c.syms == nil {
-		var maps []profile.Mapping
-		if c.exp.Profile != nil {
-			maps = c.exp.Profile.Mappings
-		}
-		c.syms = symbols.New(maps)
+		c.syms = symbols.Of(c.exp.Profile)
 	}
 	s := c.syms.Frame(fn).Func
 	c.funcs[fn] = s

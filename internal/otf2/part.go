@@ -16,7 +16,6 @@ import (
 	"strings"
 
 	"gopari/internal/events"
-	"gopari/internal/profile"
 	"gopari/internal/symbols"
 	"gopari/internal/timeline"
 )
@@ -241,11 +240,7 @@ func (p *part) funcRegion(fn uint64) C.OTF2_RegionRef {
 		return ref
 	}
 	if p.syms == nil {
-		var maps []profile.Mapping
-		if p.exp.Profile != nil {
-			maps = p.exp.Profile.Mappings
-		}
-		p.syms = symbols.New(maps)
+		p.syms = symbols.Of(p.exp.Profile)
 	}
 	f := p.syms.Frame(fn)
 	ref := p.x.region(regionDef{name: f.Func, file: f.File, begin: f.Line, end: f.Line,

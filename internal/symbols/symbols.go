@@ -48,6 +48,16 @@ func New(maps []profile.Mapping) *Resolver {
 	return &Resolver{maps: m, files: map[string]*elfFile{}, done: map[uint64]Frame{}}
 }
 
+// Of returns a resolver of the addresses of the run whose profile is p
+// (its Mappings); p may be nil, a run that left no profile, whose
+// addresses then stay addresses.
+func Of(p *profile.Profile) *Resolver {
+	if p == nil {
+		return New(nil)
+	}
+	return New(p.Mappings)
+}
+
 // Warnings are what the resolver could not trust or read, one line per
 // file.
 func (r *Resolver) Warnings() []string { return r.warnings }
