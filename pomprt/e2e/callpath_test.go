@@ -30,19 +30,7 @@ func runtimePrefix(t *testing.T) string {
 	t.Helper()
 	prefixOnce.Do(func() {
 		dir := filepath.Join(libDir, "prefix")
-		for _, d := range []string{"include", "lib"} {
-			if prefixErr = os.MkdirAll(filepath.Join(dir, d), 0o755); prefixErr != nil {
-				return
-			}
-		}
-		h, err := os.ReadFile(filepath.Join(incDir, "pomp.h"))
-		if err == nil {
-			err = os.WriteFile(filepath.Join(dir, "include", "pomp.h"), h, 0o644)
-		}
-		if err == nil {
-			err = os.Symlink(filepath.Join(libDir, "libpomp.a"), filepath.Join(dir, "lib", "libpomp.a"))
-		}
-		prefixDir, prefixErr = dir, err
+		prefixDir, prefixErr = dir, makePrefix(dir)
 	})
 	if prefixErr != nil {
 		t.Fatal(prefixErr)

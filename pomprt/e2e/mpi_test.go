@@ -45,20 +45,7 @@ func needMPI(t *testing.T) string {
 	}
 	mpiOnce.Do(func() {
 		dir := filepath.Join(libDir, "mpi")
-		for _, d := range []string{"include", "lib"} {
-			if mpiErr = os.MkdirAll(filepath.Join(dir, d), 0o755); mpiErr != nil {
-				return
-			}
-		}
-		h, err := os.ReadFile(filepath.Join(incDir, "pomp.h"))
-		if err == nil {
-			err = os.WriteFile(filepath.Join(dir, "include", "pomp.h"), h, 0o644)
-		}
-		if err == nil {
-			err = os.Symlink(filepath.Join(libDir, "libpomp.a"), filepath.Join(dir, "lib", "libpomp.a"))
-		}
-		if err != nil {
-			mpiErr = err
+		if mpiErr = makePrefix(dir); mpiErr != nil {
 			return
 		}
 		obj := filepath.Join(dir, "pomp_mpi.o")
@@ -627,4 +614,22 @@ func TestJobDirectories(t *testing.T) {
 	if entries, _ := os.ReadDir(filepath.Join(dir, "gopari-exit.inst-ompi-44")); len(entries) != 1 {
 		t.Errorf("a directory that is not a job's was written to: %v", entries)
 	}
+}
+
+// makePrefix makes dir a GOPARI_PREFIX for the test's runtime: pomp.h in
+// include/, and the test's libpomp.a linked into lib/.
+func makePrefix(dir string) error {
+	for _, d := range []string{"include", "lib"} {
+		if err := os.MkdirAll(filepath.Join(dir, d), 0o755); err != nil {
+			return err
+		}
+	}
+	h, err := os.ReadFile(filepath.Join(incDir, "pomp.h"))
+	if err == nil {
+		err = os.WriteFile(filepath.Join(dir, "include", "pomp.h"), h, 0o644)
+	}
+	if err == nil {
+		err = os.Symlink(filepath.Join(libDir, "libpomp.a"), filepath.Join(dir, "lib", "libpomp.a"))
+	}
+	return err
 }
