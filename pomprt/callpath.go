@@ -13,7 +13,6 @@ import (
 	"fmt"
 	"os"
 	"sort"
-	"strings"
 	"unsafe"
 
 	"gopari/internal/filter"
@@ -149,7 +148,7 @@ func runtimeFilter() *filter.Filter {
 
 // excludedFunctions returns the sorted entry addresses, in this process,
 // of the executable's functions that are not measured: those the filter
-// excludes, and the default exclusions (ownFunction).
+// excludes, and the default exclusions (filter.DefaultExcluded).
 func excludedFunctions(exe, maps string, flt *filter.Filter) []uint64 {
 	syms, bias, err := symbols.Functions(exe, maps, flt != nil && len(flt.Files) > 0)
 	if err != nil {
@@ -157,7 +156,7 @@ func excludedFunctions(exe, maps string, flt *filter.Filter) []uint64 {
 	}
 	var out []uint64
 	for _, s := range syms {
-		if ownFunction(s.Name) || !flt.Function(s.Name, s.Mangled, s.File) {
+		if filter.DefaultExcluded(s.Name) || !flt.Function(s.Name, s.Mangled, s.File) {
 			out = append(out, s.Addr+bias)
 		}
 	}
@@ -165,15 +164,3 @@ func excludedFunctions(exe, maps string, flt *filter.Filter) []uint64 {
 	return out
 }
 
-// ownFunction reports the functions left out by default: gopari's own
-// (pomp_register, pomp_r: gopari owns the pomp_ prefix), and the C++
-// standard library's (std::, __gnu_cxx::), which clang, unlike gcc, does
-// not leave out at compile time.
-func ownFunction(name string) bool {
-	for _, p := range []string{"pomp_", "POMP_", "std::", "__gnu_cxx::", "_ZSt", "_ZNSt", "_ZNKSt", "_ZN9__gnu_cxx", "_ZNK9__gnu_cxx"} {
-		if strings.HasPrefix(name, p) {
-			return true
-		}
-	}
-	return false
-}

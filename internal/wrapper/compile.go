@@ -108,7 +108,7 @@ func (p *plan) compile(src input) error {
 	}
 	argv := append(append([]string(nil), p.compiler...), p.flags(keepAll)...)
 	argv = append(argv, "-x", lang, inst, "-x", "none", p.modeFlag(), "-o", obj)
-	if err := p.exec(p.withFunctionFlags(argv, langOf(src))); err != nil {
+	if err := p.compileSource(argv, langOf(src), obj); err != nil {
 		return err
 	}
 	if l.mode == 'l' {
@@ -154,7 +154,7 @@ func (p *plan) modeFlag() string {
 func (p *plan) compileAsWritten(src input, obj string) error {
 	argv := append(append([]string(nil), p.compiler...), p.flags(keepAll, preprocess)...)
 	argv = append(argv, "-x", src.lang, src.path, "-x", "none", p.modeFlag(), "-o", obj)
-	if err := p.exec(p.withFunctionFlags(argv, langOf(src))); err != nil {
+	if err := p.compileSource(argv, langOf(src), obj); err != nil {
 		return err
 	}
 	if p.line.mode == 'l' {
@@ -246,7 +246,7 @@ func (p *plan) compileText(src input, res *instrumented, stem, obj string, deps 
 		argv = append(argv, p.depFlags(src)...)
 	}
 	argv = append(argv, "-x", src.lang, in, "-x", "none", p.modeFlag(), "-o", obj)
-	if err := p.exec(p.withFunctionFlags(argv, langOf(src))); err != nil {
+	if err := p.compileSource(argv, langOf(src), obj); err != nil {
 		return err
 	}
 	if p.line.mode == 'l' {

@@ -26,8 +26,10 @@ import (
 //     GCC can apply exactly (filter.CompilerExclusions) follow as a
 //     second file list and a function list.
 //   - clang: -finstrument-functions-after-inlining, so that inlined
-//     functions cost nothing. Clang has no exclusion lists: system
-//     headers and the whole filter are left to the run.
+//     functions cost nothing. Clang has no exclusion lists: the compile
+//     goes through IR in two steps instead (irfilter.go), which leave out
+//     the C++ standard library's functions and what the filter excludes
+//     by name.
 //   - any other compiler: -finstrument-functions.
 //
 // The run applies the whole filter (linkFilter embeds it in the program);
@@ -70,7 +72,7 @@ func FunctionCFlags(compiler, target []string, langs []string, includeDir string
 	}
 	switch info.kind {
 	case "clang":
-		return []string{"-finstrument-functions-after-inlining"}, nil
+		return []string{clangFunctionsFlag}, nil
 	case "gcc":
 		return gccFunctionFlags(info.dirs, includeDir, f), nil
 	}

@@ -190,6 +190,9 @@ func (p *plan) passThrough() error {
 	argv := append(append([]string(nil), p.compiler...), p.line.args...)
 	if m := p.line.mode; m == 'c' || m == 'S' || m == 'l' {
 		p.objects = nil // the command compiles every source itself
+		if p.clangSteps() {
+			return p.compileEach()
+		}
 		argv = p.withFunctionFlags(argv, p.sourceLangs()...)
 	}
 	return p.exec(argv)
