@@ -163,4 +163,3 @@ func excludedFunctions(exe, maps string, flt *filter.Filter) []uint64 {
 	sort.Slice(out, func(i, j int) bool { return out[i] < out[j] })
 	return out
 }
-

@@ -54,7 +54,7 @@ type irFunc struct {
 // exclusions leave out, and how many functions it left out.
 func excludeInIR(ll []byte, f *filter.Filter) ([]byte, int) {
 	lines := bytes.Split(ll, []byte("\n"))
-	groups := map[string]int{} // "#3" → its line
+	groups := map[string]int{}  // "#3" → its line
 	meta := map[string]string{} // "!12" → the line's text after "= "
 	var fns []irFunc
 	for i, l := range lines {
