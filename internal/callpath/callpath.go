@@ -153,6 +153,10 @@ func (t *Tree) nodes(p *profile.Profile, res *symbols.Resolver) []int {
 				nn.Mangled = f.Mangled
 			}
 		case "region":
+			if forkOf(cp.Nodes, n) {
+				ids[i] = parent // one "!$omp parallel" node for every thread of the team
+				continue
+			}
 			nn.Name = regionName(p, n)
 			if r := p.Region(n.Region); r != nil {
 				nn.File, nn.Line = r.File, r.BeginLine
@@ -173,6 +177,18 @@ func (t *Tree) nodes(p *profile.Profile, res *symbols.Resolver) []int {
 	return ids
 }
 
+// forkOf reports whether region node n is an implicit task right below
+// the fork of its parallel region: the thread that forked the region
+// runs the two nested, the others the implicit task alone, and all of
+// them read as one "!$omp parallel" frame, as the OTF2 export shows it.
+func forkOf(nodes []profile.CallNode, n profile.CallNode) bool {
+	if n.Frame != "implicit" || n.Parent < 0 {
+		return false
+	}
+	par := nodes[n.Parent]
+	return par.Kind == "region" && par.Frame == "fork" && par.Region == n.Region
+}
+
 // regionName names a region node as the OTF2 export names its frame.
 func regionName(p *profile.Profile, n profile.CallNode) string {
 	r := p.Region(n.Region)
@@ -190,19 +206,27 @@ func regionName(p *profile.Profile, n profile.CallNode) string {
 }
 
 // location sums a location's paths into the tree's nodes: an outlined
-// function's time goes to its parent (its visits do not), and inclusive
-// times are summed up the tree.
+// function's time goes to its parent (its visits do not), an implicit
+// task's to its parallel region's fork (its visit only on a thread that
+// did not fork it), and inclusive times are summed up the tree.
 func (t *Tree) location(p *profile.Profile, ct profile.CallThread, ids []int) Location {
 	l := Location{Thread: ct.Thread, Path: p.Threads[ct.Thread].Path}
 	visits := make([]uint64, len(t.Nodes))
 	excl := make([]uint64, len(t.Nodes))
 	incl := make([]uint64, len(t.Nodes))
 	seen := make([]bool, len(t.Nodes))
+	ran := make(map[int]bool, len(ct.Nodes))
+	for _, s := range ct.Nodes {
+		ran[int(s[0])] = true
+	}
 	for _, s := range ct.Nodes {
 		raw := int(s[0])
 		id := ids[raw]
-		if raw == 0 || p.CallPaths.Nodes[raw].Kind != "function" || id != ids[p.CallPaths.Nodes[raw].Parent] {
+		switch n := p.CallPaths.Nodes[raw]; {
+		case raw == 0 || id != ids[n.Parent]:
 			visits[id] += s[1]
+		case n.Kind == "region" && !ran[n.Parent]:
+			visits[id] += s[1] // a worker's implicit task: its visit of the parallel region
 		}
 		excl[id] += s[2]
 		seen[id] = true

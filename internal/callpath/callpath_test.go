@@ -171,3 +171,37 @@ func BenchmarkFromProfile(b *testing.B) {
 		}
 	}
 }
+
+// TestForkAndImplicit checks that a parallel region reads as one frame:
+// the forking thread runs the fork and its implicit task nested, a worker
+// the implicit task alone, and both count one visit of one node.
+func TestForkAndImplicit(t *testing.T) {
+	t.Parallel()
+	p := cptest.Profile(t)
+	nodes := p.CallPaths.Nodes
+	leaf := nodes[4]
+	leaf.Parent = 4
+	p.CallPaths.Nodes = []profile.CallNode{nodes[0], nodes[1], nodes[2],
+		{Parent: 2, Kind: "region", Region: 1, Frame: "fork"},
+		{Parent: 3, Kind: "region", Region: 1, Frame: "implicit"},
+		leaf,
+	}
+	p.CallPaths.Threads = []profile.CallThread{
+		{Thread: 0, Nodes: [][3]uint64{{1, 1, 0}, {2, 1, 0}, {3, 1, 2 * ms}, {4, 1, 3 * ms}, {5, 1, 4 * ms}}},
+		{Thread: 1, Nodes: [][3]uint64{{4, 1, 5 * ms}, {5, 2, 6 * ms}}},
+	}
+	tr, err := callpath.FromProfile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	par := fmt.Sprintf("!$omp parallel @paths.c:%d", p.Regions[0].BeginLine)
+	if n := find(t, tr, "main", "top", par); n.Visits != 2 || n.ExclNs != 10*ms || n.InclNs != 20*ms || len(n.Children) != 1 {
+		t.Errorf("%s: visits %d excl %d incl %d children %d, want 2 (one a thread), 10 ms, 20 ms, 1", par, n.Visits, n.ExclNs, n.InclNs, len(n.Children))
+	}
+	if n := find(t, tr, "main", "top", par, "leaf"); n.Visits != 3 || n.ExclNs != 10*ms {
+		t.Errorf("leaf: visits %d excl %d, want 3, 10 ms", n.Visits, n.ExclNs)
+	}
+	if len(tr.Nodes) != 5 {
+		t.Errorf("%d nodes, want 5: root, main, top, the region, leaf", len(tr.Nodes))
+	}
+}
