@@ -1,5 +1,7 @@
 package filter
 
+import "strings"
+
 // Match reports whether s matches the shell wildcard pattern as
 // fnmatch(3) with no flags matches it (the way Score-P matches filter
 // patterns): '*' any string, '/' and a leading '.' included; '?' any
@@ -7,6 +9,29 @@ package filter
 // that ends in one matches nothing. Bytes compare as bytes, without
 // locale. It runs in O(len(pattern)·len(s)) at worst.
 func Match(pattern, s string) bool {
+	// The patterns of filter files are mostly a literal with a '*' on
+	// either side: a run's filter matches each against thousands of
+	// symbols.
+	front := strings.HasPrefix(pattern, "*")
+	lit := strings.TrimPrefix(pattern, "*")
+	back := strings.HasSuffix(lit, "*")
+	lit = strings.TrimSuffix(lit, "*")
+	if !strings.ContainsAny(lit, "*?[\\") {
+		switch {
+		case front && back:
+			return strings.Contains(s, lit)
+		case front:
+			return strings.HasSuffix(s, lit)
+		case back:
+			return strings.HasPrefix(s, lit)
+		}
+		return s == lit
+	}
+	return wildcard(pattern, s)
+}
+
+// wildcard is Match without its shortcut for literals.
+func wildcard(pattern, s string) bool {
 	p, n := 0, 0
 	starP, starN := -1, 0 // the last '*' seen, and where in s it took over
 	for p < len(pattern) || n < len(s) {

@@ -161,3 +161,15 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+// TestMatchLiterals checks Match's shortcut for a literal with a '*' on
+// either side against the general matcher.
+func TestMatchLiterals(t *testing.T) {
+	for _, p := range []string{"", "*", "**", "***", "a", "*a", "a*", "*a*", "ab", "*ab*", "*::get*", "std::*", "*(int)", "a**", "**a"} {
+		for _, s := range []string{"", "a", "b", "ab", "ba", "aab", "xaby", "ns::get(int)", "std::vector", "f(int)", "*a*"} {
+			if got, want := Match(p, s), wildcard(p, s); got != want {
+				t.Errorf("Match(%q, %q) = %v, the general matcher %v", p, s, got, want)
+			}
+		}
+	}
+}

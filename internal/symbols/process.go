@@ -122,9 +122,10 @@ type Func struct {
 	Name, Mangled, File string
 }
 
-// Functions reads the function symbols of ELF file exe and the load bias
-// of the executable mapped as the /proc/PID/maps file maps shows: what a
-// running program (the runtime's filter) reads of itself. Source files
+// Functions reads the function symbols of ELF file exe, but for Go's,
+// and the load bias of the executable mapped as the /proc/PID/maps file
+// maps shows: what a running program (the runtime's filter) reads of
+// itself. Source files
 // come from DWARF only withFiles: reading them takes tens of
 // milliseconds.
 func Functions(exe, maps string, withFiles bool) ([]Func, uint64, error) {
@@ -143,9 +144,21 @@ func Functions(exe, maps string, withFiles bool) ([]Func, uint64, error) {
 	if withFiles {
 		files = dwarfFiles(f)
 	}
+	// Go's functions (the runtime's own Go, linked into the program) lie
+	// between runtime.text and runtime.etext; no compiler instruments
+	// them, and they are most of the symbols.
+	var goText, goEnd uint64
+	for _, s := range syms {
+		switch s.Name {
+		case "runtime.text":
+			goText = s.Value
+		case "runtime.etext":
+			goEnd = s.Value
+		}
+	}
 	var out []Func
 	for _, s := range syms {
-		if elf.ST_TYPE(s.Info) != elf.STT_FUNC || s.Value == 0 {
+		if elf.ST_TYPE(s.Info) != elf.STT_FUNC || s.Value == 0 || (s.Value >= goText && s.Value < goEnd) {
 			continue
 		}
 		out = append(out, Func{Addr: s.Value, Name: Demangle(s.Name), Mangled: s.Name, File: files[s.Value]})
