@@ -24,7 +24,7 @@ visits and short calls (the thresholds below), but main and those with an
 OpenMP construct below them. -o FILE replaces a file only with --force.`,
 		Flags: []cli.Flag{
 			&cli.Uint64Flag{Name: "min-visits", Value: callpath.DefaultMinVisits, Usage: "exclude functions with at least `N` visits"},
-			&cli.DurationFlag{Name: "max-mean", Usage: "... and a mean exclusive time of at most `DURATION`", DefaultText: "5 x the call cost"},
+			&cli.DurationFlag{Name: "max-mean", Usage: "... and a mean exclusive time of at most `DURATION`", DefaultText: "20 x the call cost"},
 			&cli.StringFlag{Name: "o", Usage: "write the filter to `FILE`"},
 			&cli.BoolFlag{Name: "force", Usage: "let -o replace an existing file"},
 		},

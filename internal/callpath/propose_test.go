@@ -25,8 +25,8 @@ func TestPropose(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if pr.CallCostNs != 20 || pr.MaxMeanNs != 100 || !strings.Contains(pr.CallCostHow, "measured") {
-		t.Errorf("call cost %v (%s), max mean %v; want 20 measured, 100", pr.CallCostNs, pr.CallCostHow, pr.MaxMeanNs)
+	if pr.CallCostNs != 20 || pr.MaxMeanNs != 400 || !strings.Contains(pr.CallCostHow, "measured") {
+		t.Errorf("call cost %v (%s), max mean %v; want 20 measured, 400", pr.CallCostNs, pr.CallCostHow, pr.MaxMeanNs)
 	}
 	if len(pr.Excluded) != 1 {
 		t.Fatalf("excluded %+v, want leaf alone", pr.Excluded)
@@ -43,7 +43,7 @@ func TestPropose(t *testing.T) {
 		"# Proposed by gopari filter for gopari-1.\n",
 		"costs 20 ns, measured by the run (call_cost_ns)",
 		"at least 100000 visits (--min-visits)",
-		"at most 100 ns (--max-mean; 5 x the call cost)",
+		"at most 400 ns (--max-mean; 20 x the call cost)",
 		"Estimated saving: 20.0 ms of the ",
 		"1 of 4 functions excluded",
 		// leaf is the only function of the program that holds "leaf":
@@ -231,14 +231,14 @@ func TestProposeCXX(t *testing.T) {
 // TestProposeCalleeCost: a function's calls to measured functions are
 // taken out of its mean before the threshold, one call cost (20 ns)
 // each: mid, made hot (10^6 visits) with leaf's 600,000 visits below it,
-// is excluded at a mean of 110 ns (98 ns of its own, under 5 × 20 ns) and
-// kept at 113 ns (101 ns).
+// is excluded at a mean of 410 ns (398 ns of its own, under 20 × 20 ns)
+// and kept at 413 ns (401 ns).
 func TestProposeCalleeCost(t *testing.T) {
 	t.Parallel()
 	for _, c := range []struct {
 		meanNs   uint64
 		excluded bool
-	}{{110, true}, {113, false}} {
+	}{{410, true}, {413, false}} {
 		p := cptest.Hot(t)
 		p.CallPaths.Threads[0].Nodes[2] = [3]uint64{3, 1e6, c.meanNs * 1e6}
 		pr, err := callpath.Propose([]*profile.Profile{p}, callpath.Thresholds{MinVisits: callpath.DefaultMinVisits})
