@@ -6,11 +6,15 @@ package main
 void pomp_cp_totals(uint64_t *unmatched, uint64_t *lost);
 int pomp_cp_go_ready(void);
 const char *pomp_cp_embedded_filter(const char **name);
+uint64_t pomp_cp_probe(void);
+extern uint64_t pomp_cp_cost_ticks;
+extern int pomp_cp_cost_pairs;
 */
 import "C"
 
 import (
 	"fmt"
+	"math"
 	"os"
 	"sort"
 	"unsafe"
@@ -39,6 +43,9 @@ func addCallPaths(p *profile.Profile, g *C.pomp_rt, ck clock) {
 		return
 	}
 	cp := &profile.CallPaths{MaxNodes: int(C.pomp_cp.max) - 1}
+	if C.pomp_cp_cost_ticks > 0 && C.pomp_cp_cost_pairs > 0 {
+		cp.CallCostNs = math.Round(float64(ck.ns(C.pomp_cp_cost_ticks))/float64(C.pomp_cp_cost_pairs)*100) / 100
+	}
 	C.pthread_mutex_lock(&C.pomp_cp.mu)
 	n := int(C.pomp_cp.n)
 	parents := unsafe.Slice(C.pomp_cp.parent, n)
@@ -48,6 +55,8 @@ func addCallPaths(p *profile.Profile, g *C.pomp_rt, ck clock) {
 		cp.Nodes[i] = callNode(i, int(parents[i]), uint64(keys[i]))
 	}
 	C.pthread_mutex_unlock(&C.pomp_cp.mu)
+	probe := uint64(C.pomp_cp_probe())
+	nodes, renumber := profile.DropLeaves(cp.Nodes, func(n profile.CallNode) bool { return n.Kind == "function" && n.Addr == probe })
 	var unmatched, lost C.uint64_t
 	C.pomp_cp_totals(&unmatched, &lost)
 	cp.UnmatchedCalls, cp.LostCreations = uint64(unmatched), uint64(lost)
@@ -62,10 +71,10 @@ func addCallPaths(p *profile.Profile, g *C.pomp_rt, ck clock) {
 		th := profile.CallThread{Thread: li}
 		for id := 0; id < len(counts) && id < n; id++ {
 			c := counts[id]
-			if c.visits == 0 && c.excl == 0 {
+			if (c.visits == 0 && c.excl == 0) || renumber[id] < 0 {
 				continue
 			}
-			th.Nodes = append(th.Nodes, [3]uint64{uint64(id), uint64(c.visits), ck.ns(c.excl)})
+			th.Nodes = append(th.Nodes, [3]uint64{uint64(renumber[id]), uint64(c.visits), ck.ns(c.excl)})
 			if id == C.CP_OVERFLOW {
 				cp.OverflowVisits += uint64(c.visits)
 			}
@@ -75,6 +84,7 @@ func addCallPaths(p *profile.Profile, g *C.pomp_rt, ck clock) {
 		}
 	}
 	C.pthread_mutex_unlock(&g.mu)
+	cp.Nodes = nodes
 	p.CallPaths = cp
 	p.Mappings = symbols.ReadMappings("/proc/self/maps")
 }

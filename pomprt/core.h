@@ -17,6 +17,7 @@
  *   parallel.c  parallel regions: fork, implicit tasks, closing barrier, join
  *   locks.c, chunks.c, events.c: locks, loop chunks, the event stream
  *   lifecycle.c, signals.c, fork.c, snapshot.c: start-up, exit, signals, fork
+ *   callpath.c, callcost.c (callpath.h): call paths, and what a call costs
  * Every symbol shared between them is named pomp_*: libpomp.a links
  * into the user's program.
  */
@@ -73,6 +74,10 @@ void pomp_cp_taskloop_enter(pomp_thr *t, pomp_tlinst *in);
 void pomp_cp_taskloop_task(pomp_thr *t, const pomp_tlinst *in, uint64_t seq, uint64_t ts);
 void pomp_cp_sync(pomp_thr *t, uint64_t ts);
 void pomp_cp_flush(pomp_thr *t, uint64_t ts);
+uint64_t pomp_cp_cost(pomp_thr *t, int *pairs);
+uint64_t pomp_cp_probe(void);
+extern uint64_t pomp_cp_cost_ticks;
+extern int pomp_cp_cost_pairs;
 void pomp_cp_park(pomp_thr *t, pomp_parked *p, int i);
 void pomp_cp_unpark(pomp_thr *t, pomp_parked *p, int base, uint64_t ts);
 

@@ -195,6 +195,8 @@ int pomp_call_end(pomp_thr *t, int prev)
 void pomp_finish(const char *exit, int sig)
 {
 	uint64_t ts = pomp_now();
+	if (sig == 0 && !forked()) /* not in a signal handler: the probe may take the tree's lock */
+		pomp_cp_cost_ticks = pomp_cp_cost(pomp_self_tls, &pomp_cp_cost_pairs);
 	pomp_rt_close(!forked()); /* what the run leaves open, for the stream and the profile */
 	if (forked()) {
 		pomp_child_finish(sig, ts);

@@ -75,3 +75,30 @@ type Mapping struct {
 	File    string `json:"file"`
 	BuildID string `json:"build_id,omitempty"`
 }
+
+// DropLeaves returns nodes without the leaves that drop selects, the
+// others' parents renumbered, and per node of nodes its ID in the result
+// (-1 for a dropped one). The runtime drops its cost probe's node so
+// (pomprt/callcost.c). A node with children is never dropped.
+func DropLeaves(nodes []CallNode, drop func(CallNode) bool) ([]CallNode, []int) {
+	parent := make([]bool, len(nodes))
+	for _, n := range nodes {
+		if n.Parent >= 0 && n.Parent < len(nodes) {
+			parent[n.Parent] = true
+		}
+	}
+	ids := make([]int, len(nodes))
+	var out []CallNode
+	for i, n := range nodes {
+		if !parent[i] && drop(n) {
+			ids[i] = -1
+			continue
+		}
+		if n.Parent >= 0 && n.Parent < len(nodes) {
+			n.Parent = ids[n.Parent]
+		}
+		ids[i] = len(out)
+		out = append(out, n)
+	}
+	return out, ids
+}

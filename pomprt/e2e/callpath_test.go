@@ -202,6 +202,11 @@ func checkCallPaths(t *testing.T, v *cpView) {
 	if v.cp.UnmatchedCalls != 0 || v.cp.LostCreations != 0 {
 		t.Errorf("%d unmatched calls, %d lost creations", v.cp.UnmatchedCalls, v.cp.LostCreations)
 	}
+	// The run measured what a call costs at its end (callcost.c), unless
+	// the tree was full (or in trace mode, where the calls write records).
+	if v.p.Mode == "profile" && v.p.Exit == "exit" && v.cp.OverflowVisits == 0 && v.cp.CallCostNs <= 0 {
+		t.Errorf("call_cost_ns %v: the run did not measure a call", v.cp.CallCostNs)
+	}
 	for li, m := range v.counts() {
 		for id := range m {
 			if id >= len(v.cp.Nodes) {
