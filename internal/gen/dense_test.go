@@ -80,3 +80,19 @@ func TestDenseCompiles(t *testing.T) {
 		t.Errorf("gcc: %v\n%s", err, out)
 	}
 }
+
+// TestMixedParses checks that Mixed is deterministic, C that the parser
+// reads without a diagnostic, and holds about a directive per 6-12 lines.
+func TestMixedParses(t *testing.T) {
+	src := Mixed(5_000, 1)
+	if !bytes.Equal(src, Mixed(5_000, 1)) {
+		t.Fatal("Mixed(5000, 1) differs between calls")
+	}
+	r := parser.Parse(parser.NewFile("mixed.c", src), parser.Config{})
+	if len(r.Diags) > 0 {
+		t.Fatal(r.Diags.Err())
+	}
+	if lines := Lines(src); len(r.Directives) < lines/15 || len(r.Directives) > lines/4 {
+		t.Errorf("%d lines, %d directives", lines, len(r.Directives))
+	}
+}
