@@ -30,12 +30,48 @@ func TestGCCRules(t *testing.T) {
 	for i, n := range excl {
 		fns[i].Name = n
 	}
-	if got := gccRules(fns, program); !reflect.DeepEqual(got, want) {
+	// Every function of the program ran for a tenth of the time: none
+	// is expendable.
+	var ran []Function
+	for _, n := range program {
+		ran = append(ran, Function{Name: n, Visits: 10, ExclNs: 100})
+	}
+	got, also := gccRules(fns, program, ran, 1000)
+	if !reflect.DeepEqual(got, want) {
 		t.Errorf("got  %q\nwant %q", got, want)
 	}
+	for i, a := range also {
+		if len(a) > 0 {
+			t.Errorf("%s also leaves out %q", excl[i], a)
+		}
+	}
 	// Leaving getX measured takes *geo::Mesh::get* from get.
-	if got := gccRules(fns[:2], program); got[0] != "" || got[1] != "" {
+	if got, _ := gccRules(fns[:2], program, ran, 1000); got[0] != "" || got[1] != "" {
 		t.Errorf("with getX measured: %q, want exact names", got)
+	}
+	// getX measured but brief (0.1% of the time), or never run: *geo::Mesh::get*
+	// leaves it out too; with a construct below it, or longer, it stays.
+	for _, c := range []struct {
+		getX *Function
+		lit  string
+	}{
+		{&Function{Name: "geo::Mesh::getX(int) const", Visits: 3, ExclNs: 1000}, "geo::Mesh::get"},
+		{nil, "geo::Mesh::get"},
+		{&Function{Name: "geo::Mesh::getX(int) const", Visits: 3, ExclNs: 1000, Constructs: true}, ""},
+		{&Function{Name: "geo::Mesh::getX(int) const", Visits: 3, ExclNs: 1001}, ""},
+	} {
+		var r []Function
+		for _, f := range ran {
+			if f.Name != "geo::Mesh::getX(int) const" {
+				r = append(r, f)
+			} else if c.getX != nil {
+				r = append(r, *c.getX)
+			}
+		}
+		got, also := gccRules(fns[:2], program, r, 1_000_000)
+		if got[0] != c.lit || (c.lit != "" && !reflect.DeepEqual(also[0], []string{"geo::Mesh::getX(int) const"})) {
+			t.Errorf("getX %+v: %q, also %q; want %q, also getX", c.getX, got[0], also[0], c.lit)
+		}
 	}
 	// A run whose files are gone: exact names only.
 	p := &profile.Profile{Mappings: []profile.Mapping{{File: "/nonexistent/prog"}}}

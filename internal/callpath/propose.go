@@ -79,6 +79,10 @@ type Function struct {
 	// which no other function of the program holds: its rule is
 	// *GCCLiteral*, which GCC applies at compile time too (gccrule.go).
 	GCCLiteral string `json:"gcc_literal,omitempty"`
+	// AlsoExcludes are the other functions of the program that the rule
+	// *GCCLiteral* leaves out: they never ran, or ran too briefly to be
+	// worth a node (gccRules).
+	AlsoExcludes []string `json:"also_excludes,omitempty"`
 }
 
 // MeanNs is its mean exclusive time per visit.
@@ -185,8 +189,9 @@ func Propose(ps []*profile.Profile, th Thresholds) (*Proposal, error) {
 		}
 		pr.ExactOnly = why
 		if why == "" {
-			for i, lit := range gccRules(pr.Excluded, names) {
-				pr.Excluded[i].GCCLiteral = lit
+			lits, also := gccRules(pr.Excluded, names, fns, pr.TotalNs)
+			for i, lit := range lits {
+				pr.Excluded[i].GCCLiteral, pr.Excluded[i].AlsoExcludes = lit, also[i]
 			}
 		}
 	}
@@ -287,6 +292,10 @@ func (pr *Proposal) Filter(run string) *filter.Filter {
 		case lit != "" && written[lit]: // an overload: the rule above leaves it out
 			fn.GCCLiteral = ""
 			comment += fmt.Sprintf("; *%s* above leaves it out at compile time", lit)
+		case lit != "" && len(fn.AlsoExcludes) > 0:
+			written[lit] = true
+			comment += fmt.Sprintf("; wider than %s so that GCC leaves it out at compile time: it also leaves out %s, which ran for at most %.1f%% of the time",
+				fn.Name, strings.Join(fn.AlsoExcludes, ", "), 100*expendableShare)
 		case lit != "":
 			written[lit] = true
 			comment += fmt.Sprintf("; wider than %s so that GCC leaves it out at compile time: it matches no function of this program that is measured", fn.Name)
@@ -317,8 +326,9 @@ func (pr *Proposal) header(run string) string {
 		"never main nor a function with an OpenMP construct below it.\n"+
 		"Patterns are demangled names, as the run's filter matches them; a *name*\n"+
 		"pattern is also what GCC leaves out at compile time (GCC's name of the\n"+
-		"function, which no other function of the program holds).\n",
-		pr.MinVisits, FormatNs(pr.MaxMeanNs), maxMean)
+		"function, which no other function of the program holds, but those that\n"+
+		"never ran or ran for at most %.1f%% of the time).\n",
+		pr.MinVisits, FormatNs(pr.MaxMeanNs), maxMean, 100*expendableShare)
 	if pr.ExactOnly != "" && len(pr.Excluded) > 0 {
 		fmt.Fprintf(&b, "Exact names only, applied at run time: %s.\n", pr.ExactOnly)
 	}
