@@ -157,17 +157,21 @@ func runtimeFilter() *filter.Filter {
 }
 
 // excludedFunctions returns the sorted entry addresses, in this process,
-// of the executable's functions that are not measured: those the filter
-// excludes, and the default exclusions (filter.DefaultExcluded).
+// of the functions that are not measured: those of the executable, and
+// of the shared libraries built with --functions that are mapped already,
+// that the filter excludes, and the default exclusions
+// (filter.DefaultExcluded).
 func excludedFunctions(exe, maps string, flt *filter.Filter) []uint64 {
-	syms, bias, err := symbols.Functions(exe, maps, flt != nil && len(flt.Files) > 0)
-	if err != nil {
-		return nil
-	}
 	var out []uint64
-	for _, s := range syms {
-		if filter.DefaultExcluded(s.Name) || !flt.Function(s.Name, s.Mangled, s.File) {
-			out = append(out, s.Addr+bias)
+	for _, file := range append([]string{exe}, symbols.HookedLibraries(exe, maps)...) {
+		syms, bias, err := symbols.Functions(file, maps, flt != nil && len(flt.Files) > 0)
+		if err != nil {
+			continue
+		}
+		for _, s := range syms {
+			if filter.DefaultExcluded(s.Name) || !flt.Function(s.Name, s.Mangled, s.File) {
+				out = append(out, s.Addr+bias)
+			}
 		}
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i] < out[j] })

@@ -7,6 +7,7 @@ package symbols
 
 import (
 	"bufio"
+	"bytes"
 	"debug/dwarf"
 	"debug/elf"
 	"encoding/binary"
@@ -234,4 +235,86 @@ func loadBias(f *elf.File, exe, maps string) uint64 {
 		}
 	}
 	return 0
+}
+
+// HookedLibraries returns the files mapped as the /proc/PID/maps file
+// maps shows, but for exe's, that call the compiler's function hooks
+// defined elsewhere (__cyg_profile_func_enter undefined in their dynamic
+// symbols) or hold gopari's runtime (a shared library linked by gopari
+// cc holds it, and the program may take the hooks from there): the
+// shared libraries built with gopari cc --functions, whose functions the
+// run's filter decides on too. The C library, which defines no-op hooks
+// of its own, is not one of them.
+func HookedLibraries(exe, maps string) []string {
+	self, err := os.Readlink(exe)
+	if err != nil {
+		self = exe
+	}
+	mf, err := os.Open(maps)
+	if err != nil {
+		return nil
+	}
+	defer mf.Close()
+	var out []string
+	seen := map[string]bool{self: true}
+	sc := bufio.NewScanner(mf)
+	for sc.Scan() {
+		m, ok := parseMapsLine(sc.Text())
+		if !ok || seen[m.File] {
+			continue
+		}
+		seen[m.File] = true
+		f, err := elf.Open(m.File)
+		if err != nil {
+			continue
+		}
+		if hooked(f) {
+			out = append(out, m.File)
+		}
+		f.Close()
+	}
+	return out
+}
+
+// hooked reports whether ELF file f imports __cyg_profile_func_enter or
+// defines pomp_cp_embedded_filter (HookedLibraries). Most libraries do
+// not name the hook at all, which their string table tells; the rest
+// have their dynamic symbols read in place, without making a string of
+// each: the C library has thousands.
+func hooked(f *elf.File) bool {
+	str, sym := f.Section(".dynstr"), f.Section(".dynsym")
+	if str == nil || sym == nil {
+		return false
+	}
+	names, err := str.Data()
+	if err != nil || !bytes.Contains(names, []byte("__cyg_profile_func_enter")) {
+		return false
+	}
+	data, err := sym.Data()
+	if err != nil || f.Class != elf.ELFCLASS64 {
+		return false
+	}
+	const entry = 24 // Elf64_Sym: name, info, other, section index, value, size
+	for i := entry; i+entry <= len(data); i += entry {
+		off := int(f.ByteOrder.Uint32(data[i:]))
+		shndx := elf.SectionIndex(f.ByteOrder.Uint16(data[i+6:]))
+		if off >= len(names) {
+			continue
+		}
+		name := names[off:]
+		if end := bytes.IndexByte(name, 0); end >= 0 {
+			name = name[:end]
+		}
+		switch string(name) {
+		case "__cyg_profile_func_enter":
+			if shndx == elf.SHN_UNDEF {
+				return true
+			}
+		case "pomp_cp_embedded_filter":
+			if shndx != elf.SHN_UNDEF {
+				return true
+			}
+		}
+	}
+	return false
 }

@@ -114,7 +114,8 @@ func pprofTop(t *testing.T, dir, name, want string) {
 // TestCallPathLibraryAndStripped: a function of a shared library built
 // with --functions is named, with its file, from the library the run
 // mapped; a stripped program's static function, which has no symbol
-// left, is shown by its address; visits stay exact in both.
+// left, is shown by its address; visits stay exact in both; the run's
+// filter (GOPARI_FILTER) leaves the library's function out.
 func TestCallPathLibraryAndStripped(t *testing.T) {
 	needTools(t)
 	c := compilers[0]
@@ -161,5 +162,22 @@ func TestCallPathLibraryAndStripped(t *testing.T) {
 				t.Errorf("%s: libwork called from %q (%d visits), want a name starting %q", k.exe, caller.Name, caller.Visits, k.local)
 			}
 		}
+	}
+	// The run's filter decides on the library's functions too.
+	flt := filepath.Join(dir, "lib.filter")
+	os.WriteFile(flt, []byte("SCOREP_REGION_NAMES_BEGIN EXCLUDE libwork SCOREP_REGION_NAMES_END\n"), 0o666)
+	r := run(t, exe, []string{"OMP_NUM_THREADS=2", "GOPARI_FILTER=" + flt})
+	if r.stdout != "3996008\n" {
+		t.Fatalf("filtered: printed %q", r.stdout)
+	}
+	tree, err := callpath.FromProfile(readProfile(t, r))
+	if err != nil || tree == nil {
+		t.Fatalf("filtered: call paths: %v", err)
+	}
+	if ids := cpByName(tree, "libwork"); len(ids) > 0 {
+		t.Errorf("GOPARI_FILTER excludes libwork, a function of the library: %d nodes", len(ids))
+	}
+	if v := cpVisits(tree, cpByName(tree, "main")); v != 1 {
+		t.Errorf("filtered: main visited %d times, want 1", v)
 	}
 }
