@@ -48,7 +48,7 @@ type node struct {
 	label    string
 	region   uint32
 	lineage  string
-	thread   int
+	thread   string // team path of the thread that began it, as the CSV's
 	execNs   float64
 	benefit  float64
 	problems Problem
@@ -130,7 +130,7 @@ func (gr *Graph) add(a *Analysis, g *Grain, m *Metrics) {
 		gr.nodes, gr.edges, gr.byTask, gr.forks, gr.joins = nil, nil, nil, nil, nil
 		return
 	}
-	info := node{kind: g.Kind.String(), label: label(a, g.Region), region: g.Region, lineage: g.Lineage, thread: g.Loc,
+	info := node{kind: g.Kind.String(), label: label(a, g.Region), region: g.Region, lineage: g.Lineage, thread: a.path(g.Loc),
 		execNs: m.ExecNs, benefit: m.Benefit, problems: m.Problems, count: 1, set: true}
 	if g.Kind == Chunk {
 		n := gr.newNode(info)
@@ -375,7 +375,7 @@ func (gr *Graph) WriteDOT(w io.Writer, title string) error {
 }
 
 var graphmlKeys = []struct{ id, typ string }{
-	{"kind", "string"}, {"label", "string"}, {"region", "int"}, {"lineage", "string"}, {"thread", "int"},
+	{"kind", "string"}, {"label", "string"}, {"region", "int"}, {"lineage", "string"}, {"thread", "string"},
 	{"exec_ns", "double"}, {"parallel_benefit", "double"}, {"problems", "string"}, {"grains", "long"},
 	{"color", "string"}, {"size", "double"},
 }
@@ -412,8 +412,8 @@ func (gr *Graph) WriteGraphML(w io.Writer) error {
 		if n.lineage != "" {
 			data("lineage", n.lineage)
 		}
-		if n.kind == "task" || n.kind == "taskloop" || n.kind == "chunk" {
-			data("thread", strconv.Itoa(n.thread))
+		if n.thread != "" {
+			data("thread", n.thread)
 		}
 		if n.execNs > 0 {
 			data("exec_ns", strconv.FormatFloat(n.execNs, 'f', 0, 64))

@@ -64,10 +64,6 @@ func (a *Analysis) Write(out Outputs) (*Result, error) {
 	}
 	row := make([]string, 0, len(Columns))
 	var werr error
-	paths := make([]string, len(a.Exp.Threads))
-	for i, t := range a.Exp.Threads {
-		paths[i] = t.Path
-	}
 	_, err := Extract(a.Exp, func(g *Grain, ev *timeline.Event) {
 		m := a.Measure(g)
 		res.Grains++
@@ -104,7 +100,7 @@ func (a *Analysis) Write(out Outputs) (*Result, error) {
 		if cw == nil || werr != nil {
 			return
 		}
-		werr = cw.Write(a.row(row[:0], g, &m, paths))
+		werr = cw.Write(a.row(row[:0], g, &m))
 	}, nil)
 	if err != nil {
 		return nil, err
@@ -119,13 +115,8 @@ func (a *Analysis) Write(out Outputs) (*Result, error) {
 }
 
 // row appends the CSV cells of grain g, in the order of Columns.
-func (a *Analysis) row(row []string, g *Grain, m *Metrics, paths []string) []string {
-	path := func(loc int) string {
-		if loc >= 0 && loc < len(paths) {
-			return paths[loc]
-		}
-		return ""
-	}
+func (a *Analysis) row(row []string, g *Grain, m *Metrics) []string {
+	path := a.path
 	iter := func(v int64) string {
 		if !g.HasIters || v == events.UnknownIteration {
 			return ""
@@ -351,6 +342,15 @@ func (a *Analysis) loopBalanceLines(lines []problemLine, few *[]string) []proble
 			a.where(region), low, len(bs), o.Balance, sum/float64(len(bs)), float64(len(bs))/sum, balanceAdvice(a.clauses(region)))})
 	}
 	return lines
+}
+
+// path returns the team path of location loc ("0.1.1"), as the CSV's
+// thread column has it; "" for a location the stream does not name.
+func (a *Analysis) path(loc int) string {
+	if loc >= 0 && loc < len(a.Exp.Threads) {
+		return a.Exp.Threads[loc].Path
+	}
+	return ""
 }
 
 // clauses returns a region's clauses, as written.
