@@ -1,8 +1,11 @@
 package html
 
 import (
+	"bytes"
 	"context"
 	"fmt"
+	"image/png"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -15,6 +18,8 @@ import (
 	"gopari/internal/pop"
 	"gopari/internal/profile"
 	"gopari/internal/runtest"
+
+	"github.com/chromedp/chromedp"
 )
 
 // writePage writes the page for in to dir/name.html.
@@ -136,8 +141,63 @@ func browseProfile(t *testing.T, bctx context.Context, out, exe string) {
 	if len(shown) == 0 || len(shown) == ran(p) {
 		t.Errorf("filter 'task' shows %d of %d rows", len(shown), ran(p))
 	}
+	tb.treeNested()
 	tb.screenshot(filepath.Join(out, "profile.png"))
 	tb.clean()
+}
+
+// treeNested checks that the creation tree shows nesting: every child
+// region begins (its count, or its name) right of where its parent's
+// name begins. The tree of mix.c's recursive tasks has children.
+func (tb *tab) treeNested() {
+	t := tb.t
+	t.Helper()
+	steps := eval[[]float64](tb, `Array.from(document.querySelectorAll('.tree li li')).map(li => {
+		const p = li.parentElement.closest('li').querySelector(':scope > .label');
+		return li.firstElementChild.getBoundingClientRect().left - p.getBoundingClientRect().left; })`)
+	if len(steps) == 0 {
+		t.Fatal("the creation tree has no child region")
+	}
+	for i, d := range steps {
+		if d < 8 {
+			t.Errorf("creation tree: child %d begins %.0f px from its parent's name: it reads as a sibling", i, d)
+		}
+	}
+}
+
+// graphShot takes a screenshot of the grain graph and checks that it is
+// drawn at its size (not scaled down: its labels at 10 px), within 4,000
+// by 4,000 pixels, and not blank.
+func (tb *tab) graphShot(file string) {
+	t := tb.t
+	t.Helper()
+	size := eval[[]float64](tb, `(() => { const g = document.querySelector('svg.grain-graph'), r = g.getBoundingClientRect();
+		const l = g.querySelector('text'); return [r.width, r.height, g.width.baseVal.value, g.height.baseVal.value,
+		l ? l.getBoundingClientRect().height : 0]; })()`)
+	if size[0] != size[2] || size[1] != size[3] {
+		t.Errorf("grain graph drawn %.0fx%.0f px, laid out %.0fx%.0f", size[0], size[1], size[2], size[3])
+	}
+	if size[0] > 4000 || size[1] > 4000 || size[4] < 9 {
+		t.Errorf("grain graph %.0fx%.0f px, labels %.1f px high: want within 4000x4000, labels of 10 px", size[0], size[1], size[4])
+	}
+	buf, err := chromedp.Run(tb.ctx, chromedp.Screenshot(chromedp.CSS("svg.grain-graph")))
+	if err != nil {
+		t.Fatalf("screenshot of the grain graph: %v", err)
+	}
+	if err := os.WriteFile(file, buf, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	img, err := png.Decode(bytes.NewReader(buf))
+	if err != nil {
+		t.Fatalf("grain graph screenshot: %v", err)
+	}
+	b := img.Bounds()
+	if math.Abs(float64(b.Dx())-size[0]) > 2 || math.Abs(float64(b.Dy())-size[1]) > 2 {
+		t.Errorf("grain graph screenshot %dx%d, the graph %.0fx%.0f", b.Dx(), b.Dy(), size[0], size[1])
+	}
+	if colors, ink := inked(img); colors < 8 || ink < 0.02 {
+		t.Errorf("grain graph screenshot %s looks blank: %d colours, %.2f%% of the pixels not white", file, colors, 100*ink)
+	}
 }
 
 // browseTrace checks the page of a traced run: the timeline and the grain graph.
@@ -170,6 +230,7 @@ func browseTrace(t *testing.T, bctx context.Context, out, exe string) {
 	if after := tb.text("tl-range"); after == before {
 		t.Errorf("zooming in left the range at %q", after)
 	}
+	tb.graphShot(filepath.Join(out, "trace-grains.png"))
 	tb.screenshot(filepath.Join(out, "trace.png"))
 	tb.clean()
 }
@@ -188,6 +249,7 @@ func browseGrains(t *testing.T, bctx context.Context, out, exe string) {
 	}
 	tb.sections(want...)
 	checkRun(tb, p)
+	tb.graphShot(filepath.Join(out, "grains-graph.png"))
 	tb.screenshot(filepath.Join(out, "grains.png"))
 	tb.clean()
 }
