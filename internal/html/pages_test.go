@@ -9,11 +9,13 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
 
 	"gopari/internal/job"
+	"gopari/internal/job/jobtest"
 	"gopari/internal/model"
 	"gopari/internal/pop"
 	"gopari/internal/profile"
@@ -112,6 +114,7 @@ func TestBrowser(t *testing.T) {
 		{"grains", browseGrains},
 		{"model", browseModel},
 		{"mpi", browseMPI},
+		{"ranks", browseRanks},
 		{"binned", browseBinned},
 		{"hostile", browseHostile},
 		{"damaged", browseDamaged},
@@ -307,6 +310,42 @@ func browseMPI(t *testing.T, bctx context.Context, out, exe string) {
 	}
 	tb.sortCheck("region-table", 4) // max
 	tb.screenshot(filepath.Join(out, "mpi.png"))
+	tb.clean()
+}
+
+// browseRanks checks the page of a job past job.SummariseAbove ranks:
+// the ranks as distributions, the planted outlier named, a histogram per
+// metric and per region, no row per rank.
+func browseRanks(t *testing.T, bctx context.Context, out, exe string) {
+	dir := filepath.Join(t.TempDir(), "job")
+	if err := jobtest.Write(dir, 200, map[int]jobtest.Rank{150: {Scale: 4}}); err != nil {
+		t.Fatal(err)
+	}
+	j, err := job.Read(dir, func(_ string, err error) string { return err.Error() })
+	if err != nil {
+		t.Fatal(err)
+	}
+	tb := open(t, bctx, writePage(t, out, "ranks", Input{Job: j, Merged: job.Merge(j)}))
+	tb.sections("run", "efficiency", "ranks", "regions")
+	if got := tb.text("n-ranks"); got != "200" {
+		t.Errorf("#n-ranks %q, want 200", got)
+	}
+	metrics := eval[[]string](tb, `Array.from(document.querySelectorAll('#rank-dists tbody tr')).map(r => r.cells[0].textContent)`)
+	if want := []string{"wall", "OpenMP", "MPI", "MPI share", "MPI calls", "messages", "bytes"}; !slices.Equal(metrics, want) {
+		t.Errorf("distributions of %v, want %v", metrics, want)
+	}
+	if got := tb.text("outlier-ranks"); !strings.HasPrefix(got, "rank 150 (rank-00150): wall 8.1 ms (median 2.1 ms)") {
+		t.Errorf("outlier ranks %q", got)
+	}
+	// Each histogram has 20 bars, and the outlier's bin shows.
+	bars := eval[[]int](tb, `Array.from(document.querySelectorAll('td.bars')).map(td => Array.from(td.children).filter(i => i.getBoundingClientRect().height > 2).length)`)
+	if len(bars) != 7+2 || bars[0] != 2 {
+		t.Errorf("bars drawn higher than 2 px per histogram: %v; want 9 histograms, wall's with 2", bars)
+	}
+	if eval[bool](tb, `document.getElementById('rank-table') !== null`) {
+		t.Error("the page lists the ranks one by one")
+	}
+	tb.screenshot(filepath.Join(out, "ranks.png"))
 	tb.clean()
 }
 
