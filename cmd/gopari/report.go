@@ -4,10 +4,12 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 
 	"github.com/urfave/cli/v2"
 
 	"gopari/internal/experiment"
+	"gopari/internal/job"
 	"gopari/internal/profile"
 	"gopari/internal/report"
 )
@@ -27,7 +29,9 @@ For the directory of an MPI job it merges the ranks: per region the
 minimum, mean and maximum over ranks, the rank of the maximum, the
 imbalance between ranks and between threads, the time in MPI against the
 time in OpenMP per rank, and the ranks that are missing or damaged.
---json prints the merged profile, --rank N one rank's.
+--json prints the merged profile, --rank N one rank's. Past a few dozen
+ranks the ranks are shown as distributions with their outliers named;
+--ranks all lists them one by one.
 
 --html FILE writes the report as one HTML page that opens from file://
 without a network: POP efficiency metrics, sortable regions, load
@@ -38,6 +42,7 @@ gopari model --json wrote to a file.`,
 			&cli.BoolFlag{Name: "json", Usage: "print the profile as JSON"},
 			&cli.IntFlag{Name: "top", Value: 20, Usage: "show the `N` costliest regions"},
 			&cli.IntFlag{Name: "rank", Usage: "in an MPI job's directory, report rank `N` alone"},
+			&cli.StringFlag{Name: "ranks", Usage: "past " + strconv.Itoa(job.SummariseAbove) + " ranks of an MPI job, `all` lists every rank, not their distributions"},
 		}, reportHTMLFlags()...),
 		Action: runReport,
 	}
@@ -53,6 +58,9 @@ func runReport(c *cli.Context) error {
 		if path, err = experiment.Newest("."); err != nil {
 			return &exitError{code: 1, msg: err.Error()}
 		}
+	}
+	if r := c.String("ranks"); c.IsSet("ranks") && (r != "all" || !experiment.IsJob(path)) {
+		return usageErr("report: --ranks takes all, for an MPI job's directory")
 	}
 	if c.IsSet("html") {
 		return runReportHTML(c, path)

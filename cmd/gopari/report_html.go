@@ -32,7 +32,7 @@ func runReportHTML(c *cli.Context, path string) error {
 		return usageErr("report: --html and --json exclude each other")
 	}
 	out := c.String("html")
-	in := html.Input{}
+	in := html.Input{Options: html.Options{AllRanks: c.String("ranks") == "all"}}
 	if f := c.String("model"); f != "" {
 		ms, err := model.ReadJSON(f)
 		if err != nil {

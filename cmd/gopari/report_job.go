@@ -53,7 +53,7 @@ func runJobReport(c *cli.Context, dir string) error {
 		})
 	}
 	return writeOut(c, func(w io.Writer) error {
-		report.WriteJob(w, j, m, c.Int("top"))
+		report.WriteJob(w, j, m, c.Int("top"), c.String("ranks") == "all")
 		return nil
 	})
 }

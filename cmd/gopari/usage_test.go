@@ -16,8 +16,12 @@ var usageCases = map[string][][]string{
 		{"instrument"}, // no input file
 		{"instrument", "-o", "x.c", "a.c", "b.c"}, // -o takes one
 	},
-	"diff":   {{"diff"}},                                // no input file
-	"report": {{"report", "a", "b"}},                    // one directory at a time (none: the newest run here)
+	"diff": {{"diff"}}, // no input file
+	"report": {
+		{"report", "a", "b"},               // one directory at a time (none: the newest run here)
+		{"report", "--ranks", "some", "a"}, // --ranks takes all
+		{"report", "--ranks", "all", "."},  // for a job's directory only
+	},
 	"cc":     {{"cc"}},                                  // no compiler; what follows it is the compiler's
 	"config": {{"config"}, {"config", "--cflags", "a"}}, // no question; no operands
 	"trace": {

@@ -48,7 +48,7 @@ type node struct {
 	label    string
 	region   uint32
 	lineage  string
-	thread   int
+	thread   string // team path of the thread that began it, as the CSV's
 	execNs   float64
 	benefit  float64
 	problems Problem
@@ -130,7 +130,7 @@ func (gr *Graph) add(a *Analysis, g *Grain, m *Metrics) {
 		gr.nodes, gr.edges, gr.byTask, gr.forks, gr.joins = nil, nil, nil, nil, nil
 		return
 	}
-	info := node{kind: g.Kind.String(), label: label(a, g.Region), region: g.Region, lineage: g.Lineage, thread: g.Loc,
+	info := node{kind: g.Kind.String(), label: label(a, g.Region), region: g.Region, lineage: g.Lineage, thread: a.path(g.Loc),
 		execNs: m.ExecNs, benefit: m.Benefit, problems: m.Problems, count: 1, set: true}
 	if g.Kind == Chunk {
 		n := gr.newNode(info)
@@ -357,6 +357,10 @@ func (gr *Graph) WriteDOT(w io.Writer, title string) error {
 				o.id, shape, dotQuote(gr.nodeLabel(n)), dotQuote(n.color()), border, sz, sz*0.6, dotQuote(n.lineage+" "+n.problems.Names(" ")))
 		}
 	}
+	for _, e := range gr.fold(ns, es) {
+		// Layout only: the next row of a group of siblings goes below.
+		fmt.Fprintf(bw, "\t%s -> %s [style=invis];\n", ns[e[0]].id, ns[e[1]].id)
+	}
 	for _, e := range es {
 		style := ""
 		switch e.kind {
@@ -374,8 +378,50 @@ func (gr *Graph) WriteDOT(w io.Writer, title string) error {
 	return bw.Flush()
 }
 
+// maxPassing is the most long edges past folded rows (Folded.Passing)
+// that dot lays out in seconds: 1,200 took it 0.8 s, 11,000 36 s, on a
+// 2-core VM. make grains-demo's nqueens has 184, its heat none. A graph
+// that needs more is written unfolded, as wide as it is: the HTML page
+// folds it.
+const maxPassing = 1500
+
+// fold returns the layout edges that fold the graph (Fold), by index in
+// ns, for dot's sizes: inches, ranks 0.5 in apart, a label's line of
+// Helvetica at 10 pt about 0.075 in a character, 0.25 in between nodes;
+// a group of siblings up to 10 in wide stays in one row. dot does not
+// stack the rows of a group in columns as tight as Fold's, and routes
+// the edges that pass them between their nodes: on make grains-demo's
+// graphs it draws about 1.7 times the width Fold counts, which the
+// sizes allow for (the heights it keeps).
+func (gr *Graph) fold(ns []outNode, es []outEdge) [][2]int {
+	index := make(map[string]int, len(ns))
+	sizes := make([]Size, len(ns))
+	for i, o := range ns {
+		index[o.id] = i
+		switch o.n.kind {
+		case "fork", "join":
+			sizes[i] = Size{0.15 + 0.25, 0.15}
+			continue
+		}
+		w := gr.size(o.n)
+		for _, l := range strings.Split(gr.nodeLabel(o.n), "\n") {
+			w = math.Max(w, 0.075*float64(len([]rune(l)))+0.2)
+		}
+		sizes[i] = Size{1.7 * (w + 0.25), gr.size(o.n) * 0.6}
+	}
+	fe := make([]FoldEdge, len(es))
+	for i, e := range es {
+		fe[i] = FoldEdge{index[e.from], index[e.to], e.kind}
+	}
+	f := Fold(sizes, Spacing{Gap: 0.5, Limit: 10, Edge: 0.3}, fe)
+	if f.Passing > maxPassing {
+		return nil
+	}
+	return f.Edges
+}
+
 var graphmlKeys = []struct{ id, typ string }{
-	{"kind", "string"}, {"label", "string"}, {"region", "int"}, {"lineage", "string"}, {"thread", "int"},
+	{"kind", "string"}, {"label", "string"}, {"region", "int"}, {"lineage", "string"}, {"thread", "string"},
 	{"exec_ns", "double"}, {"parallel_benefit", "double"}, {"problems", "string"}, {"grains", "long"},
 	{"color", "string"}, {"size", "double"},
 }
@@ -412,8 +458,8 @@ func (gr *Graph) WriteGraphML(w io.Writer) error {
 		if n.lineage != "" {
 			data("lineage", n.lineage)
 		}
-		if n.kind == "task" || n.kind == "taskloop" || n.kind == "chunk" {
-			data("thread", strconv.Itoa(n.thread))
+		if n.thread != "" {
+			data("thread", n.thread)
 		}
 		if n.execNs > 0 {
 			data("exec_ns", strconv.FormatFloat(n.execNs, 'f', 0, 64))

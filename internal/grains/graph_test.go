@@ -176,3 +176,45 @@ func TestGrouped(t *testing.T) {
 		}
 	}
 }
+
+// TestGraphMLThreads: GraphML's thread is the team path of the CSV's
+// thread column, so that the two join on lineage and thread.
+func TestGraphMLThreads(t *testing.T) {
+	t.Parallel()
+	dir := filepath.Join(t.TempDir(), "fib")
+	if _, _, err := evtest.FibCreate(dir, 8, 3, 2, 20, 100, nil); err != nil {
+		t.Fatal(err)
+	}
+	g := NewGraph(10000)
+	_, _, rows, _ := analyze(t, dir, Options{}, g)
+	csvThread := map[string]string{}
+	for _, r := range rows[1:] {
+		csvThread[r[column(rows, "lineage")]] = r[column(rows, "thread")]
+	}
+	var gml bytes.Buffer
+	if err := g.WriteGraphML(&gml); err != nil {
+		t.Fatal(err)
+	}
+	var doc graphml
+	if err := xml.Unmarshal(gml.Bytes(), &doc); err != nil {
+		t.Fatal(err)
+	}
+	seen := 0
+	for _, n := range doc.Graph.Nodes {
+		d := map[string]string{}
+		for _, kv := range n.Data {
+			d[kv.Key] = kv.Value
+		}
+		if d["kind"] != "task" {
+			continue
+		}
+		seen++
+		want, ok := csvThread[d["lineage"]]
+		if !ok || d["thread"] != want || !strings.HasPrefix(want, "0.") {
+			t.Errorf("task %s: GraphML thread %q, CSV thread %q", d["lineage"], d["thread"], want)
+		}
+	}
+	if seen != len(rows)-1 {
+		t.Errorf("%d task nodes, %d CSV rows", seen, len(rows)-1)
+	}
+}

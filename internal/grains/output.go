@@ -64,10 +64,6 @@ func (a *Analysis) Write(out Outputs) (*Result, error) {
 	}
 	row := make([]string, 0, len(Columns))
 	var werr error
-	paths := make([]string, len(a.Exp.Threads))
-	for i, t := range a.Exp.Threads {
-		paths[i] = t.Path
-	}
 	_, err := Extract(a.Exp, func(g *Grain, ev *timeline.Event) {
 		m := a.Measure(g)
 		res.Grains++
@@ -104,7 +100,7 @@ func (a *Analysis) Write(out Outputs) (*Result, error) {
 		if cw == nil || werr != nil {
 			return
 		}
-		werr = cw.Write(a.row(row[:0], g, &m, paths))
+		werr = cw.Write(a.row(row[:0], g, &m))
 	}, nil)
 	if err != nil {
 		return nil, err
@@ -119,13 +115,8 @@ func (a *Analysis) Write(out Outputs) (*Result, error) {
 }
 
 // row appends the CSV cells of grain g, in the order of Columns.
-func (a *Analysis) row(row []string, g *Grain, m *Metrics, paths []string) []string {
-	path := func(loc int) string {
-		if loc >= 0 && loc < len(paths) {
-			return paths[loc]
-		}
-		return ""
-	}
+func (a *Analysis) row(row []string, g *Grain, m *Metrics) []string {
+	path := a.path
 	iter := func(v int64) string {
 		if !g.HasIters || v == events.UnknownIteration {
 			return ""
@@ -203,9 +194,11 @@ func (a *Analysis) Summary(w io.Writer, res *Result, top int) {
 			res.ByMatch[Matched], res.ByMatch[Ambiguous], res.ByMatch[Missing])
 	}
 	fmt.Fprintf(w, "%s grains: %d tasks, %d taskloop tasks, %d chunks%s\n", count(res.Grains), res.ByKind[Task], res.ByKind[Taskloop], res.ByKind[Chunk], against)
-	lines := a.regionLines(res, nil)
+	var few []string // flags of too few instances to be a construct's problem
+	lines := a.regionLines(res, nil, &few)
 	lines = a.loopInflationLines(res, lines)
-	lines = a.loopBalanceLines(lines)
+	lines = a.loopBalanceLines(lines, &few)
+	sort.Strings(few)
 	sort.Slice(lines, func(i, j int) bool {
 		if lines[i].weight != lines[j].weight {
 			return lines[i].weight > lines[j].weight
@@ -218,8 +211,11 @@ func (a *Analysis) Summary(w io.Writer, res *Result, top int) {
 		if o.Parallelism > 0 {
 			par = fmt.Sprintf(", critical-path parallelism ≥ %g", o.Parallelism)
 		}
-		fmt.Fprintf(w, "no problem found (parallel benefit ≥ %g, work deviation ≤ %g×%s, load balance ≥ %g)\n", o.Benefit, o.Inflation, par, o.Balance)
-		return
+		if len(few) == 0 {
+			fmt.Fprintf(w, "no problem found (parallel benefit ≥ %g, work deviation ≤ %g×%s, load balance ≥ %g)\n", o.Benefit, o.Inflation, par, o.Balance)
+			return
+		}
+		fmt.Fprintf(w, "no construct has a problem in most of its instances (parallel benefit ≥ %g, work deviation ≤ %g×%s, load balance ≥ %g)\n", o.Benefit, o.Inflation, par, o.Balance)
 	}
 	for i, l := range lines {
 		if top > 0 && i == top {
@@ -227,6 +223,11 @@ func (a *Analysis) Summary(w io.Writer, res *Result, top int) {
 			break
 		}
 		fmt.Fprintln(w, l.text)
+	}
+	if len(few) > 0 {
+		// The graph and the CSV flag these grains: say so, and why they
+		// are not the construct's problem.
+		fmt.Fprintf(w, "flagged in the graph and the CSV, but in too few instances to be their construct's problem (a thread preempted by other work looks the same): %s\n", strings.Join(few, "; "))
 	}
 	if a.baseline == nil {
 		fmt.Fprintln(w, "(work inflation needs a 1-thread run of the same program: --baseline DIR)")
@@ -243,7 +244,7 @@ func (a *Analysis) where(region uint32) string {
 
 // regionLines appends the lines of the regions' grains: low parallel
 // benefit, work inflation, low critical-path parallelism.
-func (a *Analysis) regionLines(res *Result, lines []problemLine) []problemLine {
+func (a *Analysis) regionLines(res *Result, lines []problemLine, few *[]string) []problemLine {
 	o := a.Opts
 	for _, t := range res.Regions {
 		where := a.where(t.Region)
@@ -254,13 +255,7 @@ func (a *Analysis) regionLines(res *Result, lines []problemLine) []problemLine {
 		pct := func(i int) float64 { return 100 * float64(t.Flagged[i]) / float64(t.Count) }
 		mean := func(i int) float64 { return t.SumMetric[i] / float64(t.Flagged[i]) }
 		if n := t.Flagged[0]; n > 0 {
-			fix := "raise the cutoff (create fewer, larger tasks)"
-			switch t.Kind {
-			case Chunk:
-				fix = "use larger chunks"
-			case Taskloop:
-				fix = "raise grainsize or lower num_tasks"
-			}
+			fix := benefitAdvice(t.Kind, a.clauses(t.Region))
 			lines = append(lines, problemLine{t.FlagExec[0] + float64(n), fmt.Sprintf("%s at %s: %.0f%% of its %s %s have parallel benefit < %g (mean %.2f): %s",
 				what, where, pct(0), count(t.Count), inst, o.Benefit, mean(0), fix)})
 		}
@@ -269,6 +264,8 @@ func (a *Analysis) regionLines(res *Result, lines []problemLine) []problemLine {
 			// takes longer too, and that is no inflation of its work.
 			lines = append(lines, problemLine{t.FlagExec[1] + float64(n), fmt.Sprintf("%s at %s: %.0f%% of its %s %s take more than %g× their time in the 1-thread baseline (mean %.2f×): work inflation; look for contention (shared cache lines, locks, memory bandwidth) or lost locality",
 				what, where, pct(1), count(t.Count), inst, o.Inflation, mean(1))})
+		} else if n > 0 {
+			*few = append(*few, fmt.Sprintf("%s at %s: %d of %d %s with work inflation", what, where, n, t.Count, inst))
 		}
 		if n := t.Flagged[2]; n > 0 {
 			lines = append(lines, problemLine{t.FlagExec[2], fmt.Sprintf("%s at %s: %s of its %s on the critical path ran with parallelism below %g (mean %.2f): expose more parallelism there",
@@ -322,7 +319,7 @@ func (a *Analysis) loopInflationLines(res *Result, lines []problemLine) []proble
 
 // loopBalanceLines appends a line for each loop most of whose executions
 // have a load balance below the threshold.
-func (a *Analysis) loopBalanceLines(lines []problemLine) []problemLine {
+func (a *Analysis) loopBalanceLines(lines []problemLine, few *[]string) []problemLine {
 	o := a.Opts
 	for region, bs := range a.LoopBalances() {
 		var low int
@@ -334,12 +331,34 @@ func (a *Analysis) loopBalanceLines(lines []problemLine) []problemLine {
 			sum += b
 		}
 		if 2*low <= len(bs) {
-			continue // most executions are balanced: a thread preempted once is no imbalance
+			// Most executions are balanced: a thread preempted once is
+			// no imbalance, but its chunks are flagged.
+			if low > 0 {
+				*few = append(*few, fmt.Sprintf("loop at %s: %d of %d executions with load balance below %g", a.where(region), low, len(bs), o.Balance))
+			}
+			continue
 		}
-		lines = append(lines, problemLine{float64(low) * 1e3, fmt.Sprintf("loop at %s: %d of its %d executions have load balance below %g (mean %.2f: the slowest thread worked %.1f× the mean): try schedule(dynamic) or smaller chunks",
-			a.where(region), low, len(bs), o.Balance, sum/float64(len(bs)), float64(len(bs))/sum)})
+		lines = append(lines, problemLine{float64(low) * 1e3, fmt.Sprintf("loop at %s: %d of its %d executions have load balance below %g (mean %.2f: the slowest thread worked %.1f× the mean): %s",
+			a.where(region), low, len(bs), o.Balance, sum/float64(len(bs)), float64(len(bs))/sum, balanceAdvice(a.clauses(region)))})
 	}
 	return lines
+}
+
+// path returns the team path of location loc ("0.1.1"), as the CSV's
+// thread column has it; "" for a location the stream does not name.
+func (a *Analysis) path(loc int) string {
+	if loc >= 0 && loc < len(a.Exp.Threads) {
+		return a.Exp.Threads[loc].Path
+	}
+	return ""
+}
+
+// clauses returns a region's clauses, as written.
+func (a *Analysis) clauses(region uint32) string {
+	if r := a.Exp.Region(region); r != nil {
+		return r.Clauses
+	}
+	return ""
 }
 
 // label names a region for graph nodes.

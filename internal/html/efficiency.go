@@ -96,9 +96,16 @@ func effOf(m *pop.Metrics) *effView {
 // jobView is an MPI job's sections.
 type jobView struct {
 	Rows    []metricRow
-	Ranks   []rankRow
+	Ranks   []rankRow // a row per rank, unless Summarised
 	Regions []jobRegionRow
 	Gaps    []string
+	// Summarised: past job.SummariseAbove ranks, the ranks as
+	// distributions (ranks.go).
+	Summarised bool
+	NRanks     int
+	Dists      []distRow
+	Outliers   []outlierRow
+	Exits      string
 }
 
 type rankRow struct {
@@ -117,9 +124,10 @@ type jobRegionRow struct {
 	RankImb, ThreadImb   float64
 	Visits               uint64
 	Bars                 []bar
+	Hist                 []histBar // when the ranks are summarised
 }
 
-func jobSections(j *job.Job, m *job.Merged) *jobView {
+func jobSections(j *job.Job, m *job.Merged, allRanks bool) *jobView {
 	jm := pop.ComputeJob(j, m)
 	v := &jobView{Rows: []metricRow{
 		{ID: "eff-pe", Name: "Parallel efficiency", Value: jm.ParallelEfficiency,
@@ -145,7 +153,14 @@ func jobSections(j *job.Job, m *job.Merged) *jobView {
 	for _, r := range jm.Ranks {
 		maxU = math.Max(maxU, r.UsefulNs)
 	}
+	v.NRanks = len(m.Ranks)
+	if v.Summarised = len(m.Ranks) > job.SummariseAbove && !allRanks; v.Summarised {
+		v.rankDists(m)
+	}
 	for i, r := range m.Ranks {
+		if v.Summarised {
+			break
+		}
 		row := rankRow{Rank: r.Rank, Threads: r.Threads, Exit: r.Exit, Dir: r.Dir, WallNs: float64(r.WallNs), MPINs: float64(r.MPINs),
 			OpenMPNs: float64(r.OpenMPNs), MPICalls: r.MPICalls, Messages: r.Messages, Bytes: r.Bytes,
 			PE: math.NaN(), Serial: math.NaN(), LB: math.NaN(), SE: math.NaN(), MPIShare: math.NaN()}
@@ -163,6 +178,11 @@ func jobSections(j *job.Job, m *job.Merged) *jobView {
 		row := jobRegionRow{Label: reg.Label(), Where: reg.Where(), Min: float64(r.InclNs.Min), Mean: r.InclNs.Mean,
 			Max: float64(r.InclNs.Max), MaxRank: r.InclNs.MaxRank, Ranks: r.Ranks, RankImb: r.RankImbalance, ThreadImb: r.ThreadImbalance, Visits: r.Visits.Max}
 		row.Search = row.Label + " " + row.Where
+		if v.Summarised {
+			row.Hist = regionHist(&r, m.Ranks)
+			v.Regions = append(v.Regions, row)
+			continue
+		}
 		for _, on := range r.PerRank {
 			b := bar{Thread: fmt.Sprintf("rank %d", on.Rank), Ns: float64(on.InclNs)}
 			if r.InclNs.Max > 0 {
@@ -177,6 +197,9 @@ func jobSections(j *job.Job, m *job.Merged) *jobView {
 	}
 	for _, d := range j.Damaged {
 		v.Gaps = append(v.Gaps, fmt.Sprintf("rank %d: %s", d.Rank, d.Error))
+	}
+	if most := 10; v.Summarised && len(v.Gaps) > most {
+		v.Gaps = append(v.Gaps[:most], fmt.Sprintf("… %d more missing or damaged ranks (gopari report lists them with --ranks all)", len(v.Gaps)-most))
 	}
 	return v
 }

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"html/template"
 	"regexp"
-	"sort"
 	"strconv"
 	"strings"
 
@@ -90,66 +89,14 @@ func buildGrains(exp *events.Experiment, opts Options) (*grainGraph, error) {
 type gnode struct {
 	id, kind, label, title, color string
 	problems                      bool
-	layer, order                  int
 	x, y, w, h                    float64
-	preds                         []int
 }
+
+// foldWidth is the width in pixels a group of sibling grains may take
+// in one row of the page's graph.
+const foldWidth = 1000
 
 var colorRE = regexp.MustCompile(`^#[0-9a-fA-F]{6}$`)
-
-// layout assigns layers (longest path from a source) and an order in
-// each layer (the mean position of a node's predecessors, in one
-// sweep); node order breaks ties, so the drawing is deterministic.
-func layout(nodes []*gnode, succ [][]int) [][]int {
-	indeg := make([]int, len(nodes))
-	for _, ss := range succ {
-		for _, s := range ss {
-			indeg[s]++
-		}
-	}
-	var queue []int
-	for i := range nodes {
-		if indeg[i] == 0 {
-			queue = append(queue, i)
-		}
-	}
-	for len(queue) > 0 { // a cycle (not expected) leaves its nodes at the layer reached
-		n := queue[0]
-		queue = queue[1:]
-		for _, s := range succ[n] {
-			nodes[s].layer = max(nodes[s].layer, nodes[n].layer+1)
-			if indeg[s]--; indeg[s] == 0 {
-				queue = append(queue, s)
-			}
-		}
-	}
-	var layers [][]int
-	for i, n := range nodes {
-		for len(layers) <= n.layer {
-			layers = append(layers, nil)
-		}
-		layers[n.layer] = append(layers[n.layer], i)
-	}
-	for _, l := range layers {
-		key := map[int]float64{}
-		for _, i := range l {
-			if len(nodes[i].preds) == 0 {
-				key[i] = float64(i)
-				continue
-			}
-			var sum float64
-			for _, p := range nodes[i].preds {
-				sum += float64(nodes[p].order)
-			}
-			key[i] = sum / float64(len(nodes[i].preds))
-		}
-		sort.SliceStable(l, func(a, b int) bool { return key[l[a]] < key[l[b]] })
-		for k, i := range l {
-			nodes[i].order = k
-		}
-	}
-	return layers
-}
 
 // drawGraph writes the graph as SVG and returns the number of grain
 // nodes with problems.
@@ -184,13 +131,7 @@ func drawGraph(w *strings.Builder, doc *gmlDoc) int {
 		index[n.ID] = len(nodes)
 		nodes = append(nodes, g)
 	}
-	succ := make([][]int, len(nodes))
-	type edge struct {
-		from, to int
-		kind     string
-		count    string
-	}
-	var edges []edge
+	var edges []gedge
 	for _, e := range doc.Edges {
 		f, ok1 := index[e.Source]
 		t, ok2 := index[e.Target]
@@ -198,40 +139,96 @@ func drawGraph(w *strings.Builder, doc *gmlDoc) int {
 			continue
 		}
 		a := attrs(e.Data)
-		succ[f] = append(succ[f], t)
-		nodes[t].preds = append(nodes[t].preds, f)
-		edges = append(edges, edge{f, t, a["etype"], a["count"]})
+		edges = append(edges, gedge{f, t, a["etype"], a["count"]})
 	}
-	layers := layout(nodes, succ)
-	const gapX, gapY, pad = 8.0, 46.0, 10.0
-	width := 0.0
-	for _, l := range layers {
-		x := pad
-		for _, i := range l {
-			nodes[i].x = x + nodes[i].w/2
-			x += nodes[i].w + gapX
-		}
-		width = max(width, x)
+	const gapX, gapY, pad = 8.0, 24.0, 10.0
+	// The nodes go where grains.Fold puts them, wide groups of siblings
+	// folded into rows as in the DOT.
+	sizes := make([]grains.Size, len(nodes))
+	for i, n := range nodes {
+		sizes[i] = grains.Size{W: n.w + gapX, H: n.h}
 	}
-	height := 2*pad + float64(len(layers))*gapY
-	for i, l := range layers {
-		for _, n := range l {
-			nodes[n].y = pad + float64(i)*gapY + 12
-		}
+	fe := make([]grains.FoldEdge, len(edges))
+	for i, e := range edges {
+		fe[i] = grains.FoldEdge{From: e.from, To: e.to, Kind: e.kind}
 	}
+	f := grains.Fold(sizes, grains.Spacing{Gap: gapY, Limit: foldWidth}, fe)
+	for i, n := range nodes {
+		n.x, n.y = pad+f.X[i], pad+f.Y[i]
+	}
+	width, height := f.W+2*pad, f.H+2*pad
 	fmt.Fprintf(w, `<svg xmlns="http://www.w3.org/2000/svg" class="grain-graph" width="%.0f" height="%.0f" viewBox="0 0 %.0f %.0f">`, width, height, width, height)
 	for _, e := range edges {
 		a, b := nodes[e.from], nodes[e.to]
 		fmt.Fprintf(w, `<line class="e-%s" x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f"/>`, esc(e.kind), a.x, a.y+a.h/2, b.x, b.y-b.h/2)
-		if e.count != "" && e.count != "1" {
-			fmt.Fprintf(w, `<text class="count" x="%.1f" y="%.1f">%s</text>`, (a.x+b.x)/2, (a.y+b.y)/2, esc(e.count))
-		}
+	}
+	for _, l := range edgeLabels(nodes, edges) {
+		fmt.Fprintf(w, `<text class="count" x="%.1f" y="%.1f">%s</text>`, l.x, l.y, esc(l.text))
 	}
 	for _, n := range nodes {
 		drawNode(w, n)
 	}
 	w.WriteString("</svg>")
 	return problems
+}
+
+type gedge struct {
+	from, to int
+	kind     string
+	count    string
+}
+
+// An edgeLabel is an edge's count: text centred on x, its baseline at y.
+type edgeLabel struct {
+	text string
+	x, y float64
+}
+
+// box is the rectangle the label's text takes (sans-serif at 11 px, as
+// the page's style draws it), a pixel of margin around.
+func (l edgeLabel) box() (x0, y0, x1, y1 float64) {
+	w := 6.5*float64(len([]rune(l.text))) + 2
+	return l.x - w/2, l.y - 11, l.x + w/2, l.y + 3
+}
+
+func (l edgeLabel) overlaps(m edgeLabel) bool {
+	ax0, ay0, ax1, ay1 := l.box()
+	bx0, by0, bx1, by1 := m.box()
+	return ax0 < bx1 && bx0 < ax1 && ay0 < by1 && by0 < ay1
+}
+
+// edgeLabels places the counts of the edges that have one (the grouped
+// graph's) on their edges, near the target, where no other label is:
+// further up the edge, or else below the others, never over one.
+func edgeLabels(nodes []*gnode, edges []gedge) []edgeLabel {
+	var out []edgeLabel
+	free := func(l edgeLabel) bool {
+		for _, o := range out {
+			if l.overlaps(o) {
+				return false
+			}
+		}
+		return true
+	}
+	for _, e := range edges {
+		if e.count == "" || e.count == "1" {
+			continue
+		}
+		a, b := nodes[e.from], nodes[e.to]
+		x0, y0, x1, y1 := a.x, a.y+a.h/2, b.x, b.y-b.h/2
+		at := func(t float64) edgeLabel {
+			return edgeLabel{e.count, x0 + t*(x1-x0), y0 + t*(y1-y0)}
+		}
+		l := at(0.75)
+		for t := 0.75; t >= 0.25 && !free(l); t -= 0.05 {
+			l = at(t)
+		}
+		for !free(l) {
+			l.y += 14 // below the label it meets: a finite number of steps
+		}
+		out = append(out, l)
+	}
+	return out
 }
 
 func drawNode(w *strings.Builder, n *gnode) {

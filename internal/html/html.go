@@ -56,6 +56,9 @@ type Options struct {
 	// MaxRegionRows is the number of regions the table shows, the
 	// costliest (default 2000).
 	MaxRegionRows int
+	// AllRanks lists every rank of a job of more than job.SummariseAbove
+	// ranks, not their distributions.
+	AllRanks bool
 }
 
 func (o *Options) defaults() {
@@ -188,7 +191,7 @@ func build(in *Input) (*page, error) {
 		pg.ModelFile = filepath.Base(in.ModelFile)
 	}
 	if in.Merged != nil {
-		pg.Job = jobSections(in.Job, in.Merged)
+		pg.Job = jobSections(in.Job, in.Merged, in.Options.AllRanks)
 		pg.Title = "gopari: job " + in.Merged.Job + " of " + in.Merged.Program
 		pg.Head = jobHeader(in.Job, in.Merged)
 		return pg, nil

@@ -1,20 +1,27 @@
 package html
 
 import (
+	"bytes"
 	"context"
 	"fmt"
+	"image/png"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
 
 	"gopari/internal/job"
+	"gopari/internal/job/jobtest"
 	"gopari/internal/model"
 	"gopari/internal/pop"
 	"gopari/internal/profile"
 	"gopari/internal/runtest"
+
+	"github.com/chromedp/chromedp"
 )
 
 // writePage writes the page for in to dir/name.html.
@@ -107,6 +114,7 @@ func TestBrowser(t *testing.T) {
 		{"grains", browseGrains},
 		{"model", browseModel},
 		{"mpi", browseMPI},
+		{"ranks", browseRanks},
 		{"binned", browseBinned},
 		{"hostile", browseHostile},
 		{"damaged", browseDamaged},
@@ -136,8 +144,63 @@ func browseProfile(t *testing.T, bctx context.Context, out, exe string) {
 	if len(shown) == 0 || len(shown) == ran(p) {
 		t.Errorf("filter 'task' shows %d of %d rows", len(shown), ran(p))
 	}
+	tb.treeNested()
 	tb.screenshot(filepath.Join(out, "profile.png"))
 	tb.clean()
+}
+
+// treeNested checks that the creation tree shows nesting: every child
+// region begins (its count, or its name) right of where its parent's
+// name begins. The tree of mix.c's recursive tasks has children.
+func (tb *tab) treeNested() {
+	t := tb.t
+	t.Helper()
+	steps := eval[[]float64](tb, `Array.from(document.querySelectorAll('.tree li li')).map(li => {
+		const p = li.parentElement.closest('li').querySelector(':scope > .label');
+		return li.firstElementChild.getBoundingClientRect().left - p.getBoundingClientRect().left; })`)
+	if len(steps) == 0 {
+		t.Fatal("the creation tree has no child region")
+	}
+	for i, d := range steps {
+		if d < 8 {
+			t.Errorf("creation tree: child %d begins %.0f px from its parent's name: it reads as a sibling", i, d)
+		}
+	}
+}
+
+// graphShot takes a screenshot of the grain graph and checks that it is
+// drawn at its size (not scaled down: its labels at 10 px), within 4,000
+// by 4,000 pixels, and not blank.
+func (tb *tab) graphShot(file string) {
+	t := tb.t
+	t.Helper()
+	size := eval[[]float64](tb, `(() => { const g = document.querySelector('svg.grain-graph'), r = g.getBoundingClientRect();
+		const l = g.querySelector('text'); return [r.width, r.height, g.width.baseVal.value, g.height.baseVal.value,
+		l ? l.getBoundingClientRect().height : 0]; })()`)
+	if size[0] != size[2] || size[1] != size[3] {
+		t.Errorf("grain graph drawn %.0fx%.0f px, laid out %.0fx%.0f", size[0], size[1], size[2], size[3])
+	}
+	if size[0] > 4000 || size[1] > 4000 || size[4] < 9 {
+		t.Errorf("grain graph %.0fx%.0f px, labels %.1f px high: want within 4000x4000, labels of 10 px", size[0], size[1], size[4])
+	}
+	buf, err := chromedp.Run(tb.ctx, chromedp.Screenshot(chromedp.CSS("svg.grain-graph")))
+	if err != nil {
+		t.Fatalf("screenshot of the grain graph: %v", err)
+	}
+	if err := os.WriteFile(file, buf, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	img, err := png.Decode(bytes.NewReader(buf))
+	if err != nil {
+		t.Fatalf("grain graph screenshot: %v", err)
+	}
+	b := img.Bounds()
+	if math.Abs(float64(b.Dx())-size[0]) > 2 || math.Abs(float64(b.Dy())-size[1]) > 2 {
+		t.Errorf("grain graph screenshot %dx%d, the graph %.0fx%.0f", b.Dx(), b.Dy(), size[0], size[1])
+	}
+	if colors, ink := inked(img); colors < 8 || ink < 0.02 {
+		t.Errorf("grain graph screenshot %s looks blank: %d colours, %.2f%% of the pixels not white", file, colors, 100*ink)
+	}
 }
 
 // browseTrace checks the page of a traced run: the timeline and the grain graph.
@@ -170,6 +233,7 @@ func browseTrace(t *testing.T, bctx context.Context, out, exe string) {
 	if after := tb.text("tl-range"); after == before {
 		t.Errorf("zooming in left the range at %q", after)
 	}
+	tb.graphShot(filepath.Join(out, "trace-grains.png"))
 	tb.screenshot(filepath.Join(out, "trace.png"))
 	tb.clean()
 }
@@ -188,6 +252,7 @@ func browseGrains(t *testing.T, bctx context.Context, out, exe string) {
 	}
 	tb.sections(want...)
 	checkRun(tb, p)
+	tb.graphShot(filepath.Join(out, "grains-graph.png"))
 	tb.screenshot(filepath.Join(out, "grains.png"))
 	tb.clean()
 }
@@ -245,6 +310,42 @@ func browseMPI(t *testing.T, bctx context.Context, out, exe string) {
 	}
 	tb.sortCheck("region-table", 4) // max
 	tb.screenshot(filepath.Join(out, "mpi.png"))
+	tb.clean()
+}
+
+// browseRanks checks the page of a job past job.SummariseAbove ranks:
+// the ranks as distributions, the planted outlier named, a histogram per
+// metric and per region, no row per rank.
+func browseRanks(t *testing.T, bctx context.Context, out, exe string) {
+	dir := filepath.Join(t.TempDir(), "job")
+	if err := jobtest.Write(dir, 200, map[int]jobtest.Rank{150: {Scale: 4}}); err != nil {
+		t.Fatal(err)
+	}
+	j, err := job.Read(dir, func(_ string, err error) string { return err.Error() })
+	if err != nil {
+		t.Fatal(err)
+	}
+	tb := open(t, bctx, writePage(t, out, "ranks", Input{Job: j, Merged: job.Merge(j)}))
+	tb.sections("run", "efficiency", "ranks", "regions")
+	if got := tb.text("n-ranks"); got != "200" {
+		t.Errorf("#n-ranks %q, want 200", got)
+	}
+	metrics := eval[[]string](tb, `Array.from(document.querySelectorAll('#rank-dists tbody tr')).map(r => r.cells[0].textContent)`)
+	if want := []string{"wall", "OpenMP", "MPI", "MPI share", "MPI calls", "messages", "bytes"}; !slices.Equal(metrics, want) {
+		t.Errorf("distributions of %v, want %v", metrics, want)
+	}
+	if got := tb.text("outlier-ranks"); !strings.HasPrefix(got, "rank 150 (rank-00150): wall 8.1 ms (median 2.1 ms)") {
+		t.Errorf("outlier ranks %q", got)
+	}
+	// Each histogram has 20 bars, and the outlier's bin shows.
+	bars := eval[[]int](tb, `Array.from(document.querySelectorAll('td.bars')).map(td => Array.from(td.children).filter(i => i.getBoundingClientRect().height > 2).length)`)
+	if len(bars) != 7+2 || bars[0] != 2 {
+		t.Errorf("bars drawn higher than 2 px per histogram: %v; want 9 histograms, wall's with 2", bars)
+	}
+	if eval[bool](tb, `document.getElementById('rank-table') !== null`) {
+		t.Error("the page lists the ranks one by one")
+	}
+	tb.screenshot(filepath.Join(out, "ranks.png"))
 	tb.clean()
 }
 

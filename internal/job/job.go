@@ -74,6 +74,10 @@ func Read(dir string, explain func(path string, err error) string) (*Job, error)
 			j.Damaged = append(j.Damaged, Damage{Rank: n, Dir: e.Name(), Error: explain(path, err)})
 			continue
 		}
+		if msg := j.notTheRank(p, n); msg != "" {
+			j.Damaged = append(j.Damaged, Damage{Rank: n, Dir: e.Name(), Error: path + ": " + msg})
+			continue
+		}
 		j.Ranks = append(j.Ranks, Rank{Rank: n, Dir: e.Name(), Profile: p})
 	}
 	sort.Slice(j.Ranks, func(a, b int) bool { return j.Ranks[a].Rank < j.Ranks[b].Rank })
@@ -84,6 +88,22 @@ func Read(dir string, explain func(path string, err error) string) (*Job, error)
 		}
 	}
 	return j, nil
+}
+
+// notTheRank says why profile p, in the directory of rank n, is not
+// that rank's of this job (a directory copied or renamed): "" if it is,
+// or if it is no MPI rank's at all (nothing to check it by).
+func (j *Job) notTheRank(p *profile.Profile, n int) string {
+	if p.MPI == nil {
+		return ""
+	}
+	if p.MPI.Job != j.Job {
+		return fmt.Sprintf("the profile of rank %d of job %s, not of this job (%s): left out", p.MPI.Rank, p.MPI.Job, j.Job)
+	}
+	if p.MPI.Rank != n {
+		return fmt.Sprintf("the profile of rank %d, not of rank %d whose directory holds it: left out", p.MPI.Rank, n)
+	}
+	return ""
 }
 
 // Rank returns the profile of rank n.
