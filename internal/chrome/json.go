@@ -4,6 +4,8 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"maps"
+	"slices"
 	"strconv"
 
 	"gopari/internal/events"
@@ -44,8 +46,8 @@ func WriteCut(w io.Writer, exp *events.Experiment, opt Options) (Stats, error) {
 	if err != nil {
 		return st, err
 	}
-	return st, j.Finish(fmt.Sprintf(`{"program":%s,"pid":%d,"clock":%s,"dropped_records":%d,"complete":%t,"unmatched":%d}`,
-		strconv.Quote(exp.Program), exp.PID, strconv.Quote(exp.Clock.Name), st.Timeline.Dropped, exp.Events.Complete, st.Timeline.Unmatched))
+	return st, j.Finish(fmt.Sprintf(`{"program":%s,"pid":%d,"clock":%s,"dropped_records":%d,"complete":%t,"unmatched":%d%s}`,
+		strconv.Quote(exp.Program), exp.PID, strconv.Quote(exp.Clock.Name), st.Timeline.Dropped, exp.Events.Complete, st.Timeline.Unmatched, opt.cut()))
 }
 
 // WriteJob writes the ranks of the MPI job named job as one Chrome trace:
@@ -69,8 +71,28 @@ func WriteJobCut(w io.Writer, job string, ranks []events.Rank, opt Options) (Sta
 	for _, r := range ranks {
 		complete = complete && r.Exp.Events.Complete
 	}
-	return st, j.Finish(fmt.Sprintf(`{"job":%s,"ranks":%d,"realtime0_ns":%d,"dropped_records":%d,"complete":%t,"unmatched":%d}`,
-		strconv.Quote(job), len(ranks), origin, st.Timeline.Dropped, complete, st.Timeline.Unmatched))
+	return st, j.Finish(fmt.Sprintf(`{"job":%s,"ranks":%d,"realtime0_ns":%d,"dropped_records":%d,"complete":%t,"unmatched":%d%s}`,
+		strconv.Quote(job), len(ranks), origin, st.Timeline.Dropped, complete, st.Timeline.Unmatched, opt.cut()))
+}
+
+// cut returns the otherData fields of a cut export: window_us, the
+// window in microseconds, and threads, the team paths kept.
+func (o Options) cut() string {
+	var b []byte
+	if o.Window {
+		b = fmt.Appendf(b, `,"window_us":[%.3f,%.3f]`, o.From/1e3, o.To/1e3)
+	}
+	if o.Threads != nil {
+		b = append(b, `,"threads":[`...)
+		for i, p := range slices.Sorted(maps.Keys(o.Threads)) {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = strconv.AppendQuote(b, p)
+		}
+		b = append(b, ']')
+	}
+	return string(b)
 }
 
 // Process writes the process's name and sort index.
