@@ -19,7 +19,11 @@ type JSON struct {
 	first  bool
 	buf    []byte
 	quoted map[string]string // slice name -> JSON string
+	n      int64             // bytes of the events written
 }
+
+// Written returns the bytes of the events written so far.
+func (j *JSON) Written() int64 { return j.n }
 
 // NewJSON starts a trace on w.
 func NewJSON(w io.Writer) *JSON {
@@ -144,6 +148,7 @@ func (j *JSON) end(tail string) {
 	j.buf = append(j.buf, tail...)
 	j.buf = append(j.buf, '}')
 	j.w.Write(j.buf)
+	j.n += int64(len(j.buf))
 }
 
 func hex(b []byte, v uint64) []byte {

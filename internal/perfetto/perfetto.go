@@ -52,6 +52,14 @@ type Encoder struct {
 	err     error
 	// Packets counts the packets written.
 	Packets int64
+	n       int64 // bytes written
+}
+
+// Written returns the bytes written so far, the begin held for a flow
+// included (it is written now).
+func (e *Encoder) Written() int64 {
+	e.flush()
+	return e.n
 }
 
 // New starts a trace on w.
@@ -249,5 +257,6 @@ func (e *Encoder) put() {
 	n := binary.PutUvarint(hdr[1:], uint64(len(b)))
 	e.w.Write(hdr[:1+n])
 	_, e.err = e.w.Write(b)
+	e.n += int64(1 + n + len(b))
 	e.Packets++
 }

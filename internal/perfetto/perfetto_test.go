@@ -3,6 +3,7 @@ package perfetto
 import (
 	"bytes"
 	"encoding/json"
+	"io"
 	"path/filepath"
 	"reflect"
 	"strconv"
@@ -151,4 +152,31 @@ func TestJob(t *testing.T) {
 		}
 		return chrome.WriteJob(w, "ompi-7", ranks)
 	})
+}
+
+// TestEstimate: the estimated size of Fib's Perfetto trace, whole and
+// cut to a thread, is within 10% of what is written.
+func TestEstimate(t *testing.T) {
+	t.Parallel()
+	exp := scenario(t, func(dir string) (*evtest.Sim, error) {
+		s, _, err := evtest.Fib(dir, 16, 3, 4, 40, func(n int) bool { return n == 4 })
+		return s, err
+	})
+	for _, opt := range []chrome.Options{{}, {Threads: map[string]bool{"0.1": true}}} {
+		runs := []chrome.Run{chrome.OneRun(exp)}
+		cs, err := chrome.Census(runs, opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		est := chrome.Estimate(New(io.Discard), runs, cs, opt)
+		var b bytes.Buffer
+		if _, err := Write(&b, exp, opt); err != nil {
+			t.Fatal(err)
+		}
+		got := int64(b.Len())
+		t.Logf("%v: estimated %d bytes, wrote %d", opt.Threads, est, got)
+		if d := float64(est-got) / float64(got); d > 0.1 || d < -0.1 {
+			t.Errorf("%v: estimated %d bytes, wrote %d", opt.Threads, est, got)
+		}
+	}
 }
