@@ -23,6 +23,7 @@ import (
 
 	"gopari/internal/atomicfile"
 	"gopari/internal/events"
+	"gopari/internal/timeline"
 )
 
 // Available reports whether this gopari was built with libotf2.
@@ -33,8 +34,14 @@ const Available = true
 // renamed at the end: dir appears whole or not at all, and an existing
 // dir is never touched. Timestamps are the run's clock ticks.
 func Write(dir string, exp *events.Experiment) (Stats, error) {
+	return WriteWith(dir, exp, nil)
+}
+
+// WriteWith is Write that calls progress, when not nil, every 1<<16
+// events with the stream records read so far.
+func WriteWith(dir string, exp *events.Experiment, progress func(records int64)) (Stats, error) {
 	return writeDir(dir, func(tmp string) (Stats, error) {
-		return write(tmp, &exporter{}, []source{{rank: -1, exp: exp}})
+		return write(tmp, &exporter{progress: progress}, []source{{rank: -1, exp: exp}})
 	})
 }
 
@@ -45,6 +52,11 @@ func Write(dir string, exp *events.Experiment) (Stats, error) {
 // timestamps are nanoseconds on one time line: each rank's ticks are
 // placed by the wall-clock time its run recorded at its first tick.
 func WriteJob(dir, job string, ranks []events.Rank) (Stats, error) {
+	return WriteJobWith(dir, job, ranks, nil)
+}
+
+// WriteJobWith is WriteJob that calls progress as WriteWith does.
+func WriteJobWith(dir, job string, ranks []events.Rank, progress func(records int64)) (Stats, error) {
 	if len(ranks) == 0 {
 		return Stats{}, errors.New("otf2: no rank has an event stream")
 	}
@@ -58,7 +70,7 @@ func WriteJob(dir, job string, ranks []events.Rank) (Stats, error) {
 		srcs[i] = source{rank: r.Rank, exp: r.Exp}
 	}
 	return writeDir(dir, func(tmp string) (Stats, error) {
-		return write(tmp, &exporter{job: job, origin: origin}, srcs)
+		return write(tmp, &exporter{job: job, origin: origin, progress: progress}, srcs)
 	})
 }
 
@@ -140,6 +152,7 @@ type exporter struct {
 	any        bool
 	stats      Stats
 	err        error
+	progress   func(records int64)
 }
 
 func write(dir string, x *exporter, srcs []source) (Stats, error) {
@@ -177,7 +190,13 @@ func write(dir string, x *exporter, srcs []source) (Stats, error) {
 // number of ranks.
 func (x *exporter) source(i int, s source) error {
 	p := newPart(x, i, s)
-	err := p.r.Run(p.event)
+	base, n := x.stats.Timeline.Records, 0
+	err := p.r.Run(func(ev *timeline.Event) error {
+		if n++; n&0xffff == 0 && x.progress != nil {
+			x.progress(base + p.r.Stats.Records)
+		}
+		return p.event(ev)
+	})
 	if err == nil {
 		err = x.err
 	}

@@ -33,20 +33,9 @@ func Read(r io.Reader) (*pb.Trace, error) {
 // would refuse: a packet of another sequence, an unknown interned ID or
 // track, an end without a begin.
 func ChromeJSON(t *pb.Trace) ([]byte, error) {
-	names, cats, keys := map[uint64]string{}, map[uint64]string{}, map[uint64]string{}
-	type track struct{ pid, tid int }
-	tracks := map[uint64]track{}
-	open := map[uint64][]string{}
-	var b bytes.Buffer
-	b.WriteString(`{"traceEvents":[`)
-	n := 0
-	emit := func(format string, args ...any) {
-		if n > 0 {
-			b.WriteString(",\n")
-		}
-		n++
-		fmt.Fprintf(&b, format, args...)
-	}
+	c := &converter{names: map[uint64]string{}, cats: map[uint64]string{}, keys: map[uint64]string{},
+		tracks: map[uint64]track{}, open: map[uint64][]string{}}
+	c.b.WriteString(`{"traceEvents":[`)
 	for i, p := range t.Packet {
 		if p.GetTrustedPacketSequenceId() != Sequence {
 			return nil, fmt.Errorf("packet %d: sequence %d", i, p.GetTrustedPacketSequenceId())
@@ -55,80 +44,110 @@ func ChromeJSON(t *pb.Trace) ([]byte, error) {
 			return nil, errors.New("packet 0 does not clear the incremental state")
 		}
 		for _, x := range p.GetInternedData().GetEventNames() {
-			names[x.GetIid()] = x.GetName()
+			c.names[x.GetIid()] = x.GetName()
 		}
 		for _, x := range p.GetInternedData().GetEventCategories() {
-			cats[x.GetIid()] = x.GetName()
+			c.cats[x.GetIid()] = x.GetName()
 		}
 		for _, x := range p.GetInternedData().GetDebugAnnotationNames() {
-			keys[x.GetIid()] = x.GetName()
+			c.keys[x.GetIid()] = x.GetName()
 		}
+		var err error
 		if d := p.GetTrackDescriptor(); d != nil {
-			if d.Process != nil {
-				pid := int(d.GetProcess().GetPid())
-				tracks[d.GetUuid()] = track{pid, -1}
-				emit(`{"ph":"M","pid":%d,"tid":0,"name":"process_name","args":{"name":%q}}`, pid, d.GetProcess().GetProcessName())
-				continue
-			}
-			parent, ok := tracks[d.GetParentUuid()]
-			if !ok {
-				return nil, fmt.Errorf("packet %d: track %d's parent %d is not described", i, d.GetUuid(), d.GetParentUuid())
-			}
-			tid := int(d.GetUuid()&(1<<24-1)) - 1
-			tracks[d.GetUuid()] = track{parent.pid, tid}
-			emit(`{"ph":"M","pid":%d,"tid":%d,"name":"thread_name","args":{"name":%q}}`, parent.pid, tid, d.GetName())
-			continue
+			err = c.describe(d)
+		} else if ev := p.GetTrackEvent(); ev != nil {
+			err = c.event(p.GetTimestamp(), ev)
 		}
-		ev := p.GetTrackEvent()
-		if ev == nil {
-			continue
-		}
-		tr, ok := tracks[ev.GetTrackUuid()]
-		if !ok || tr.tid < 0 {
-			return nil, fmt.Errorf("packet %d: event on undescribed track %d", i, ev.GetTrackUuid())
-		}
-		head := fmt.Sprintf(`"pid":%d,"tid":%d,"ts":%s`, tr.pid, tr.tid, strconv.FormatFloat(float64(p.GetTimestamp())/1e3, 'f', 3, 64))
-		args, err := annotations(ev, keys)
 		if err != nil {
 			return nil, fmt.Errorf("packet %d: %v", i, err)
 		}
-		name := ""
-		if ev.NameIid != nil {
-			if name, ok = names[ev.GetNameIid()]; !ok {
-				return nil, fmt.Errorf("packet %d: unknown name ID %d", i, ev.GetNameIid())
-			}
-		}
-		cat := ""
-		for _, c := range ev.GetCategoryIids() {
-			if cat, ok = cats[c]; !ok {
-				return nil, fmt.Errorf("packet %d: unknown category ID %d", i, c)
-			}
-		}
-		st := open[ev.GetTrackUuid()]
-		switch ev.GetType() {
-		case pb.TrackEvent_TYPE_SLICE_BEGIN:
-			open[ev.GetTrackUuid()] = append(st, name)
-			emit(`{"ph":"B",%s,"name":%q,"cat":%q%s}`, head, name, cat, args)
-		case pb.TrackEvent_TYPE_SLICE_END:
-			if len(st) == 0 {
-				return nil, fmt.Errorf("packet %d: slice end without a begin on track %d", i, ev.GetTrackUuid())
-			}
-			open[ev.GetTrackUuid()] = st[:len(st)-1]
-			emit(`{"ph":"E",%s,"name":%q%s}`, head, st[len(st)-1], args)
-		case pb.TrackEvent_TYPE_INSTANT:
-			emit(`{"ph":"i",%s,"s":"t","name":%q%s}`, head, name, args)
-		default:
-			return nil, fmt.Errorf("packet %d: event type %v", i, ev.GetType())
-		}
-		for _, id := range ev.GetFlowIds() {
-			emit(`{"ph":"s",%s,"name":"task","cat":"task","id":"0x%x"}`, head, id)
-		}
-		for _, id := range ev.GetTerminatingFlowIds() {
-			emit(`{"ph":"f",%s,"name":"task","cat":"task","id":"0x%x","bp":"e"}`, head, id)
+	}
+	c.b.WriteString("\n]}\n")
+	return c.b.Bytes(), nil
+}
+
+type track struct{ pid, tid int }
+
+// A converter turns packets into Chrome JSON events.
+type converter struct {
+	names, cats, keys map[uint64]string
+	tracks            map[uint64]track
+	open              map[uint64][]string // per track, the names of the open slices
+	b                 bytes.Buffer
+	n                 int
+}
+
+func (c *converter) emit(format string, args ...any) {
+	if c.n > 0 {
+		c.b.WriteString(",\n")
+	}
+	c.n++
+	fmt.Fprintf(&c.b, format, args...)
+}
+
+// describe takes a process's or a thread's track.
+func (c *converter) describe(d *pb.TrackDescriptor) error {
+	if d.Process != nil {
+		pid := int(d.GetProcess().GetPid())
+		c.tracks[d.GetUuid()] = track{pid, -1}
+		c.emit(`{"ph":"M","pid":%d,"tid":0,"name":"process_name","args":{"name":%q}}`, pid, d.GetProcess().GetProcessName())
+		return nil
+	}
+	parent, ok := c.tracks[d.GetParentUuid()]
+	if !ok {
+		return fmt.Errorf("track %d's parent %d is not described", d.GetUuid(), d.GetParentUuid())
+	}
+	tid := int(d.GetUuid()&(1<<24-1)) - 1
+	c.tracks[d.GetUuid()] = track{parent.pid, tid}
+	c.emit(`{"ph":"M","pid":%d,"tid":%d,"name":"thread_name","args":{"name":%q}}`, parent.pid, tid, d.GetName())
+	return nil
+}
+
+// event converts a track event at time ts (ns).
+func (c *converter) event(ts uint64, ev *pb.TrackEvent) error {
+	tr, ok := c.tracks[ev.GetTrackUuid()]
+	if !ok || tr.tid < 0 {
+		return fmt.Errorf("event on undescribed track %d", ev.GetTrackUuid())
+	}
+	head := fmt.Sprintf(`"pid":%d,"tid":%d,"ts":%s`, tr.pid, tr.tid, strconv.FormatFloat(float64(ts)/1e3, 'f', 3, 64))
+	args, err := annotations(ev, c.keys)
+	if err != nil {
+		return err
+	}
+	name, cat := "", ""
+	if ev.NameIid != nil {
+		if name, ok = c.names[ev.GetNameIid()]; !ok {
+			return fmt.Errorf("unknown name ID %d", ev.GetNameIid())
 		}
 	}
-	b.WriteString("\n]}\n")
-	return b.Bytes(), nil
+	for _, id := range ev.GetCategoryIids() {
+		if cat, ok = c.cats[id]; !ok {
+			return fmt.Errorf("unknown category ID %d", id)
+		}
+	}
+	st := c.open[ev.GetTrackUuid()]
+	switch ev.GetType() {
+	case pb.TrackEvent_TYPE_SLICE_BEGIN:
+		c.open[ev.GetTrackUuid()] = append(st, name)
+		c.emit(`{"ph":"B",%s,"name":%q,"cat":%q%s}`, head, name, cat, args)
+	case pb.TrackEvent_TYPE_SLICE_END:
+		if len(st) == 0 {
+			return fmt.Errorf("slice end without a begin on track %d", ev.GetTrackUuid())
+		}
+		c.open[ev.GetTrackUuid()] = st[:len(st)-1]
+		c.emit(`{"ph":"E",%s,"name":%q%s}`, head, st[len(st)-1], args)
+	case pb.TrackEvent_TYPE_INSTANT:
+		c.emit(`{"ph":"i",%s,"s":"t","name":%q%s}`, head, name, args)
+	default:
+		return fmt.Errorf("event type %v", ev.GetType())
+	}
+	for _, id := range ev.GetFlowIds() {
+		c.emit(`{"ph":"s",%s,"name":"task","cat":"task","id":"0x%x"}`, head, id)
+	}
+	for _, id := range ev.GetTerminatingFlowIds() {
+		c.emit(`{"ph":"f",%s,"name":"task","cat":"task","id":"0x%x","bp":"e"}`, head, id)
+	}
+	return nil
 }
 
 // annotations returns an event's debug annotations as the JSON of its

@@ -28,6 +28,7 @@ type Census struct {
 	// Locs counts the locations with records kept.
 	Locs        int
 	First, Last uint64 // the first and last time kept, in ticks
+	End         uint64 // the time of the stream's last record
 }
 
 // Count reads exp's stream file by file and counts the records that keep
@@ -58,6 +59,7 @@ func Count(exp *events.Experiment, keep func(loc int, t uint64) bool, end uint64
 				continue
 			}
 			c.Records++
+			c.End = max(c.End, rec.Time)
 			if rec.Time <= end {
 				c.Through++
 			}
