@@ -45,6 +45,12 @@ type Encoder struct {
 	ev      pb.TrackEvent
 	anns    []pb.DebugAnnotation
 	annPtrs []*pb.DebugAnnotation
+	vals    []value            // the annotations' values
+	consts  map[uint64]*uint64 // interned IDs and track UUIDs, allocated once
+	ts      uint64             // the timestamp of pkt
+	cat     [1]uint64          // the category of pkt
+	flows   [2][1]uint64       // the flow of pkt, started and ended
+	hdr     [1 + binary.MaxVarintLen64]byte
 	pending bool // pkt is a slice's begin, not yet written: a flow may join it
 	first   bool
 	buf     []byte
@@ -65,7 +71,36 @@ func (e *Encoder) Written() int64 {
 // New starts a trace on w.
 func New(w io.Writer) *Encoder {
 	return &Encoder{w: bufio.NewWriterSize(w, 1<<16), names: map[string]uint64{}, cats: map[string]uint64{},
-		keys: map[string]uint64{}, first: true}
+		keys: map[string]uint64{}, consts: map[uint64]*uint64{}, first: true}
+}
+
+// A value is the storage of an annotation's value: a packet's fields
+// point into the encoder's storage, so that encoding an event allocates
+// nothing.
+type value struct {
+	u uint64
+	i int64
+	f float64
+	s string
+}
+
+// The values of optional fields that every packet has.
+var (
+	typeBegin, typeEnd, typeInstant = pb.TrackEvent_TYPE_SLICE_BEGIN, pb.TrackEvent_TYPE_SLICE_END, pb.TrackEvent_TYPE_INSTANT
+	flagsNeeds, flagsCleared        = uint32(seqNeeds), uint32(seqCleared)
+	sequence                        = uint32(Sequence)
+)
+
+// constant returns a pointer to v, the same for every call with v: an
+// interned ID or a track's UUID, of which an export has few.
+func (e *Encoder) constant(v uint64) *uint64 {
+	p, ok := e.consts[v]
+	if !ok {
+		p = new(uint64)
+		*p = v
+		e.consts[v] = p
+	}
+	return p
 }
 
 // Write replays exp and writes its Perfetto trace to w, cut as opt says.
@@ -140,10 +175,14 @@ func (e *Encoder) Flow(pid, tid int, ns float64, id uint64, start bool) {
 		// No slice to join: the flow's step is an instant of its own.
 		e.event(pid, tid, ns, pb.TrackEvent_TYPE_INSTANT, "task", "task", nil)
 	}
+	// A slice joins at most one flow (a creation starts its task's, a
+	// task's first slice ends it).
 	if start {
-		e.ev.FlowIds = append(e.ev.FlowIds, id)
+		e.flows[0][0] = id
+		e.ev.FlowIds = e.flows[0][:]
 	} else {
-		e.ev.TerminatingFlowIds = append(e.ev.TerminatingFlowIds, id)
+		e.flows[1][0] = id
+		e.ev.TerminatingFlowIds = e.flows[1][:]
 	}
 	e.pending = true
 }
@@ -158,10 +197,18 @@ func (e *Encoder) Instant(pid, tid int, ns float64, name string, args []chrome.A
 func (e *Encoder) event(pid, tid int, ns float64, typ pb.TrackEvent_Type, name, cat string, args []chrome.Arg) {
 	e.flush()
 	var in *pb.InternedData
-	e.ev = pb.TrackEvent{Type: typ.Enum(), TrackUuid: proto.Uint64(trackUUID(pid, tid))}
+	e.ev = pb.TrackEvent{TrackUuid: e.constant(trackUUID(pid, tid))}
+	switch typ {
+	case pb.TrackEvent_TYPE_SLICE_BEGIN:
+		e.ev.Type = &typeBegin
+	case pb.TrackEvent_TYPE_SLICE_END:
+		e.ev.Type = &typeEnd
+	default:
+		e.ev.Type = &typeInstant
+	}
 	if name != "" {
 		iid, fresh := intern(e.names, name)
-		e.ev.NameIid = proto.Uint64(iid)
+		e.ev.NameIid = e.constant(iid)
 		if fresh {
 			in = &pb.InternedData{}
 			in.EventNames = append(in.EventNames, &pb.EventName{Iid: proto.Uint64(iid), Name: proto.String(name)})
@@ -169,7 +216,8 @@ func (e *Encoder) event(pid, tid int, ns float64, typ pb.TrackEvent_Type, name, 
 	}
 	if cat != "" {
 		iid, fresh := intern(e.cats, cat)
-		e.ev.CategoryIids = append(e.ev.CategoryIids, iid)
+		e.cat[0] = iid
+		e.ev.CategoryIids = e.cat[:]
 		if fresh {
 			if in == nil {
 				in = &pb.InternedData{}
@@ -178,8 +226,8 @@ func (e *Encoder) event(pid, tid int, ns float64, typ pb.TrackEvent_Type, name, 
 		}
 	}
 	in = e.annotate(args, in)
-	e.pkt = pb.TracePacket{Timestamp: proto.Uint64(uint64(max(0, math.Round(ns)))), TrackEvent: &e.ev,
-		SequenceFlags: proto.Uint32(seqNeeds), InternedData: in}
+	e.ts = uint64(max(0, math.Round(ns)))
+	e.pkt = pb.TracePacket{Timestamp: &e.ts, TrackEvent: &e.ev, SequenceFlags: &flagsNeeds, InternedData: in}
 }
 
 // annotate turns args into the event's debug annotations, interning
@@ -188,7 +236,10 @@ func (e *Encoder) annotate(args []chrome.Arg, in *pb.InternedData) *pb.InternedD
 	if len(args) == 0 {
 		return in
 	}
-	e.anns = append(e.anns[:0], make([]pb.DebugAnnotation, len(args))...)
+	if len(e.anns) < len(args) {
+		e.anns = make([]pb.DebugAnnotation, len(args))
+		e.vals = make([]value, len(args))
+	}
 	e.annPtrs = e.annPtrs[:0]
 	for i, a := range args {
 		iid, fresh := intern(e.keys, a.Key)
@@ -198,17 +249,17 @@ func (e *Encoder) annotate(args []chrome.Arg, in *pb.InternedData) *pb.InternedD
 			}
 			in.DebugAnnotationNames = append(in.DebugAnnotationNames, &pb.DebugAnnotationName{Iid: proto.Uint64(iid), Name: proto.String(a.Key)})
 		}
-		d := &e.anns[i]
-		d.NameIid = proto.Uint64(iid)
+		d, v := &e.anns[i], &e.vals[i]
+		*d = pb.DebugAnnotation{NameIid: e.constant(iid)}
 		switch a.Kind {
 		case chrome.Hex:
-			d.UintValue = proto.Uint64(a.U)
+			v.u, d.UintValue = a.U, &v.u
 		case chrome.Int:
-			d.IntValue = proto.Int64(a.I)
+			v.i, d.IntValue = a.I, &v.i
 		case chrome.Float:
-			d.DoubleValue = proto.Float64(a.F)
+			v.f, d.DoubleValue = a.F, &v.f
 		case chrome.String:
-			d.StringValue = proto.String(a.S)
+			v.s, d.StringValue = a.S, &v.s
 		}
 		e.annPtrs = append(e.annPtrs, d)
 	}
@@ -241,9 +292,9 @@ func (e *Encoder) put() {
 	if e.err != nil {
 		return
 	}
-	e.pkt.TrustedPacketSequenceId = proto.Uint32(Sequence)
+	e.pkt.TrustedPacketSequenceId = &sequence
 	if e.first {
-		e.pkt.SequenceFlags = proto.Uint32(seqCleared)
+		e.pkt.SequenceFlags = &flagsCleared
 		e.first = false
 	}
 	b, err := e.opts.MarshalAppend(e.buf[:0], &e.pkt)
@@ -252,10 +303,9 @@ func (e *Encoder) put() {
 		return
 	}
 	e.buf = b
-	var hdr [1 + binary.MaxVarintLen64]byte
-	hdr[0] = 1<<3 | 2
-	n := binary.PutUvarint(hdr[1:], uint64(len(b)))
-	e.w.Write(hdr[:1+n])
+	e.hdr[0] = 1<<3 | 2
+	n := binary.PutUvarint(e.hdr[1:], uint64(len(b)))
+	e.w.Write(e.hdr[:1+n])
 	_, e.err = e.w.Write(b)
 	e.n += int64(1 + n + len(b))
 	e.Packets++
