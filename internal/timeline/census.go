@@ -45,6 +45,9 @@ func Count(exp *events.Experiment, keep func(loc int, t uint64) bool, end uint64
 	}()
 	c := &Census{ByKey: map[Key]int64{}}
 	locs := map[int]bool{}
+	// Counts by type and region, for regions below 1<<16; ByKey for the
+	// rest (functions by address).
+	var byType [events.MaxType + 1][]int64
 	for _, x := range rs {
 		loc := -1
 		for {
@@ -70,17 +73,35 @@ func Count(exp *events.Experiment, keep func(loc int, t uint64) bool, end uint64
 			if loc < 0 || !keep(loc, rec.Time) {
 				continue
 			}
-			k := Key{Type: rec.Type, Region: rec.Region}
-			if rec.Type == events.FuncEnter || rec.Type == events.FuncExit {
-				k.Addr = rec.Args[0]
+			if f := rec.Type == events.FuncEnter || rec.Type == events.FuncExit; f || rec.Region >= 1<<16 {
+				k := Key{Type: rec.Type, Region: rec.Region}
+				if f {
+					k.Addr = rec.Args[0]
+				}
+				c.ByKey[k]++
+			} else {
+				n := byType[rec.Type]
+				if int(rec.Region) >= len(n) {
+					n = append(n, make([]int64, int(rec.Region)+1-len(n))...)
+					byType[rec.Type] = n
+				}
+				n[rec.Region]++
 			}
-			c.ByKey[k]++
 			if c.Kept == 0 || rec.Time < c.First {
 				c.First = rec.Time
 			}
 			c.Last = max(c.Last, rec.Time)
 			c.Kept++
-			locs[loc] = true
+			if !locs[loc] {
+				locs[loc] = true
+			}
+		}
+	}
+	for typ, n := range byType {
+		for region, k := range n {
+			if k > 0 {
+				c.ByKey[Key{Type: events.Type(typ), Region: uint32(region)}] = k
+			}
 		}
 	}
 	c.Locs = len(locs)
