@@ -133,6 +133,11 @@ func TestTraceCut(t *testing.T) {
 		t.Fatal(err)
 	}
 	got := cutEvents(t, b)
+	for _, k := range []int{0, 2} {
+		if _, ok := got[-1-k]; ok {
+			t.Errorf("the track of thread %d is named though it is cut out", k)
+		}
+	}
 	for _, k := range []int{0, 1, 2, 3} {
 		var want []cutEvent
 		if k == 1 || k == 3 {
@@ -167,7 +172,8 @@ func TestTraceCut(t *testing.T) {
 	t.Logf("JSON %d bytes, Perfetto %d; %d events on thread 0.1", len(b), len(p), len(got[1]))
 }
 
-// cutEvents returns a Chrome trace's B and E events by track.
+// cutEvents returns a Chrome trace's B and E events by track (tid), and
+// the tracks named, as keys -1-tid.
 func cutEvents(t *testing.T, b []byte) map[int][]cutEvent {
 	t.Helper()
 	var doc struct {
@@ -184,8 +190,8 @@ func cutEvents(t *testing.T, b []byte) map[int][]cutEvent {
 	out := map[int][]cutEvent{}
 	for _, e := range doc.TraceEvents {
 		if e.Ph == "M" {
-			if e.Name == "thread_name" && (e.Tid == 0 || e.Tid == 2) {
-				t.Errorf("the track of thread %d is named though it is cut out", e.Tid)
+			if e.Name == "thread_name" {
+				out[-1-e.Tid] = nil // named
 			}
 			continue
 		}
@@ -208,4 +214,60 @@ func checkEstimate(t *testing.T, stderr, what, path string, size int) {
 		t.Errorf("%s: estimated %.0f bytes, wrote %d", what, est, size)
 	}
 	t.Logf("%s: estimated %.0f bytes, wrote %d", what, est, size)
+}
+
+// TestTracePerfettoJob exports a job's ranks as one Perfetto trace, cut
+// to thread 0.1: a process per rank with a profile, each with the one
+// track asked for, and the same events as the Chrome JSON of the same
+// cut.
+func TestTracePerfettoJob(t *testing.T) {
+	t.Parallel()
+	dir := fakeJob(t)
+	out := t.TempDir()
+	js, pf := filepath.Join(out, "job.json"), filepath.Join(out, "job.pftrace")
+	code, stdout, stderr := gopari(t, "trace", "--perfetto", pf, "--chrome", js, "--threads", "0.1", dir)
+	if code != 0 || !strings.Contains(stdout, "wrote "+pf+": ") {
+		t.Fatalf("exit %d: %s%s", code, stdout, stderr)
+	}
+	p, err := os.ReadFile(pf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr, err := perfetto.Read(bytes.NewReader(p))
+	if err != nil {
+		t.Fatal(err)
+	}
+	conv, err := perfetto.ChromeJSON(tr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(js)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		TraceEvents []struct {
+			Ph   string         `json:"ph"`
+			Pid  int            `json:"pid"`
+			Tid  int            `json:"tid"`
+			Name string         `json:"name"`
+			Args map[string]any `json:"args"`
+		} `json:"traceEvents"`
+	}
+	if err := json.Unmarshal(conv, &doc); err != nil {
+		t.Fatal(err)
+	}
+	tracks := map[string]bool{}
+	for _, e := range doc.TraceEvents {
+		if e.Ph == "M" && e.Name == "thread_name" {
+			tracks[strconv.Itoa(e.Pid)+" "+e.Args["name"].(string)] = true
+		}
+	}
+	if len(tracks) != 2 || !tracks["1 0.1"] || !tracks["2 0.1"] {
+		t.Errorf("tracks %v, want 0.1 of ranks 0 and 1 (pids 1 and 2)", tracks)
+	}
+	pe, je := cutEvents(t, conv), cutEvents(t, b)
+	if len(pe[2]) == 0 || len(pe[2]) != len(je[2]) {
+		t.Errorf("track 0.1: %d events in the Perfetto trace, %d in the JSON", len(pe[2]), len(je[2]))
+	}
 }
