@@ -37,12 +37,15 @@ type jsonEvent struct {
 // timestamps never go backwards on a track. Tracks are keyed by process
 // and thread: a job's trace has a process per rank. In a trace cut to a
 // window (otherData's window_us), a creation open at the window's start
-// may have no flow: it began before.
+// may have no flow: it began before; in a trace cut to some threads
+// (otherData's threads), a flow may end nowhere: its task began on a
+// thread left out.
 func Check(r io.Reader) (*Summary, error) {
 	var doc struct {
 		TraceEvents []jsonEvent `json:"traceEvents"`
 		OtherData   struct {
-			Window []float64 `json:"window_us"`
+			Window  []float64 `json:"window_us"`
+			Threads []string  `json:"threads"`
 		} `json:"otherData"`
 	}
 	if err := json.NewDecoder(r).Decode(&doc); err != nil {
@@ -67,7 +70,7 @@ func Check(r io.Reader) (*Summary, error) {
 	for id := range c.starts {
 		// A task that never ran (the program exited or was killed
 		// before) keeps its flow open: there is no slice to end it in.
-		if !c.ends[id] && c.firstSlice[id] != nil {
+		if !c.ends[id] && c.firstSlice[id] != nil && doc.OtherData.Threads == nil {
 			return nil, fmt.Errorf("flow %s never ends", id)
 		}
 	}
