@@ -3,6 +3,7 @@ package chrome
 import (
 	"bytes"
 	"io"
+	"math"
 	"path/filepath"
 	"testing"
 
@@ -57,5 +58,29 @@ func TestEstimate(t *testing.T) {
 				t.Errorf("%s %v: estimated %d bytes, wrote %d", name, opt.Threads, est, got)
 			}
 		}
+	}
+}
+
+// TestOpenWindow: a window without an end (--window 5:) keeps the rest
+// of the run, and otherData says so with a null end.
+func TestOpenWindow(t *testing.T) {
+	t.Parallel()
+	dir := filepath.Join(t.TempDir(), "exp")
+	if _, err := evtest.Mixed(dir); err != nil {
+		t.Fatal(err)
+	}
+	exp, err := events.OpenExperiment(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b bytes.Buffer
+	if _, err := WriteCut(&b, exp, Options{Window: true, From: 500, To: math.Inf(1)}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Check(bytes.NewReader(b.Bytes())); err != nil {
+		t.Fatalf("%v\n%s", err, b.Bytes())
+	}
+	if !bytes.Contains(b.Bytes(), []byte(`"window_us":[0.500,null]`)) {
+		t.Errorf("otherData: %s", b.Bytes()[bytes.LastIndex(b.Bytes(), []byte("otherData")):])
 	}
 }

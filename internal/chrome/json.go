@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"maps"
+	"math"
 	"slices"
 	"strconv"
 
@@ -84,7 +85,12 @@ func WriteJobCut(w io.Writer, job string, ranks []events.Rank, opt Options) (Sta
 func (o Options) cut() string {
 	var b []byte
 	if o.Window {
-		b = fmt.Appendf(b, `,"window_us":[%.3f,%.3f]`, o.From/1e3, o.To/1e3)
+		// An open end (--window 5:) is null.
+		end := "null"
+		if !math.IsInf(o.To, 1) {
+			end = strconv.FormatFloat(o.To/1e3, 'f', 3, 64)
+		}
+		b = fmt.Appendf(b, `,"window_us":[%.3f,%s]`, o.From/1e3, end)
 	}
 	if o.Threads != nil {
 		b = append(b, `,"threads":[`...)

@@ -135,8 +135,11 @@ func NewPlan(src Source, window *[2]float64, threads map[string]bool) (*Plan, er
 		p.Through += c.Through
 	}
 	if p.Kept == 0 {
-		return nil, fmt.Errorf("--window: %s has no record between %s s and %s s on the threads asked: it lasts %.3f s", p.what(),
-			secs(p.Opt.From), secs(p.Opt.To), p.seconds())
+		span := "after " + secs(p.Opt.From) + " s"
+		if !math.IsInf(p.Opt.To, 1) {
+			span = "between " + secs(p.Opt.From) + " s and " + secs(p.Opt.To) + " s"
+		}
+		return nil, fmt.Errorf("--window: %s has no record %s on the threads asked: it lasts %.3f s", p.what(), span, p.seconds())
 	}
 	return p, nil
 }

@@ -78,6 +78,10 @@ func TestPlanErrors(t *testing.T) {
 		!strings.Contains(err.Error(), "--window: the run has no record between 10 s and 20 s on the threads asked: it lasts 0.000") {
 		t.Errorf("empty window: %v", err)
 	}
+	if _, err := NewPlan(Source{Exp: exp}, &[2]float64{10, math.Inf(1)}, nil); err == nil ||
+		!strings.Contains(err.Error(), "--window: the run has no record after 10 s on the threads asked") {
+		t.Errorf("empty open window: %v", err)
+	}
 	p, err := NewPlan(Source{Exp: exp}, nil, nil)
 	if err != nil {
 		t.Fatal(err)
