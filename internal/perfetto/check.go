@@ -29,7 +29,7 @@ func Read(r io.Reader) (*pb.Trace, error) {
 // shows, for checking a Perfetto trace as a Chrome one (chrome.Check):
 // interned names resolved, slices as B and E events (an E named as the
 // slice it ends), flows as s and f events in the slices they belong to,
-// tracks and processes as M events. It fails on what a Perfetto reader
+// tracks (their names and sort indexes) and processes as M events. It fails on what a Perfetto reader
 // would refuse: a packet of another sequence, an unknown interned ID or
 // track, an end without a begin.
 func ChromeJSON(t *pb.Trace) ([]byte, error) {
@@ -100,6 +100,9 @@ func (c *converter) describe(d *pb.TrackDescriptor) error {
 	tid := int(d.GetUuid()&(1<<24-1)) - 1
 	c.tracks[d.GetUuid()] = track{parent.pid, tid}
 	c.emit(`{"ph":"M","pid":%d,"tid":%d,"name":"thread_name","args":{"name":%q}}`, parent.pid, tid, d.GetName())
+	if d.SiblingOrderRank != nil {
+		c.emit(`{"ph":"M","pid":%d,"tid":%d,"name":"thread_sort_index","args":{"sort_index":%d}}`, parent.pid, tid, d.GetSiblingOrderRank())
+	}
 	return nil
 }
 

@@ -139,19 +139,22 @@ func (e *Encoder) Finish() error {
 func processUUID(pid int) uint64    { return uint64(pid) << 24 }
 func trackUUID(pid, tid int) uint64 { return uint64(pid)<<24 | uint64(tid+1) }
 
-// Process describes process pid.
+// Process describes process pid, whose tracks are shown in the order
+// Track gives them.
 func (e *Encoder) Process(pid int, name string, sort int) {
 	e.flush()
 	e.pkt = pb.TracePacket{TrackDescriptor: &pb.TrackDescriptor{Uuid: proto.Uint64(processUUID(pid)),
-		Process: &pb.ProcessDescriptor{Pid: proto.Int32(int32(pid)), ProcessName: proto.String(name)}}}
+		Process:       &pb.ProcessDescriptor{Pid: proto.Int32(int32(pid)), ProcessName: proto.String(name)},
+		ChildOrdering: pb.TrackDescriptor_EXPLICIT.Enum()}}
 	e.put()
 }
 
-// Track describes thread tid of process pid, a track of its own.
+// Track describes thread tid of process pid, a track of its own, shown
+// in the order sort among its process's.
 func (e *Encoder) Track(pid, tid int, name string, sort int) {
 	e.flush()
 	e.pkt = pb.TracePacket{TrackDescriptor: &pb.TrackDescriptor{Uuid: proto.Uint64(trackUUID(pid, tid)),
-		ParentUuid: proto.Uint64(processUUID(pid)), Name: proto.String(name)}}
+		ParentUuid: proto.Uint64(processUUID(pid)), Name: proto.String(name), SiblingOrderRank: proto.Int32(int32(sort))}}
 	e.put()
 }
 

@@ -27,8 +27,8 @@ type jsonEvent struct {
 	Args map[string]any  `json:"args"`
 }
 
-// events decodes a Chrome trace's events, leaving out the sort indexes,
-// which Perfetto's tracks do not carry.
+// decode decodes a Chrome trace's events, leaving out the processes'
+// sort indexes, which Perfetto's process tracks do not carry.
 func decode(t *testing.T, b []byte) []jsonEvent {
 	t.Helper()
 	var doc struct{ TraceEvents []jsonEvent }
@@ -37,7 +37,7 @@ func decode(t *testing.T, b []byte) []jsonEvent {
 	}
 	var out []jsonEvent
 	for _, e := range doc.TraceEvents {
-		if e.Name != "process_sort_index" && e.Name != "thread_sort_index" {
+		if e.Name != "process_sort_index" {
 			out = append(out, e)
 		}
 	}

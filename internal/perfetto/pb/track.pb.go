@@ -21,14 +21,78 @@ const (
 	_ = protoimpl.EnforceVersion(protoimpl.MaxVersion - 20)
 )
 
+type TrackDescriptor_ChildTracksOrdering int32
+
+const (
+	TrackDescriptor_UNKNOWN       TrackDescriptor_ChildTracksOrdering = 0
+	TrackDescriptor_LEXICOGRAPHIC TrackDescriptor_ChildTracksOrdering = 1
+	TrackDescriptor_CHRONOLOGICAL TrackDescriptor_ChildTracksOrdering = 2
+	TrackDescriptor_EXPLICIT      TrackDescriptor_ChildTracksOrdering = 3 // by the children's sibling_order_rank
+)
+
+// Enum value maps for TrackDescriptor_ChildTracksOrdering.
+var (
+	TrackDescriptor_ChildTracksOrdering_name = map[int32]string{
+		0: "UNKNOWN",
+		1: "LEXICOGRAPHIC",
+		2: "CHRONOLOGICAL",
+		3: "EXPLICIT",
+	}
+	TrackDescriptor_ChildTracksOrdering_value = map[string]int32{
+		"UNKNOWN":       0,
+		"LEXICOGRAPHIC": 1,
+		"CHRONOLOGICAL": 2,
+		"EXPLICIT":      3,
+	}
+)
+
+func (x TrackDescriptor_ChildTracksOrdering) Enum() *TrackDescriptor_ChildTracksOrdering {
+	p := new(TrackDescriptor_ChildTracksOrdering)
+	*p = x
+	return p
+}
+
+func (x TrackDescriptor_ChildTracksOrdering) String() string {
+	return protoimpl.X.EnumStringOf(x.Descriptor(), protoreflect.EnumNumber(x))
+}
+
+func (TrackDescriptor_ChildTracksOrdering) Descriptor() protoreflect.EnumDescriptor {
+	return file_pb_track_proto_enumTypes[0].Descriptor()
+}
+
+func (TrackDescriptor_ChildTracksOrdering) Type() protoreflect.EnumType {
+	return &file_pb_track_proto_enumTypes[0]
+}
+
+func (x TrackDescriptor_ChildTracksOrdering) Number() protoreflect.EnumNumber {
+	return protoreflect.EnumNumber(x)
+}
+
+// Deprecated: Do not use.
+func (x *TrackDescriptor_ChildTracksOrdering) UnmarshalJSON(b []byte) error {
+	num, err := protoimpl.X.UnmarshalJSONEnum(x.Descriptor(), b)
+	if err != nil {
+		return err
+	}
+	*x = TrackDescriptor_ChildTracksOrdering(num)
+	return nil
+}
+
+// Deprecated: Use TrackDescriptor_ChildTracksOrdering.Descriptor instead.
+func (TrackDescriptor_ChildTracksOrdering) EnumDescriptor() ([]byte, []int) {
+	return file_pb_track_proto_rawDescGZIP(), []int{0, 0}
+}
+
 type TrackDescriptor struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	Uuid          *uint64                `protobuf:"varint,1,opt,name=uuid" json:"uuid,omitempty"`
-	Name          *string                `protobuf:"bytes,2,opt,name=name" json:"name,omitempty"`
-	Process       *ProcessDescriptor     `protobuf:"bytes,3,opt,name=process" json:"process,omitempty"`
-	ParentUuid    *uint64                `protobuf:"varint,5,opt,name=parent_uuid,json=parentUuid" json:"parent_uuid,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
+	state            protoimpl.MessageState               `protogen:"open.v1"`
+	Uuid             *uint64                              `protobuf:"varint,1,opt,name=uuid" json:"uuid,omitempty"`
+	Name             *string                              `protobuf:"bytes,2,opt,name=name" json:"name,omitempty"`
+	Process          *ProcessDescriptor                   `protobuf:"bytes,3,opt,name=process" json:"process,omitempty"`
+	ParentUuid       *uint64                              `protobuf:"varint,5,opt,name=parent_uuid,json=parentUuid" json:"parent_uuid,omitempty"`
+	ChildOrdering    *TrackDescriptor_ChildTracksOrdering `protobuf:"varint,11,opt,name=child_ordering,json=childOrdering,enum=gopari.perfetto.TrackDescriptor_ChildTracksOrdering" json:"child_ordering,omitempty"`
+	SiblingOrderRank *int32                               `protobuf:"varint,12,opt,name=sibling_order_rank,json=siblingOrderRank" json:"sibling_order_rank,omitempty"`
+	unknownFields    protoimpl.UnknownFields
+	sizeCache        protoimpl.SizeCache
 }
 
 func (x *TrackDescriptor) Reset() {
@@ -85,6 +149,20 @@ func (x *TrackDescriptor) GetProcess() *ProcessDescriptor {
 func (x *TrackDescriptor) GetParentUuid() uint64 {
 	if x != nil && x.ParentUuid != nil {
 		return *x.ParentUuid
+	}
+	return 0
+}
+
+func (x *TrackDescriptor) GetChildOrdering() TrackDescriptor_ChildTracksOrdering {
+	if x != nil && x.ChildOrdering != nil {
+		return *x.ChildOrdering
+	}
+	return TrackDescriptor_UNKNOWN
+}
+
+func (x *TrackDescriptor) GetSiblingOrderRank() int32 {
+	if x != nil && x.SiblingOrderRank != nil {
+		return *x.SiblingOrderRank
 	}
 	return 0
 }
@@ -361,13 +439,20 @@ var File_pb_track_proto protoreflect.FileDescriptor
 
 const file_pb_track_proto_rawDesc = "" +
 	"\n" +
-	"\x0epb/track.proto\x12\x0fgopari.perfetto\"\x98\x01\n" +
+	"\x0epb/track.proto\x12\x0fgopari.perfetto\"\xfb\x02\n" +
 	"\x0fTrackDescriptor\x12\x12\n" +
 	"\x04uuid\x18\x01 \x01(\x04R\x04uuid\x12\x12\n" +
 	"\x04name\x18\x02 \x01(\tR\x04name\x12<\n" +
 	"\aprocess\x18\x03 \x01(\v2\".gopari.perfetto.ProcessDescriptorR\aprocess\x12\x1f\n" +
 	"\vparent_uuid\x18\x05 \x01(\x04R\n" +
-	"parentUuid\"H\n" +
+	"parentUuid\x12[\n" +
+	"\x0echild_ordering\x18\v \x01(\x0e24.gopari.perfetto.TrackDescriptor.ChildTracksOrderingR\rchildOrdering\x12,\n" +
+	"\x12sibling_order_rank\x18\f \x01(\x05R\x10siblingOrderRank\"V\n" +
+	"\x13ChildTracksOrdering\x12\v\n" +
+	"\aUNKNOWN\x10\x00\x12\x11\n" +
+	"\rLEXICOGRAPHIC\x10\x01\x12\x11\n" +
+	"\rCHRONOLOGICAL\x10\x02\x12\f\n" +
+	"\bEXPLICIT\x10\x03\"H\n" +
 	"\x11ProcessDescriptor\x12\x10\n" +
 	"\x03pid\x18\x01 \x01(\x05R\x03pid\x12!\n" +
 	"\fprocess_name\x18\x06 \x01(\tR\vprocessName\"\xf2\x01\n" +
@@ -398,25 +483,28 @@ func file_pb_track_proto_rawDescGZIP() []byte {
 	return file_pb_track_proto_rawDescData
 }
 
+var file_pb_track_proto_enumTypes = make([]protoimpl.EnumInfo, 1)
 var file_pb_track_proto_msgTypes = make([]protoimpl.MessageInfo, 6)
 var file_pb_track_proto_goTypes = []any{
-	(*TrackDescriptor)(nil),     // 0: gopari.perfetto.TrackDescriptor
-	(*ProcessDescriptor)(nil),   // 1: gopari.perfetto.ProcessDescriptor
-	(*InternedData)(nil),        // 2: gopari.perfetto.InternedData
-	(*EventCategory)(nil),       // 3: gopari.perfetto.EventCategory
-	(*EventName)(nil),           // 4: gopari.perfetto.EventName
-	(*DebugAnnotationName)(nil), // 5: gopari.perfetto.DebugAnnotationName
+	(TrackDescriptor_ChildTracksOrdering)(0), // 0: gopari.perfetto.TrackDescriptor.ChildTracksOrdering
+	(*TrackDescriptor)(nil),                  // 1: gopari.perfetto.TrackDescriptor
+	(*ProcessDescriptor)(nil),                // 2: gopari.perfetto.ProcessDescriptor
+	(*InternedData)(nil),                     // 3: gopari.perfetto.InternedData
+	(*EventCategory)(nil),                    // 4: gopari.perfetto.EventCategory
+	(*EventName)(nil),                        // 5: gopari.perfetto.EventName
+	(*DebugAnnotationName)(nil),              // 6: gopari.perfetto.DebugAnnotationName
 }
 var file_pb_track_proto_depIdxs = []int32{
-	1, // 0: gopari.perfetto.TrackDescriptor.process:type_name -> gopari.perfetto.ProcessDescriptor
-	3, // 1: gopari.perfetto.InternedData.event_categories:type_name -> gopari.perfetto.EventCategory
-	4, // 2: gopari.perfetto.InternedData.event_names:type_name -> gopari.perfetto.EventName
-	5, // 3: gopari.perfetto.InternedData.debug_annotation_names:type_name -> gopari.perfetto.DebugAnnotationName
-	4, // [4:4] is the sub-list for method output_type
-	4, // [4:4] is the sub-list for method input_type
-	4, // [4:4] is the sub-list for extension type_name
-	4, // [4:4] is the sub-list for extension extendee
-	0, // [0:4] is the sub-list for field type_name
+	2, // 0: gopari.perfetto.TrackDescriptor.process:type_name -> gopari.perfetto.ProcessDescriptor
+	0, // 1: gopari.perfetto.TrackDescriptor.child_ordering:type_name -> gopari.perfetto.TrackDescriptor.ChildTracksOrdering
+	4, // 2: gopari.perfetto.InternedData.event_categories:type_name -> gopari.perfetto.EventCategory
+	5, // 3: gopari.perfetto.InternedData.event_names:type_name -> gopari.perfetto.EventName
+	6, // 4: gopari.perfetto.InternedData.debug_annotation_names:type_name -> gopari.perfetto.DebugAnnotationName
+	5, // [5:5] is the sub-list for method output_type
+	5, // [5:5] is the sub-list for method input_type
+	5, // [5:5] is the sub-list for extension type_name
+	5, // [5:5] is the sub-list for extension extendee
+	0, // [0:5] is the sub-list for field type_name
 }
 
 func init() { file_pb_track_proto_init() }
@@ -429,13 +517,14 @@ func file_pb_track_proto_init() {
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_pb_track_proto_rawDesc), len(file_pb_track_proto_rawDesc)),
-			NumEnums:      0,
+			NumEnums:      1,
 			NumMessages:   6,
 			NumExtensions: 0,
 			NumServices:   0,
 		},
 		GoTypes:           file_pb_track_proto_goTypes,
 		DependencyIndexes: file_pb_track_proto_depIdxs,
+		EnumInfos:         file_pb_track_proto_enumTypes,
 		MessageInfos:      file_pb_track_proto_msgTypes,
 	}.Build()
 	File_pb_track_proto = out.File
