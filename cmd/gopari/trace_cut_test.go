@@ -117,8 +117,8 @@ func TestTraceCut(t *testing.T) {
 	from, to := 0.0100000055, 0.0100200055
 	code, stdout, stderr = gopari(t, "trace", "--chrome", js, "--perfetto", pf, "--threads", "0.1,0.3",
 		"--window", strconv.FormatFloat(from, 'g', -1, 64)+":"+strconv.FormatFloat(to, 'g', -1, 64), dir)
-	if code != 0 {
-		t.Fatalf("cut: exit %d: %s", code, stderr)
+	if code != 0 || !strings.Contains(stdout, "wrote "+js+": ") || !strings.Contains(stdout, "wrote "+pf+": ") {
+		t.Fatalf("cut: exit %d: %s%s", code, stdout, stderr)
 	}
 	t.Logf("cut in %v", time.Since(start))
 	if !strings.Contains(stderr, "gopari trace: chrome: ") || !strings.Contains(stderr, "% of ") {
