@@ -28,11 +28,16 @@ type Census struct {
 	// Locs counts the locations with records kept.
 	Locs        int
 	First, Last uint64 // the first and last time kept, in ticks
-	End         uint64 // the time of the stream's last record
+	End         uint64 // the time of the last record read
+	// Stopped says the census stopped reading at the cut's end: Records
+	// and End are then those of the records up to there.
+	Stopped bool
 }
 
 // Count reads exp's stream file by file and counts the records that keep
 // accepts (at location loc, at tick t), and the records up to tick end.
+// It reads a file up to its first record past end: a file's times go
+// forward (its rare TIME records that set the clock back aside).
 func Count(exp *events.Experiment, keep func(loc int, t uint64) bool, end uint64) (*Census, error) {
 	rs, err := exp.Open()
 	if err != nil {
@@ -61,11 +66,13 @@ func Count(exp *events.Experiment, keep func(loc int, t uint64) bool, end uint64
 			if rec.Type == events.Time {
 				continue
 			}
+			if rec.Time > end {
+				c.Stopped = true
+				break
+			}
 			c.Records++
 			c.End = max(c.End, rec.Time)
-			if rec.Time <= end {
-				c.Through++
-			}
+			c.Through++
 			if rec.Type == events.Loc {
 				loc = int(rec.Args[0])
 				continue

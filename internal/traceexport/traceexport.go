@@ -129,10 +129,18 @@ func NewPlan(src Source, window *[2]float64, threads map[string]bool) (*Plan, er
 	if p.census, err = chrome.Census(p.runs, p.Opt); err != nil {
 		return nil, err
 	}
-	for _, c := range p.census {
+	stopped := false
+	for i, c := range p.census {
 		p.Records += c.Records
 		p.Kept += c.Kept
 		p.Through += c.Through
+		stopped = stopped || c.Stopped && p.runs[i].Exp.Events.Records > 0
+	}
+	if stopped { // the census read up to the cut's end: the profiles count the rest
+		p.Records = 0
+		for _, r := range p.runs {
+			p.Records += r.Exp.Events.Records
+		}
 	}
 	if p.Kept == 0 {
 		span := "after " + secs(p.Opt.From) + " s"
@@ -154,11 +162,16 @@ func (p *Plan) what() string {
 	return "the job"
 }
 
-// seconds returns how long the source lasts: its last record's time.
+// seconds returns how long the source lasts: its profile's wall time,
+// else (a killed run) its last record's time.
 func (p *Plan) seconds() float64 {
 	var end float64
 	for i, r := range p.runs {
-		end = max(end, r.OffNs+r.Exp.Clock.Ns(p.census[i].End))
+		if pr := r.Exp.Profile; pr != nil && pr.WallNs > 0 {
+			end = max(end, r.OffNs+float64(pr.WallNs))
+		} else {
+			end = max(end, r.OffNs+r.Exp.Clock.Ns(p.census[i].End))
+		}
 	}
 	return end / 1e9
 }
