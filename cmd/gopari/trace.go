@@ -29,8 +29,7 @@ it with otf2-print); --perfetto FILE writes Perfetto's protobuf trace (open
 it in https://ui.perfetto.dev or trace_processor), several times smaller
 than --chrome FILE, Chrome trace-event JSON (Perfetto, chrome://tracing).
 --window START:END (seconds since the run's start) and --threads LIST
-(team paths, as the CSV files print them: 0,0.1) cut the Perfetto and
-Chrome exports. Each output's size is estimated first; a Chrome JSON
+(team paths, as the CSV files print them: 0,0.1) cut the exports. Each output's size is estimated first; a Chrome JSON
 larger than a browser loads (about 1 GB) is refused, with the estimates
 of the other choices, unless --force. Long exports report their progress
 on stderr. Given the directory of an MPI job, it writes one archive (a
@@ -78,9 +77,6 @@ func runTrace(c *cli.Context) error {
 		if threads, err = traceexport.ParseThreads(c.String("threads")); err != nil {
 			return usageErr("trace: %v", err)
 		}
-	}
-	if dir != "" && (window != nil || threads != nil) {
-		return usageErr("trace: --window and --threads cut the --perfetto and --chrome exports; an OTF2 archive is whole (Vampir zooms into it)")
 	}
 	if dir != "" && !otf2.Available {
 		_, err := otf2.Write(dir, nil)

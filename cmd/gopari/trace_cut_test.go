@@ -15,6 +15,7 @@ import (
 	"gopari/internal/chrome"
 	"gopari/internal/events"
 	"gopari/internal/events/evtest"
+	"gopari/internal/otf2"
 	"gopari/internal/perfetto"
 	"gopari/internal/traceexport"
 )
@@ -115,8 +116,13 @@ func TestTraceCut(t *testing.T) {
 
 	// The window: 10,000,005.5 ns to 10,020,005.5 ns.
 	from, to := 0.0100000055, 0.0100200055
-	code, stdout, stderr = gopari(t, "trace", "--chrome", js, "--perfetto", pf, "--threads", "0.1,0.3",
-		"--window", strconv.FormatFloat(from, 'g', -1, 64)+":"+strconv.FormatFloat(to, 'g', -1, 64), dir)
+	args := []string{"trace", "--chrome", js, "--perfetto", pf, "--threads", "0.1,0.3",
+		"--window", strconv.FormatFloat(from, 'g', -1, 64) + ":" + strconv.FormatFloat(to, 'g', -1, 64), dir}
+	ar := filepath.Join(out, "cut.otf2")
+	if otf2.Available {
+		args = append([]string{"trace", "--otf2", ar}, args[1:]...)
+	}
+	code, stdout, stderr = gopari(t, args...)
 	if code != 0 || !strings.Contains(stdout, "wrote "+js+": ") || !strings.Contains(stdout, "wrote "+pf+": ") {
 		t.Fatalf("cut: exit %d: %s%s", code, stdout, stderr)
 	}
@@ -170,6 +176,16 @@ func TestTraceCut(t *testing.T) {
 		t.Errorf("Perfetto: %d and %d events on threads 0.1 and 0.3, %d elsewhere; JSON %d and %d", len(pg[1]), len(pg[3]), len(pg[0])+len(pg[2]), len(got[1]), len(got[3]))
 	}
 	t.Logf("JSON %d bytes, Perfetto %d; %d events on thread 0.1", len(b), len(p), len(got[1]))
+	if otf2.Available {
+		var n int64
+		filepath.Walk(ar, func(_ string, fi os.FileInfo, err error) error {
+			if err == nil && !fi.IsDir() {
+				n += fi.Size()
+			}
+			return nil
+		})
+		checkEstimate(t, stderr, "the OTF2 archive", ar, int(n))
+	}
 }
 
 // cutEvents returns a Chrome trace's B and E events by track (tid), and

@@ -27,7 +27,6 @@ var usageCases = map[string][][]string{
 		{"trace", "--perfetto", "x.pftrace", "--window", "2:1", "a"},  // END before START
 		{"trace", "--perfetto", "x.pftrace", "--window", "a:b", "a"},  // not seconds
 		{"trace", "--perfetto", "x.pftrace", "--threads", "0.x", "a"}, // not a team path
-		{"trace", "--otf2", "d", "--threads", "0", "a"},               // an archive is not cut
 	},
 	"model":  {{"model"}},                   // no directories
 	"scale":  {{"scale"}},                   // no program; what follows it is the program's

@@ -23,13 +23,13 @@ func WriteJob(dir, job string, ranks []events.Rank) (Stats, error) { return Stat
 
 // WriteWith would write exp as an OTF2 archive; this gopari was built
 // without libotf2.
-func WriteWith(dir string, exp *events.Experiment, progress func(int64)) (Stats, error) {
+func WriteWith(dir string, exp *events.Experiment, opt Options) (Stats, error) {
 	return Stats{}, errMissing
 }
 
 // WriteJobWith would write an MPI job's ranks as one OTF2 archive; this
 // gopari was built without libotf2.
-func WriteJobWith(dir, job string, ranks []events.Rank, progress func(int64)) (Stats, error) {
+func WriteJobWith(dir, job string, ranks []events.Rank, opt Options) (Stats, error) {
 	return Stats{}, errMissing
 }
 

@@ -215,7 +215,7 @@ func (p *Plan) Refuse(est int64) error {
 		return nil
 	}
 	other := fmt.Sprintf("write --perfetto FILE (about %s)", Size(p.Estimate("perfetto")))
-	if otf2.Available && !p.Opt.Window && p.Opt.Threads == nil { // an archive is not cut
+	if otf2.Available {
 		other += fmt.Sprintf(" or --otf2 DIR (about %s)", Size(p.Estimate("otf2")))
 	}
 	return fmt.Errorf("the Chrome JSON would be about %s, more than a browser's trace viewer loads (%s): cut it with --window START:END (%s lasts %.3f s) or --threads LIST (%s), %s, or give --force to write it anyway",

@@ -105,20 +105,19 @@ func (p *Plan) WritePerfetto(stderr io.Writer, out string) (string, int64, error
 		out, st.Events, st.Slices, st.Flows, st.Records, time.Since(start).Seconds()), st.Timeline.Dropped, nil
 }
 
-// WriteOTF2 writes the OTF2 archive into the new directory dir. An
-// archive is not cut: Vampir zooms into the whole run.
+// WriteOTF2 writes the OTF2 archive into the new directory dir.
 func (p *Plan) WriteOTF2(stderr io.Writer, dir string) (string, int64, error) {
 	p.announce(stderr, "the OTF2 archive", dir, p.Estimate("otf2"))
 	start := time.Now()
-	pr := p.progress(stderr, "otf2")
-	pr.total = max(p.Records, 1)
+	opt := otf2.Options{Window: p.Opt.Window, From: p.Opt.From, To: p.Opt.To, Threads: p.Opt.Threads,
+		Progress: p.progress(stderr, "otf2").update}
 	var st otf2.Stats
 	var err error
 	where := ""
 	if p.src.Exp != nil {
-		st, err = otf2.WriteWith(dir, p.src.Exp, pr.update)
+		st, err = otf2.WriteWith(dir, p.src.Exp, opt)
 	} else {
-		st, err = otf2.WriteJobWith(dir, p.src.Job, p.src.Ranks, pr.update)
+		st, err = otf2.WriteJobWith(dir, p.src.Job, p.src.Ranks, opt)
 		where = fmt.Sprintf(" of %d ranks", len(p.src.Ranks))
 	}
 	if err != nil {
