@@ -5,38 +5,46 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
-	"time"
 
 	"github.com/urfave/cli/v2"
 
 	"gopari/internal/atomicfile"
-	"gopari/internal/chrome"
 	"gopari/internal/events"
 	"gopari/internal/experiment"
 	"gopari/internal/job"
 	"gopari/internal/otf2"
 	"gopari/internal/report"
+	"gopari/internal/traceexport"
 )
 
 func traceCommand() *cli.Command {
 	return &cli.Command{
 		Name: "trace",
 		// An argument named h or help is a directory, not a request for help.
-		Usage:     "export a traced run to OTF2 (Vampir) or Chrome JSON (Perfetto)",
+		Usage:     "export a traced run to OTF2 (Vampir), Perfetto or Chrome JSON",
 		ArgsUsage: "EXPERIMENT",
 		Description: `Converts the event trace of a run recorded with GOPARI_MODE=trace.
 --otf2 DIR writes an OTF2 archive (open DIR/traces.otf2 in Vampir, or read
-it with otf2-print); --chrome FILE writes Chrome trace-event JSON (open it
-in https://ui.perfetto.dev or chrome://tracing). Given the directory of
-an MPI job, it writes one archive (a location group per rank) or one
-JSON file (a process per rank) for the whole job, the ranks on one time
-line. Outputs appear whole or not at all; an existing OTF2 directory is
-never replaced. An export stopped by SIGINT, SIGTERM or SIGHUP removes
-what it had begun; one killed by SIGKILL leaves a hidden .NAME.gopari-*.tmp
-beside its output, which can be removed.`,
+it with otf2-print); --perfetto FILE writes Perfetto's protobuf trace (open
+it in https://ui.perfetto.dev or trace_processor), several times smaller
+than --chrome FILE, Chrome trace-event JSON (Perfetto, chrome://tracing).
+--window START:END (seconds since the run's start) and --threads LIST
+(team paths, as the CSV files print them: 0,0.1) cut the exports. Each output's size is estimated first; a Chrome JSON
+larger than a browser loads (about 1 GB) is refused, with the estimates
+of the other choices, unless --force. Long exports report their progress
+on stderr. Given the directory of an MPI job, it writes one archive (a
+location group per rank) or one trace (a process per rank) for the whole
+job, the ranks on one time line. Outputs appear whole or not at all; an
+existing OTF2 directory is never replaced. An export stopped by SIGINT,
+SIGTERM or SIGHUP removes what it had begun; one killed by SIGKILL leaves
+a hidden .NAME.gopari-*.tmp beside its output, which can be removed.`,
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "otf2", Usage: "write an OTF2 archive into `DIR` (DIR/traces.otf2)"},
+			&cli.StringFlag{Name: "perfetto", Usage: "write Perfetto's protobuf trace to `FILE`"},
 			&cli.StringFlag{Name: "chrome", Usage: "write Chrome trace-event JSON to `FILE`"},
+			&cli.StringFlag{Name: "window", Usage: "export only `START:END`, in seconds since the run's start (either may be left out)"},
+			&cli.StringFlag{Name: "threads", Usage: "export only the threads of team paths `LIST` (0,0.1,0.1.2)"},
+			&cli.BoolFlag{Name: "force", Usage: "write a Chrome JSON larger than a browser loads"},
 		},
 		Action: runTrace,
 	}
@@ -51,9 +59,24 @@ type export struct {
 }
 
 func runTrace(c *cli.Context) error {
-	out, dir := c.String("chrome"), c.String("otf2")
-	if out == "" && dir == "" {
-		return usageErr("trace: nothing to do: give --otf2 DIR, --chrome FILE or both")
+	out, pf, dir := c.String("chrome"), c.String("perfetto"), c.String("otf2")
+	if out == "" && pf == "" && dir == "" {
+		return usageErr("trace: nothing to do: give --otf2 DIR, --perfetto FILE, --chrome FILE or several")
+	}
+	var window *[2]float64
+	if s := c.String("window"); c.IsSet("window") {
+		from, to, err := traceexport.ParseWindow(s)
+		if err != nil {
+			return usageErr("trace: %v", err)
+		}
+		window = &[2]float64{from, to}
+	}
+	var threads map[string]bool
+	if c.IsSet("threads") {
+		var err error
+		if threads, err = traceexport.ParseThreads(c.String("threads")); err != nil {
+			return usageErr("trace: %v", err)
+		}
 	}
 	if dir != "" && !otf2.Available {
 		_, err := otf2.Write(dir, nil)
@@ -63,15 +86,38 @@ func runTrace(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	defer atomicfile.CleanupOnSignal(c.App.ErrWriter, "trace", out, dir)()
-	var dropped int64
-	if dir != "" {
-		if dropped, err = x.writeOTF2(c, dir); err != nil {
-			return err
+	src := traceexport.Source{Exp: x.exp, Ranks: x.ranks}
+	if x.job != nil {
+		src.Job = x.job.Job
+	}
+	plan, err := traceexport.NewPlan(src, window, threads)
+	if err != nil {
+		return &exitError{code: 1, msg: "trace: " + err.Error()}
+	}
+	if out != "" && !c.Bool("force") {
+		if err := plan.Refuse(plan.Estimate("chrome")); err != nil {
+			return &exitError{code: 1, msg: "trace: " + err.Error()}
 		}
 	}
-	if out != "" {
-		if dropped, err = x.writeChrome(c, out); err != nil {
+	defer atomicfile.CleanupOnSignal(c.App.ErrWriter, "trace", out, pf, dir)()
+	var dropped int64
+	for _, w := range []struct {
+		to    string
+		write func() (string, int64, error)
+	}{
+		{dir, func() (string, int64, error) { return plan.WriteOTF2(c.App.ErrWriter, dir) }},
+		{pf, func() (string, int64, error) { return plan.WritePerfetto(c.App.ErrWriter, pf) }},
+		{out, func() (string, int64, error) { return plan.WriteChrome(c.App.ErrWriter, out, c.Bool("force")) }},
+	} {
+		if w.to == "" {
+			continue
+		}
+		line, d, err := w.write()
+		if err != nil {
+			return &exitError{code: 1, msg: err.Error()}
+		}
+		dropped = d
+		if err := writeOut(c, func(w io.Writer) error { _, err := fmt.Fprintln(w, line); return err }); err != nil {
 			return err
 		}
 	}
@@ -118,53 +164,6 @@ func openExport(c *cli.Context) (*export, error) {
 		return nil, &exitError{code: 1, msg: fmt.Sprintf("%s: no rank of the job has a profile%s", path, report.JobGaps(j))}
 	}
 	return x, nil
-}
-
-func (x *export) writeOTF2(c *cli.Context, dir string) (int64, error) {
-	start := time.Now()
-	var st otf2.Stats
-	var err error
-	where := ""
-	if x.job != nil {
-		st, err = otf2.WriteJob(dir, x.job.Job, x.ranks)
-		where = fmt.Sprintf(" of %d ranks", len(x.ranks))
-	} else {
-		st, err = otf2.Write(dir, x.exp)
-	}
-	if err != nil {
-		return 0, &exitError{code: 1, msg: err.Error()}
-	}
-	var n int64
-	for _, v := range st.Records {
-		n += v
-	}
-	return st.Timeline.Dropped, writeOut(c, func(w io.Writer) error {
-		_, err := fmt.Fprintf(w, "wrote %s: %d records on %d locations%s from %d stream records in %.2f s\n",
-			filepath.Join(dir, "traces.otf2"), n, st.Locations, where, st.Timeline.Records, time.Since(start).Seconds())
-		return err
-	})
-}
-
-func (x *export) writeChrome(c *cli.Context, out string) (int64, error) {
-	start := time.Now()
-	var st chrome.Stats
-	err := atomicfile.Write(out, func(w io.Writer) error {
-		var err error
-		if x.job != nil {
-			st, err = chrome.WriteJob(w, x.job.Job, x.ranks)
-		} else {
-			st, err = chrome.Write(w, x.exp)
-		}
-		return err
-	})
-	if err != nil {
-		return 0, &exitError{code: 1, msg: err.Error()}
-	}
-	return st.Timeline.Dropped, writeOut(c, func(w io.Writer) error {
-		_, err := fmt.Fprintf(w, "wrote %s: %d trace events (%d slices, %d flows) from %d stream records in %.2f s\n",
-			out, st.Events, st.Slices, st.Flows, st.Records, time.Since(start).Seconds())
-		return err
-	})
 }
 
 // warn says what the reader of the export must know: records dropped,

@@ -26,7 +26,11 @@ var usageCases = map[string][][]string{
 	"config": {{"config"}, {"config", "--cflags", "a"}}, // no question; no operands
 	"trace": {
 		{"trace", "a"}, // no output asked for
-		{"trace", "--chrome", "x.json", "a", "b"}, // one directory at a time
+		{"trace", "--chrome", "x.json", "a", "b"},                     // one directory at a time
+		{"trace", "--perfetto", "x.pftrace", "--window", "2", "a"},    // no END
+		{"trace", "--perfetto", "x.pftrace", "--window", "2:1", "a"},  // END before START
+		{"trace", "--perfetto", "x.pftrace", "--window", "a:b", "a"},  // not seconds
+		{"trace", "--perfetto", "x.pftrace", "--threads", "0.x", "a"}, // not a team path
 	},
 	"model":  {{"model"}},                   // no directories
 	"scale":  {{"scale"}},                   // no program; what follows it is the program's

@@ -35,10 +35,18 @@ type jsonEvent struct {
 // that creation and ends inside the task's first execution slice, if the
 // task ever ran;
 // timestamps never go backwards on a track. Tracks are keyed by process
-// and thread: a job's trace has a process per rank.
+// and thread: a job's trace has a process per rank. In a trace cut to a
+// window (otherData's window_us), a creation open at the window's start
+// may have no flow: it began before; in a trace cut to some threads
+// (otherData's threads), a flow may end nowhere: its task began on a
+// thread left out.
 func Check(r io.Reader) (*Summary, error) {
 	var doc struct {
 		TraceEvents []jsonEvent `json:"traceEvents"`
+		OtherData   struct {
+			Window  []float64 `json:"window_us"`
+			Threads []string  `json:"threads"`
+		} `json:"otherData"`
 	}
 	if err := json.NewDecoder(r).Decode(&doc); err != nil {
 		return nil, fmt.Errorf("does not parse: %v", err)
@@ -46,6 +54,9 @@ func Check(r io.Reader) (*Summary, error) {
 	c := &checker{stacks: map[trackKey][]*jsonEvent{}, last: map[trackKey]float64{}, firstSlice: map[string]*jsonEvent{},
 		starts: map[string]bool{}, ends: map[string]bool{}, created: map[string]int{},
 		s: &Summary{Slices: map[string]int{}, TaskSlices: map[string]int{}, Names: map[int]string{}}}
+	if w := doc.OtherData.Window; len(w) == 2 {
+		c.from = &w[0]
+	}
 	for i := range doc.TraceEvents {
 		if err := c.event(i, &doc.TraceEvents[i]); err != nil {
 			return nil, err
@@ -59,7 +70,7 @@ func Check(r io.Reader) (*Summary, error) {
 	for id := range c.starts {
 		// A task that never ran (the program exited or was killed
 		// before) keeps its flow open: there is no slice to end it in.
-		if !c.ends[id] && c.firstSlice[id] != nil {
+		if !c.ends[id] && c.firstSlice[id] != nil && doc.OtherData.Threads == nil {
 			return nil, fmt.Errorf("flow %s never ends", id)
 		}
 	}
@@ -81,6 +92,7 @@ type checker struct {
 	starts     map[string]bool
 	ends       map[string]bool
 	created    map[string]int // flow ID -> the event that created its task
+	from       *float64       // the window's start, in a cut trace
 	s          *Summary
 }
 
@@ -128,7 +140,7 @@ func (c *checker) event(i int, e *jsonEvent) error {
 			}
 		}
 		if e.Cat == "create" {
-			if _, ok := c.created[flowID(e, "task")]; !ok {
+			if _, ok := c.created[flowID(e, "task")]; !ok && (c.from == nil || *e.Ts != *c.from) {
 				c.created[flowID(e, "task")] = i
 			}
 		}

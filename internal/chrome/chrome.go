@@ -1,18 +1,22 @@
-// Package chrome writes a run's event stream as Chrome trace-event JSON,
-// which Perfetto and chrome://tracing open: one track per team-tree
+// Package chrome turns a run's event stream into the slices a trace
+// viewer shows, and writes them as Chrome trace-event JSON, which
+// Perfetto and chrome://tracing open (json.go); internal/perfetto writes
+// the same slices as Perfetto's protobuf trace. One track per team-tree
 // thread, named by its path (0, 0.1, 0.1.1); the task a thread executes
 // as a slice, split where it was suspended, with its open regions nested
 // inside; one flow arrow per task instance from its creation to its first
 // execution slice.
 //
-// The JSON is streamed as the replay goes: memory is proportional to the
-// open slices, not to the events.
+// An export may be cut to a window of time and to some of the threads
+// (Options): slices open at the window's start begin there, slices open
+// at its end end there, and the replay stops at the window's end.
+//
+// The output is streamed as the replay goes: memory is proportional to
+// the open slices, not to the events.
 package chrome
 
 import (
-	"bufio"
-	"fmt"
-	"io"
+	"errors"
 	"math"
 	"strconv"
 
@@ -25,95 +29,176 @@ import (
 // Stats says what was written.
 type Stats struct {
 	Records  int64 // stream records read
-	Events   int64 // JSON trace events written
-	Slices   int64 // B events
-	Flows    int64 // flow arrows ("s" and "f" pairs)
+	Events   int64 // trace events written (JSON: metadata events too)
+	Slices   int64 // slices begun
+	Flows    int64 // flow arrows
 	Timeline timeline.Stats
 }
 
-type track struct {
-	names []string       // the open slices' names, outermost first
-	shown *timeline.Task // the task whose slices are open
+// An ArgKind is how an argument's value is shown.
+type ArgKind uint8
+
+const (
+	Hex    ArgKind = iota // U, as "0x..."
+	Int                   // I
+	Float                 // F
+	String                // S
+)
+
+// An Arg is a named value attached to a slice or an instant event.
+type Arg struct {
+	Key  string
+	Kind ArgKind
+	U    uint64
+	I    int64
+	F    float64
+	S    string
 }
 
-type writer struct {
-	w      *bufio.Writer
-	exp    *events.Experiment
-	r      *timeline.Replay
-	tracks []track
-	pid    int
-	offNs  float64 // added to the run's times: a job's ranks on one time line
-	flowX  uint64  // flow IDs are task IDs xor this: unique across a job's ranks
-	first  bool
-	buf    []byte
-	stats  Stats
-	names  map[uint64]string // region and frame kind -> slice name
-	quoted map[string]string // slice name -> JSON string
-	funcs  map[uint64]string // function address -> slice name
-	syms   *symbols.Resolver // the run's, made at its first function
+// A Slice is a span on a track: its name, its category (task, barrier,
+// region, create, parallel, chunk, function) and its arguments.
+type Slice struct {
+	Name, Cat string
+	Args      []Arg
 }
 
-// Write replays exp and writes its Chrome JSON to w.
-func Write(w io.Writer, exp *events.Experiment) (Stats, error) {
-	c := &writer{w: bufio.NewWriterSize(w, 1<<16), first: true}
-	c.w.WriteString(`{"displayTimeUnit":"ns","traceEvents":[`)
+// An Encoder writes the tracks, slices, flows and instant events of an
+// export in one trace format. Times are nanoseconds on the trace's time
+// line; a track is a process's thread (tid: the location's index).
+type Encoder interface {
+	Process(pid int, name string, sort int)
+	Track(pid, tid int, name string, sort int)
+	Begin(pid, tid int, ns float64, s *Slice)
+	// End ends the innermost open slice s of the track; args, if any,
+	// are added to it.
+	End(pid, tid int, ns float64, s *Slice, args []Arg)
+	// Flow starts (start) or ends flow id in the slice the track began
+	// last.
+	Flow(pid, tid int, ns float64, id uint64, start bool)
+	Instant(pid, tid int, ns float64, name string, args []Arg)
+}
+
+// Options cut an export.
+type Options struct {
+	// Window, when set, keeps what happens from From to To, in
+	// nanoseconds on the trace's time line (since the run's start; a
+	// job's since its first rank's start).
+	Window   bool
+	From, To float64
+	// Threads, when not nil, keeps the tracks of these team paths.
+	Threads map[string]bool
+	// Progress, when not nil, is called every 1<<16 events with the
+	// stream records read so far.
+	Progress func(records int64)
+}
+
+// A Run is one process of an export: a run, or a rank of a job.
+type Run struct {
+	Exp   *events.Experiment
+	Pid   int
+	Name  string
+	Sort  int
+	OffNs float64 // added to the run's times: a job's ranks on one time line
+	FlowX uint64  // flow IDs are task IDs xor this: unique across a job's ranks
+}
+
+// Runs returns the processes of a job's export: pid rank + 1, named
+// "rank N: PROGRAM (pid P)", the ranks' times placed on one time line by
+// the wall-clock time each recorded at its start, and flow IDs the task
+// IDs with the rank in bits 48 and up, so that they stay unique in the
+// job (the task IDs the slices show are the ranks' own). It returns the
+// wall-clock time of the time line's origin.
+func Runs(ranks []events.Rank) ([]Run, uint64, error) {
+	origin := uint64(math.MaxUint64)
+	for _, r := range ranks {
+		if r.Exp.Clock.Realtime0Ns == 0 {
+			return nil, 0, errors.New(r.Exp.Dir + ": its profile has no wall-clock time of its start (clock.realtime0_ns): the ranks cannot be aligned")
+		}
+		origin = min(origin, r.Exp.Clock.Realtime0Ns)
+	}
+	var runs []Run
+	for _, r := range ranks {
+		runs = append(runs, Run{Exp: r.Exp, Pid: r.Rank + 1, Sort: r.Rank,
+			Name:  "rank " + strconv.Itoa(r.Rank) + ": " + r.Exp.Program + " (pid " + strconv.Itoa(r.Exp.PID) + ")",
+			OffNs: float64(r.Exp.Clock.Realtime0Ns - origin), FlowX: uint64(r.Rank+1) << 48})
+	}
+	return runs, origin, nil
+}
+
+// OneRun returns the process of a run's export.
+func OneRun(exp *events.Experiment) Run {
 	pid := exp.PID
 	if pid == 0 {
 		pid = 1
 	}
-	if err := c.run(exp, pid, fmt.Sprintf("%s (pid %d)", exp.Program, exp.PID), 0); err != nil {
-		return c.stats, err
-	}
-	fmt.Fprintf(c.w, "\n],\"otherData\":{\"program\":%s,\"pid\":%d,\"clock\":%s,\"dropped_records\":%d,\"complete\":%t,\"unmatched\":%d}}\n",
-		strconv.Quote(exp.Program), exp.PID, strconv.Quote(exp.Clock.Name), c.stats.Timeline.Dropped, exp.Events.Complete, c.stats.Timeline.Unmatched)
-	return c.stats, c.w.Flush()
+	return Run{Exp: exp, Pid: pid, Name: exp.Program + " (pid " + strconv.Itoa(exp.PID) + ")"}
 }
 
-// WriteJob writes the ranks of the MPI job named job as one Chrome trace:
-// a process per rank (pid rank + 1, named "rank N: PROGRAM (pid P)"),
-// with its team-tree threads as tracks. The ranks' times are placed on
-// one time line by the wall-clock time each recorded at its start, and
-// flow IDs are the task IDs with the rank in bits 48 and up, so that
-// they stay unique in the job (the task IDs the slices show are the
-// ranks' own).
-func WriteJob(w io.Writer, job string, ranks []events.Rank) (Stats, error) {
-	c := &writer{w: bufio.NewWriterSize(w, 1<<16), first: true}
-	c.w.WriteString(`{"displayTimeUnit":"ns","traceEvents":[`)
-	origin := uint64(math.MaxUint64)
-	for _, r := range ranks {
-		if r.Exp.Clock.Realtime0Ns == 0 {
-			return c.stats, fmt.Errorf("%s: its profile has no wall-clock time of its start (clock.realtime0_ns): the ranks cannot be aligned", r.Exp.Dir)
-		}
-		origin = min(origin, r.Exp.Clock.Realtime0Ns)
+type track struct {
+	open  []Slice        // the open slices, outermost first
+	shown *timeline.Task // the task whose slices are open
+	on    bool           // kept by Options.Threads
+}
+
+type writer struct {
+	enc    Encoder
+	opt    Options
+	run    Run
+	exp    *events.Experiment
+	r      *timeline.Replay
+	tracks []track
+	in     bool // inside the window
+	done   bool // past the window's end
+	args   []Arg
+	stats  Stats
+	names  map[uint64]string // region and frame kind -> slice name
+	funcs  map[uint64]string // function address -> slice name
+	syms   *symbols.Resolver // the run's, made at its first function
+}
+
+// errDone stops a replay at the window's end.
+var errDone = errors.New("past the window")
+
+// Export replays runs, one after the other, and hands their slices to
+// enc, cut as opt says.
+func Export(enc Encoder, runs []Run, opt Options) (Stats, error) {
+	c := &writer{enc: enc, opt: opt}
+	if !opt.Window {
+		c.opt.From, c.opt.To = math.Inf(-1), math.Inf(1)
 	}
-	complete := true
-	for _, r := range ranks {
-		c.offNs = float64(r.Exp.Clock.Realtime0Ns - origin)
-		c.flowX = uint64(r.Rank+1) << 48
-		name := fmt.Sprintf("rank %d: %s (pid %d)", r.Rank, r.Exp.Program, r.Exp.PID)
-		if err := c.run(r.Exp, r.Rank+1, name, r.Rank); err != nil {
+	for _, r := range runs {
+		if err := c.replay(r); err != nil {
 			return c.stats, err
 		}
-		complete = complete && r.Exp.Events.Complete
 	}
-	fmt.Fprintf(c.w, "\n],\"otherData\":{\"job\":%s,\"ranks\":%d,\"realtime0_ns\":%d,\"dropped_records\":%d,\"complete\":%t,\"unmatched\":%d}}\n",
-		strconv.Quote(job), len(ranks), origin, c.stats.Timeline.Dropped, complete, c.stats.Timeline.Unmatched)
-	return c.stats, c.w.Flush()
+	return c.stats, nil
 }
 
-// run replays exp as process pid, named name, sorted at index sort.
-func (c *writer) run(exp *events.Experiment, pid int, name string, sort int) error {
-	r := timeline.New(exp)
-	c.exp, c.r, c.pid, c.tracks, c.names, c.quoted = exp, r, pid, make([]track, len(r.Locs)), map[uint64]string{}, map[string]string{}
-	c.funcs, c.syms = map[uint64]string{}, nil
-	c.meta(name, sort)
-	err := r.Run(c.event)
-	// Close what is still open, at each location's last time, then mark
-	// what the streams lost at their end.
-	for i := range c.tracks {
-		c.hide(i, r.Locs[i].Last)
+// replay replays one run.
+func (c *writer) replay(run Run) error {
+	r := timeline.New(run.Exp)
+	c.run, c.exp, c.r, c.tracks = run, run.Exp, r, make([]track, len(r.Locs))
+	c.names, c.funcs, c.syms, c.in, c.done = map[uint64]string{}, map[uint64]string{}, nil, false, false
+	for i, l := range r.Locs {
+		c.tracks[i].on = c.opt.Threads == nil || c.opt.Threads[l.Path]
 	}
-	if err == nil {
+	c.meta()
+	base := c.stats.Records
+	n := 0
+	err := r.Run(func(ev *timeline.Event) error {
+		if n++; n&0xffff == 0 && c.opt.Progress != nil {
+			c.opt.Progress(base + r.Stats.Records)
+		}
+		return c.event(ev)
+	})
+	if errors.Is(err, errDone) {
+		err = nil
+	} else if err == nil {
+		// Close what is still open, at each location's last time, then
+		// mark what the streams lost at their end.
+		for i := range c.tracks {
+			c.hide(i, r.Locs[i].Last)
+		}
 		for _, g := range r.EndGaps() {
 			c.gap(g)
 		}
@@ -126,63 +211,72 @@ func (c *writer) run(exp *events.Experiment, pid int, name string, sort int) err
 	return err
 }
 
-// meta names the process and one track per location.
-func (c *writer) meta(name string, sort int) {
-	c.begin("M", 0, 0)
-	c.buf = append(c.buf, `,"name":"process_name","args":{"name":`...)
-	c.buf = strconv.AppendQuote(c.buf, name)
-	c.end("}")
-	c.begin("M", 0, 0)
-	c.buf = append(c.buf, `,"name":"process_sort_index","args":{"sort_index":`...)
-	c.buf = strconv.AppendInt(c.buf, int64(sort), 10)
-	c.end("}")
+// meta names the process and the tracks kept.
+func (c *writer) meta() {
+	c.enc.Process(c.run.Pid, c.run.Name, c.run.Sort)
+	c.stats.Events += 2
 	for i, l := range c.r.Locs {
-		c.begin("M", i, 0)
-		c.buf = append(c.buf, `,"name":"thread_name","args":{"name":`...)
-		c.buf = strconv.AppendQuote(c.buf, l.Path)
-		c.end("}")
-		c.begin("M", i, 0)
-		c.buf = append(c.buf, `,"name":"thread_sort_index","args":{"sort_index":`...)
-		c.buf = strconv.AppendInt(c.buf, int64(i), 10)
-		c.end("}")
+		if c.tracks[i].on {
+			c.enc.Track(c.run.Pid, i, l.Path, i)
+			c.stats.Events += 2
+		}
 	}
 }
 
-// begin starts an event of phase ph on track tid at tick t.
-func (c *writer) begin(ph string, tid int, t uint64) {
-	c.buf = c.buf[:0]
-	if !c.first {
-		c.buf = append(c.buf, ",\n"...)
-	} else {
-		c.buf = append(c.buf, '\n')
+// ns returns the trace time of tick t.
+func (c *writer) ns(t uint64) float64 { return c.run.OffNs + c.exp.Clock.Ns(t) }
+
+// at returns the trace time of tick t, within the window.
+func (c *writer) at(t uint64) float64 { return min(max(c.ns(t), c.opt.From), c.opt.To) }
+
+// window opens the window at the first event inside it, showing there
+// the slices open on each track, and closes it at the first event past
+// it; it reports false past the window.
+func (c *writer) window(t uint64) bool {
+	ns := c.ns(t)
+	if !c.in && !c.done && ns >= c.opt.From {
+		c.in = true
+		for i := range c.tracks {
+			tr := &c.tracks[i]
+			for j := range tr.open {
+				c.begin(i, c.opt.From, &tr.open[j])
+			}
+		}
 	}
-	c.first = false
-	c.buf = append(c.buf, `{"ph":"`...)
-	c.buf = append(c.buf, ph...)
-	c.buf = append(c.buf, `","pid":`...)
-	c.buf = strconv.AppendInt(c.buf, int64(c.pid), 10)
-	c.buf = append(c.buf, `,"tid":`...)
-	c.buf = strconv.AppendInt(c.buf, int64(tid), 10)
-	if ph != "M" {
-		c.buf = append(c.buf, `,"ts":`...)
-		c.buf = strconv.AppendFloat(c.buf, c.us(t), 'f', 3, 64)
+	if ns > c.opt.To && !c.done {
+		for i := range c.tracks {
+			tr := &c.tracks[i]
+			for j := len(tr.open) - 1; j >= 0; j-- {
+				c.end(i, c.opt.To, &tr.open[j], nil)
+			}
+		}
+		c.in, c.done = false, true
+	}
+	return !c.done
+}
+
+func (c *writer) begin(loc int, ns float64, s *Slice) {
+	if c.tracks[loc].on && c.in {
+		c.enc.Begin(c.run.Pid, loc, ns, s)
+		c.stats.Events++
+		c.stats.Slices++
 	}
 }
 
-// us returns the trace time of tick t, in microseconds.
-func (c *writer) us(t uint64) float64 { return (c.offNs + c.exp.Clock.Ns(t)) / 1e3 }
-
-func (c *writer) end(tail string) {
-	c.buf = append(c.buf, tail...)
-	c.buf = append(c.buf, '}')
-	c.w.Write(c.buf)
-	c.stats.Events++
+func (c *writer) end(loc int, ns float64, s *Slice, args []Arg) {
+	if c.tracks[loc].on && c.in {
+		c.enc.End(c.run.Pid, loc, ns, s, args)
+		c.stats.Events++
+	}
 }
 
-func hex(b []byte, v uint64) []byte {
-	b = append(b, `"0x`...)
-	b = strconv.AppendUint(b, v, 16)
-	return append(b, '"')
+// shows reports whether an event at tick t on loc is in the export.
+func (c *writer) shows(loc int, t uint64) bool {
+	if !c.tracks[loc].on || !c.in {
+		return false
+	}
+	ns := c.ns(t)
+	return ns >= c.opt.From && ns <= c.opt.To
 }
 
 // where is a region's "kind file:line".
@@ -269,50 +363,41 @@ func (c *writer) taskName(t *timeline.Task) string {
 	return c.where(t.Region)
 }
 
-// quote returns name as a JSON string; slices have few names, quoted
-// once each.
-func (c *writer) quote(name string) string {
-	q, ok := c.quoted[name]
-	if !ok {
-		q = strconv.Quote(name)
-		c.quoted[name] = q
-	}
-	return q
-}
-
-// open writes a B event.
-func (c *writer) open(loc int, t uint64, name, cat string, args func()) {
-	c.begin("B", loc, t)
-	c.buf = append(c.buf, `,"name":`...)
-	c.buf = append(c.buf, c.quote(name)...)
-	c.buf = append(c.buf, `,"cat":"`...)
-	c.buf = append(c.buf, cat...)
-	c.buf = append(c.buf, '"')
-	if args != nil {
-		c.buf = append(c.buf, `,"args":{`...)
-		args()
-		c.buf = append(c.buf, '}')
-	}
-	c.end("")
-	c.tracks[loc].names = append(c.tracks[loc].names, name)
-	c.stats.Slices++
-}
-
-// close writes E events, each named as the slice it closes, until the
-// track has depth slices open.
-func (c *writer) close(loc int, t uint64, depth int, args func()) {
+// open begins a slice on track loc.
+func (c *writer) open(loc int, t uint64, name, cat string, args []Arg) {
 	tr := &c.tracks[loc]
-	for len(tr.names) > depth {
-		c.begin("E", loc, t)
-		c.buf = append(c.buf, `,"name":`...)
-		c.buf = append(c.buf, c.quote(tr.names[len(tr.names)-1])...)
-		if args != nil && len(tr.names) == depth+1 {
-			c.buf = append(c.buf, `,"args":{`...)
-			args()
-			c.buf = append(c.buf, '}')
+	if len(tr.open) < cap(tr.open) {
+		tr.open = tr.open[:len(tr.open)+1]
+	} else {
+		tr.open = append(tr.open, Slice{})
+	}
+	s := &tr.open[len(tr.open)-1]
+	s.Name, s.Cat, s.Args = name, cat, append(s.Args[:0], args...)
+	c.begin(loc, c.at(t), s)
+}
+
+// close ends slices, innermost first, until the track has depth slices
+// open; args go to the last one ended.
+func (c *writer) close(loc int, t uint64, depth int, args []Arg) {
+	tr := &c.tracks[loc]
+	for len(tr.open) > depth {
+		var a []Arg
+		if len(tr.open) == depth+1 {
+			a = args
 		}
-		c.end("")
-		tr.names = tr.names[:len(tr.names)-1]
+		c.end(loc, c.at(t), &tr.open[len(tr.open)-1], a)
+		tr.open = tr.open[:len(tr.open)-1]
+	}
+}
+
+// arg appends an argument to c.args.
+func (c *writer) arg(a Arg) { c.args = append(c.args, a) }
+
+// flowArg adds, in a job, the ID of the flow of task id to a slice's
+// arguments: "flow", where it differs from the task's own.
+func (c *writer) flowArg(id uint64) {
+	if c.run.FlowX != 0 {
+		c.arg(Arg{Key: "flow", Kind: Hex, U: id ^ c.run.FlowX})
 	}
 }
 
@@ -324,17 +409,12 @@ func (c *writer) show(loc int, tk *timeline.Task, t uint64) {
 	if tk.Kind == timeline.Implicit && tk.Ended {
 		cat = "barrier"
 	}
-	c.open(loc, t, c.taskName(tk), cat, func() {
-		c.buf = append(c.buf, `"id":`...)
-		c.buf = hex(c.buf, tk.ID)
-		c.buf = append(c.buf, `,"lineage":`...)
-		c.buf = strconv.AppendQuote(c.buf, tk.Lineage)
-		if tk.Kind != timeline.Initial {
-			c.buf = append(c.buf, `,"parent":`...)
-			c.buf = hex(c.buf, tk.Parent)
-		}
-		c.flowArg(tk.ID)
-	})
+	c.args = append(c.args[:0], Arg{Key: "id", Kind: Hex, U: tk.ID}, Arg{Key: "lineage", Kind: String, S: tk.Lineage})
+	if tk.Kind != timeline.Initial {
+		c.arg(Arg{Key: "parent", Kind: Hex, U: tk.Parent})
+	}
+	c.flowArg(tk.ID)
+	c.open(loc, t, c.taskName(tk), cat, c.args)
 	for _, f := range tk.Open {
 		c.openFrame(loc, f, t)
 	}
@@ -342,31 +422,21 @@ func (c *writer) show(loc int, tk *timeline.Task, t uint64) {
 
 func (c *writer) openFrame(loc int, f timeline.Frame, t uint64) {
 	cat := "region"
+	c.args = c.args[:0]
 	switch f.Kind {
 	case timeline.FrameCreate:
 		cat = "create"
+		c.arg(Arg{Key: "task", Kind: Hex, U: f.ID})
+		c.flowArg(f.ID)
 	case timeline.FrameFork:
 		cat = "parallel"
 	case timeline.FrameChunk:
 		cat = "chunk"
+		c.arg(Arg{Key: "first", Kind: Int, I: f.First})
 	case timeline.FrameFunc:
 		cat = "function"
 	}
-	var args func()
-	switch f.Kind {
-	case timeline.FrameCreate:
-		args = func() {
-			c.buf = append(c.buf, `"task":`...)
-			c.buf = hex(c.buf, f.ID)
-			c.flowArg(f.ID)
-		}
-	case timeline.FrameChunk:
-		args = func() {
-			c.buf = append(c.buf, `"first":`...)
-			c.buf = strconv.AppendInt(c.buf, f.First, 10)
-		}
-	}
-	c.open(loc, t, c.frameName(f), cat, args)
+	c.open(loc, t, c.frameName(f), cat, c.args)
 }
 
 // hide closes every slice of track loc.
@@ -384,39 +454,35 @@ func (c *writer) display(loc int, tk *timeline.Task, t uint64) {
 	c.show(loc, tk, t)
 }
 
-// flowArg adds, in a job, the ID of the flow of task id to a slice's
-// arguments: "flow", where it differs from the task's own.
-func (c *writer) flowArg(id uint64) {
-	if c.flowX != 0 {
-		c.buf = append(c.buf, `,"flow":`...)
-		c.buf = hex(c.buf, id^c.flowX)
+// flowStart starts the flow of task tk's creation, at tick t on loc; a
+// flow ends only where its start is in the export.
+func (c *writer) flowStart(loc int, t uint64, tk *timeline.Task) {
+	if c.shows(loc, t) {
+		c.enc.Flow(c.run.Pid, loc, c.at(t), tk.ID^c.run.FlowX, true)
+		c.stats.Events++
+		c.stats.Flows++
 	}
 }
 
-func (c *writer) flow(ph string, loc int, t uint64, id uint64) {
-	c.begin(ph, loc, t)
-	c.buf = append(c.buf, `,"name":"task","cat":"task","id":`...)
-	c.buf = hex(c.buf, id^c.flowX)
-	if ph == "f" {
-		c.buf = append(c.buf, `,"bp":"e"`...)
+func (c *writer) flowEnd(loc int, t uint64, tk *timeline.Task) {
+	if c.shows(loc, t) && tk.CreateLoc >= 0 && c.shows(tk.CreateLoc, tk.CreateBegin) {
+		c.enc.Flow(c.run.Pid, loc, c.at(t), tk.ID^c.run.FlowX, false)
+		c.stats.Events++
 	}
-	c.end("")
 }
 
-func (c *writer) instant(loc int, t uint64, name string, args func()) {
-	c.begin("i", loc, t)
-	c.buf = append(c.buf, `,"s":"t","name":`...)
-	c.buf = strconv.AppendQuote(c.buf, name)
-	if args != nil {
-		c.buf = append(c.buf, `,"args":{`...)
-		args()
-		c.buf = append(c.buf, '}')
+func (c *writer) instant(loc int, t uint64, name string, args []Arg) {
+	if c.shows(loc, t) {
+		c.enc.Instant(c.run.Pid, loc, c.at(t), name, args)
+		c.stats.Events++
 	}
-	c.end("")
 }
 
 func (c *writer) event(ev *timeline.Event) error {
 	loc, t := ev.Loc, ev.Time
+	if !c.window(t) {
+		return errDone
+	}
 	switch typ := ev.Type; {
 	case typ.IsEnter(), typ == events.Fork, typ == events.ChunkBegin, typ == events.FuncEnter:
 		if c.tracks[loc].shown != ev.Task {
@@ -430,32 +496,9 @@ func (c *writer) event(ev *timeline.Event) error {
 		} else {
 			c.openFrame(loc, ev.Frame, t)
 		}
-		c.flow("s", loc, t, ev.Task.ID)
-		c.stats.Flows++
+		c.flowStart(loc, t, ev.Task)
 	case typ.IsExit(), typ == events.CreateEnd, typ == events.ChunkEnd, typ == events.Join, typ == events.FuncExit:
-		tk := ev.Task
-		if typ == events.CreateEnd {
-			tk = ev.Other
-		}
-		if typ == events.Join {
-			for _, m := range ev.Team.Members {
-				if m.Loc >= 0 && c.tracks[m.Loc].shown == m {
-					c.hide(m.Loc, c.r.Clamp(m.Loc, t))
-				}
-			}
-		}
-		if c.tracks[loc].shown != tk {
-			c.display(loc, tk, t)
-			break
-		}
-		var args func()
-		if typ == events.ChunkEnd {
-			args = func() {
-				c.buf = append(c.buf, `"last":`...)
-				c.buf = strconv.AppendInt(c.buf, int64(ev.Args[0]), 10)
-			}
-		}
-		c.close(loc, t, 1+len(tk.Open), args)
+		c.exit(ev)
 	case typ == events.Resume:
 		if ev.From >= 0 && ev.From != loc && c.tracks[ev.From].shown == ev.Task {
 			at := c.r.Clamp(ev.From, t)
@@ -469,7 +512,7 @@ func (c *writer) event(ev *timeline.Event) error {
 		c.hide(loc, t)
 		c.show(loc, ev.Task, t)
 		if typ == events.TaskBegin && ev.Task.Created {
-			c.flow("f", loc, t, ev.Task.ID)
+			c.flowEnd(loc, t, ev.Task)
 		}
 	case typ == events.ImplicitEnd:
 		c.hide(loc, t)
@@ -484,16 +527,39 @@ func (c *writer) event(ev *timeline.Event) error {
 		if typ == events.LockReleased {
 			name = "lock released"
 		}
-		c.instant(loc, t, name, func() {
-			c.buf = append(c.buf, `"lock":`...)
-			c.buf = hex(c.buf, ev.Args[0])
-			c.buf = append(c.buf, `,"where":`...)
-			c.buf = strconv.AppendQuote(c.buf, c.where(ev.Region))
-		})
+		c.args = append(c.args[:0], Arg{Key: "lock", Kind: Hex, U: ev.Args[0]}, Arg{Key: "where", Kind: String, S: c.where(ev.Region)})
+		c.instant(loc, t, name, c.args)
 	case typ == events.Dropped:
 		c.gap(ev.Gap)
 	}
 	return nil
+}
+
+// exit ends what an EXIT, CREATE_END, CHUNK_END, JOIN or FUNC_EXIT
+// closed.
+func (c *writer) exit(ev *timeline.Event) {
+	loc, t := ev.Loc, ev.Time
+	tk := ev.Task
+	if ev.Type == events.CreateEnd {
+		tk = ev.Other
+	}
+	if ev.Type == events.Join {
+		for _, m := range ev.Team.Members {
+			if m.Loc >= 0 && c.tracks[m.Loc].shown == m {
+				c.hide(m.Loc, c.r.Clamp(m.Loc, t))
+			}
+		}
+	}
+	if c.tracks[loc].shown != tk {
+		c.display(loc, tk, t)
+		return
+	}
+	var args []Arg
+	if ev.Type == events.ChunkEnd {
+		c.args = append(c.args[:0], Arg{Key: "last", Kind: Int, I: int64(ev.Args[0])})
+		args = c.args
+	}
+	c.close(loc, t, 1+len(tk.Open), args)
 }
 
 // gap marks records the runtime dropped (timeline.Gap) with an instant
@@ -504,12 +570,7 @@ func (c *writer) gap(g timeline.Gap) {
 	if g.End {
 		name += " (the stream stopped)"
 	}
-	c.instant(g.Loc, g.From, name, func() {
-		c.buf = append(c.buf, `"dropped_records":`...)
-		c.buf = strconv.AppendInt(c.buf, g.Records, 10)
-		c.buf = append(c.buf, `,"from_us":`...)
-		c.buf = strconv.AppendFloat(c.buf, c.us(g.From), 'f', 3, 64)
-		c.buf = append(c.buf, `,"to_us":`...)
-		c.buf = strconv.AppendFloat(c.buf, c.us(g.To), 'f', 3, 64)
-	})
+	c.args = append(c.args[:0], Arg{Key: "dropped_records", Kind: Int, I: g.Records},
+		Arg{Key: "from_us", Kind: Float, F: c.ns(g.From) / 1e3}, Arg{Key: "to_us", Kind: Float, F: c.ns(g.To) / 1e3})
+	c.instant(g.Loc, g.From, name, c.args)
 }

@@ -23,6 +23,7 @@ import (
 
 	"gopari/internal/atomicfile"
 	"gopari/internal/events"
+	"gopari/internal/timeline"
 )
 
 // Available reports whether this gopari was built with libotf2.
@@ -33,8 +34,13 @@ const Available = true
 // renamed at the end: dir appears whole or not at all, and an existing
 // dir is never touched. Timestamps are the run's clock ticks.
 func Write(dir string, exp *events.Experiment) (Stats, error) {
+	return WriteWith(dir, exp, Options{})
+}
+
+// WriteWith is Write cut and reporting progress as opt says.
+func WriteWith(dir string, exp *events.Experiment, opt Options) (Stats, error) {
 	return writeDir(dir, func(tmp string) (Stats, error) {
-		return write(tmp, &exporter{}, []source{{rank: -1, exp: exp}})
+		return write(tmp, &exporter{opt: opt}, []source{{rank: -1, exp: exp}})
 	})
 }
 
@@ -45,6 +51,11 @@ func Write(dir string, exp *events.Experiment) (Stats, error) {
 // timestamps are nanoseconds on one time line: each rank's ticks are
 // placed by the wall-clock time its run recorded at its first tick.
 func WriteJob(dir, job string, ranks []events.Rank) (Stats, error) {
+	return WriteJobWith(dir, job, ranks, Options{})
+}
+
+// WriteJobWith is WriteJob cut and reporting progress as opt says.
+func WriteJobWith(dir, job string, ranks []events.Rank, opt Options) (Stats, error) {
 	if len(ranks) == 0 {
 		return Stats{}, errors.New("otf2: no rank has an event stream")
 	}
@@ -58,7 +69,7 @@ func WriteJob(dir, job string, ranks []events.Rank) (Stats, error) {
 		srcs[i] = source{rank: r.Rank, exp: r.Exp}
 	}
 	return writeDir(dir, func(tmp string) (Stats, error) {
-		return write(tmp, &exporter{job: job, origin: origin}, srcs)
+		return write(tmp, &exporter{job: job, origin: origin, opt: opt}, srcs)
 	})
 }
 
@@ -140,6 +151,7 @@ type exporter struct {
 	any        bool
 	stats      Stats
 	err        error
+	opt        Options
 }
 
 func write(dir string, x *exporter, srcs []source) (Stats, error) {
@@ -177,11 +189,34 @@ func write(dir string, x *exporter, srcs []source) (Stats, error) {
 // number of ranks.
 func (x *exporter) source(i int, s source) error {
 	p := newPart(x, i, s)
-	err := p.r.Run(p.event)
+	off := 0.0
+	if s.rank >= 0 {
+		off = float64(s.exp.Clock.Realtime0Ns - x.origin)
+	}
+	p.cut(x.opt, off)
+	base, n := x.stats.Timeline.Records, 0
+	// The window opens and closes before the record that crosses its
+	// edge is applied: what is open there is what the archive has open.
+	p.r.Before = func(t uint64) error {
+		if !p.window(t) {
+			return errDone
+		}
+		return nil
+	}
+	err := p.r.Run(func(ev *timeline.Event) error {
+		if n++; n&0xffff == 0 && x.opt.Progress != nil {
+			x.opt.Progress(base + p.r.Stats.Records)
+		}
+		return p.event(ev)
+	})
+	done := errors.Is(err, errDone)
+	if done {
+		err = nil
+	}
 	if err == nil {
 		err = x.err
 	}
-	if err == nil {
+	if err == nil && !done {
 		p.closeOpen()
 		for _, g := range p.r.EndGaps() {
 			p.gap(g)

@@ -63,6 +63,11 @@ type part struct {
 	conv    func(uint64) uint64         // ticks to archive timestamps
 	funcs   map[uint64]C.OTF2_RegionRef // function regions by address
 	syms    *symbols.Resolver           // made at the first function
+	// The cut (cut.go): the locations kept, the window in ticks, and
+	// whether the replay is in it or past it.
+	on         []bool
+	fromT, toT uint64
+	in, done   bool
 }
 
 func newPart(x *exporter, index int, s source) *part {
@@ -120,6 +125,7 @@ func (p *part) writer(loc int) *C.OTF2_EvtWriter {
 
 // at returns the archive timestamp of ticks t written at location loc.
 func (p *part) at(loc int, t uint64) C.OTF2_TimeStamp {
+	t = p.clip(t)
 	p.last[loc] = max(p.last[loc], t)
 	return p.x.note(p.conv(t))
 }
@@ -265,19 +271,31 @@ func (p *part) leaveCalls(loc int, t uint64, calls []timeline.Frame) {
 }
 
 func (p *part) enter(loc int, t uint64, reg C.OTF2_RegionRef) {
+	if !p.keep(loc) {
+		return
+	}
 	p.x.rec("ENTER", C.OTF2_EvtWriter_Enter(p.writer(loc), nil, p.at(loc, t), reg))
 }
 
 func (p *part) leave(loc int, t uint64, reg C.OTF2_RegionRef) {
+	if !p.keep(loc) {
+		return
+	}
 	p.x.rec("LEAVE", C.OTF2_EvtWriter_Leave(p.writer(loc), nil, p.at(loc, t), reg))
 }
 
 func (p *part) taskSwitch(loc int, t uint64, tk *timeline.Task) {
 	r := p.ref(tk, loc)
+	if !p.keep(loc) {
+		return
+	}
 	p.x.rec("THREAD_TASK_SWITCH", C.OTF2_EvtWriter_ThreadTaskSwitch(p.writer(loc), nil, p.at(loc, t), r.team, r.creator, r.gen))
 }
 
 func (p *part) teamEnd(loc int, t uint64) {
+	if !p.keep(loc) {
+		return
+	}
 	p.x.rec("THREAD_TEAM_END", C.OTF2_EvtWriter_ThreadTeamEnd(p.writer(loc), nil, p.at(loc, t), p.comm(p.teamOf(loc))))
 }
 
@@ -287,6 +305,10 @@ func (p *part) teamEnd(loc int, t uint64) {
 // after it, which only a gap of dropped records marked there can be:
 // OTF2 takes a location's events in time order.
 func (p *part) forkJoin(loc int, fork, join uint64, size int) {
+	if !p.keep(loc) {
+		return
+	}
+	fork, join = p.clip(fork), p.clip(join)
 	if fork < p.last[loc] {
 		fork = p.last[loc]
 		p.x.stats.Timeline.Clamped++
@@ -314,6 +336,9 @@ func (p *part) event(ev *timeline.Event) error {
 	case typ == events.CreateBegin:
 		p.enter(loc, t, p.region(ev.Region, uint8(timeline.FrameCreate)))
 		r := p.ref(ev.Task, loc)
+		if !p.keep(loc) {
+			break
+		}
 		x.rec("THREAD_TASK_CREATE", C.OTF2_EvtWriter_ThreadTaskCreate(p.writer(loc), nil, p.at(loc, t), r.team, r.creator, r.gen))
 	case typ == events.CreateEnd:
 		p.leave(loc, t, p.region(ev.Region, uint8(timeline.FrameCreate)))
@@ -328,7 +353,9 @@ func (p *part) event(ev *timeline.Event) error {
 		p.leaveCalls(loc, t, ev.Calls)
 		p.leave(loc, t, p.region(ev.Region, kindTask))
 		r := p.ref(ev.Task, loc)
-		x.rec("THREAD_TASK_COMPLETE", C.OTF2_EvtWriter_ThreadTaskComplete(p.writer(loc), nil, p.at(loc, t), r.team, r.creator, r.gen))
+		if p.keep(loc) {
+			x.rec("THREAD_TASK_COMPLETE", C.OTF2_EvtWriter_ThreadTaskComplete(p.writer(loc), nil, p.at(loc, t), r.team, r.creator, r.gen))
+		}
 		if ev.Other != nil {
 			p.taskSwitch(loc, t, ev.Other)
 		}
@@ -338,8 +365,7 @@ func (p *part) event(ev *timeline.Event) error {
 		}
 		p.taskSwitch(loc, t, ev.Task)
 	case typ == events.ImplicitBegin:
-		team := p.comm(p.teamOf(loc))
-		x.rec("THREAD_TEAM_BEGIN", C.OTF2_EvtWriter_ThreadTeamBegin(p.writer(loc), nil, p.at(loc, t), team))
+		p.teamBegin(loc, t)
 		p.enter(loc, t, p.region(ev.Region, kindImplicit))
 	case typ == events.ImplicitEnd:
 		p.leaveCalls(loc, t, ev.Calls)
@@ -361,9 +387,15 @@ func (p *part) event(ev *timeline.Event) error {
 		l := p.lock(ev.Args[0])
 		l.order++
 		l.held[loc] = l.order
+		if !p.keep(loc) {
+			break
+		}
 		x.rec("THREAD_ACQUIRE_LOCK", C.OTF2_EvtWriter_ThreadAcquireLock(p.writer(loc), nil, p.at(loc, t), C.OTF2_PARADIGM_OPENMP, l.id, l.order))
 	case typ == events.LockReleased:
 		l := p.lock(ev.Args[0])
+		if !p.keep(loc) {
+			break
+		}
 		x.rec("THREAD_RELEASE_LOCK", C.OTF2_EvtWriter_ThreadReleaseLock(p.writer(loc), nil, p.at(loc, t), C.OTF2_PARADIGM_OPENMP, l.id, l.held[loc]))
 	case typ == events.Dropped:
 		p.gap(ev.Gap)
@@ -377,8 +409,11 @@ func (p *part) event(ev *timeline.Event) error {
 // earlier than what the location has written: OTF2 takes a location's
 // events in time order.
 func (p *part) gap(g timeline.Gap) {
-	off := max(g.From, p.last[g.Loc])
-	on := max(g.To, off)
+	if !p.keep(g.Loc) || g.From > p.toT {
+		return
+	}
+	off := max(p.clip(g.From), p.last[g.Loc])
+	on := max(p.clip(g.To), off)
 	attrs := C.OTF2_AttributeList_New()
 	if attrs == nil {
 		if p.x.err == nil {
@@ -413,7 +448,11 @@ func (p *part) lock(addr uint64) *lockState {
 // threads ran, dropped records) left open, at each location's last time,
 // so that every location's ENTER and LEAVE records pair up: the regions
 // tasks were in, the tasks, team membership, forks without their join.
-func (p *part) closeOpen() {
+func (p *part) closeOpen() { p.closeAt(nil) }
+
+// closeAt is closeOpen at tick *to (the window's end), or at each
+// location's last time when to is nil.
+func (p *part) closeAt(to *uint64) {
 	stacks, teams := p.r.Unfinished()
 	for _, st := range stacks {
 		for i := len(st) - 1; i >= 0; i-- {
@@ -423,6 +462,14 @@ func (p *part) closeOpen() {
 				continue
 			}
 			at := p.r.Locs[loc].Last
+			if to != nil {
+				at = *to
+				// At a window's end the tasks go on: each suspended one
+				// is switched to, to leave its own regions.
+				if i < len(st)-1 && tk.Kind != timeline.Initial {
+					p.taskSwitch(loc, at, tk)
+				}
+			}
 			for j := len(tk.Open) - 1; j >= 0; j-- {
 				if f := tk.Open[j]; f.Kind != timeline.FrameFork {
 					p.leave(loc, at, p.frameRegion(f))
@@ -443,7 +490,11 @@ func (p *part) closeOpen() {
 	}
 	for _, t := range teams {
 		if t.Loc >= 0 {
-			p.forkJoin(t.Loc, t.Fork, p.r.Locs[t.Loc].Last, len(t.Members))
+			at := p.r.Locs[t.Loc].Last
+			if to != nil {
+				at = *to
+			}
+			p.forkJoin(t.Loc, t.Fork, at, len(t.Members))
 		}
 	}
 }

@@ -23,3 +23,18 @@ type Stats struct {
 	Regions   int
 	Timeline  timeline.Stats
 }
+
+// Options cut an archive and report its progress. An archive cut to a
+// window keeps the records from From to To (nanoseconds since the run's
+// start; a job's since its first rank's): what is open at the window's
+// start is entered there, what is open at its end left there. Cut to
+// threads, it keeps the records of the locations of these team paths;
+// every location is still defined.
+type Options struct {
+	Window   bool
+	From, To float64
+	Threads  map[string]bool
+	// Progress, when not nil, is called every 1<<16 events with the
+	// stream records read so far.
+	Progress func(records int64)
+}

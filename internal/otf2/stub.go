@@ -21,4 +21,16 @@ func Write(dir string, exp *events.Experiment) (Stats, error) {
 // gopari was built without libotf2.
 func WriteJob(dir, job string, ranks []events.Rank) (Stats, error) { return Stats{}, errMissing }
 
+// WriteWith would write exp as an OTF2 archive; this gopari was built
+// without libotf2.
+func WriteWith(dir string, exp *events.Experiment, opt Options) (Stats, error) {
+	return Stats{}, errMissing
+}
+
+// WriteJobWith would write an MPI job's ranks as one OTF2 archive; this
+// gopari was built without libotf2.
+func WriteJobWith(dir, job string, ranks []events.Rank, opt Options) (Stats, error) {
+	return Stats{}, errMissing
+}
+
 var errMissing = errors.New("this gopari was built without OTF2 support: install libotf2-trace-dev (Debian) and rebuild with make, or build with -tags otf2")

@@ -194,6 +194,12 @@ type Replay struct {
 	wsKnown bool   // the stream records what names tasks (lineage.go)
 	handle  func(*Event) error
 	calls   []Frame // Event.Calls' storage
+	// Before, when not nil, is called with each record's time (TIME
+	// records excepted) before the replay applies the record: where a
+	// handler must see the state as it was before a record (an export
+	// cut to a window writes what is open at its edges). An error stops
+	// Run as handle's do.
+	Before func(t uint64) error
 }
 
 // New prepares a replay of exp.
@@ -255,6 +261,11 @@ func (r *Replay) Run(handle func(*Event) error) error {
 		}
 		if rec.Type == events.Time {
 			continue
+		}
+		if r.Before != nil {
+			if err := r.Before(rec.Time); err != nil {
+				return err
+			}
 		}
 		r.Stats.Records++
 		th := r.threads[src]
