@@ -124,9 +124,9 @@ func normalize(s string) string {
 var (
 	// A DO statement: an optional construct name, DO, an optional label,
 	// then a loop control, WHILE, CONCURRENT or nothing.
-	doRx      = regexp.MustCompile(`^(?:[A-Z][A-Z0-9_]*:)?DO([0-9]*),?(.*)$`)
-	doCtlRx   = regexp.MustCompile(`^[A-Z][A-Z0-9_]*=`)
-	endDoRx   = regexp.MustCompile(`^ENDDO([A-Z][A-Z0-9_]*)?$`)
+	doRx    = regexp.MustCompile(`^(?:[A-Z][A-Z0-9_]*:)?DO([0-9]*),?(.*)$`)
+	doCtlRx = regexp.MustCompile(`^[A-Z][A-Z0-9_]*=`)
+	endDoRx = regexp.MustCompile(`^ENDDO([A-Z][A-Z0-9_]*)?$`)
 )
 
 // doLabel reports whether a normalized statement is a DO statement, and

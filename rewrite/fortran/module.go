@@ -17,7 +17,6 @@ const (
 	EventsPath = "../../pomprt/fortran_events.c"
 )
 
-
 // eventCalls lists the calls of pomp.h that are an inline mode check in
 // front of pomp_rt_enter or pomp_rt_exit, with their event codes: the
 // module defines each as a procedure of its own.
@@ -72,7 +71,7 @@ func Module() string {
 	w("  use, intrinsic :: iso_c_binding, only: c_ptr, c_int, c_long_long")
 	w("  implicit none")
 	w("  private")
-	w("  public :: c_ptr, pomp_handle_kind, pomp_task_info")
+	w("  public :: c_ptr, pomp_handle_kind, pomp_int_kind, pomp_task_info")
 	fixed := []string{"POMP_Get_current_task", "POMP_Set_current_task", "POMP_Parallel_fork", "POMP_Parallel_begin",
 		"POMP_Parallel_end", "POMP_Parallel_join", "POMP_Task_create_begin", "POMP_Task_create_end", "POMP_Task_begin",
 		"POMP_Task_end", "POMP_Section_begin", "POMP_Init", "POMP_On", "POMP_Off",
@@ -84,7 +83,7 @@ func Module() string {
 		w("  public :: %s", c.Name)
 	}
 	w("")
-	w("  integer, parameter :: pomp_handle_kind = c_long_long")
+	w("  integer, parameter :: pomp_handle_kind = c_long_long, pomp_int_kind = c_int")
 	w("")
 	w("  type, bind(C) :: pomp_task_info")
 	w("    integer(c_long_long) :: id, ctx")

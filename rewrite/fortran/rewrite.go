@@ -49,6 +49,7 @@ type Result struct {
 	Fortran  []byte // the instrumented source; the input when Regions is 0
 	Table    []byte // the C source of its region table; nil when Regions is 0
 	Regions  int
+	Unit     string // the name of the file's unit module: pomp_unit_ + Unit
 	Warnings []Diag
 }
 
@@ -94,7 +95,7 @@ func Instrument(src []byte, o Options) (*Result, error) {
 	if len(r.errs) > 0 {
 		return nil, r.errs
 	}
-	res := &Result{Fortran: src, Regions: len(r.regions), Warnings: r.diags}
+	res := &Result{Fortran: src, Regions: len(r.regions), Unit: r.unit, Warnings: r.diags}
 	if len(r.regions) == 0 {
 		return res, nil
 	}

@@ -388,7 +388,7 @@ func (r *rw) endClausesAsWritten(k, e int) []clause {
 // calls of region reg.
 func (r *rw) sections(k, e int, reg string, first int, closeLast bool) {
 	depth, n := 0, 0
-	r.addAfter(first, r.code(fmt.Sprintf("call POMP_Section_begin(%s, %d)", reg, n)))
+	r.addAfter(first, r.code(fmt.Sprintf("call POMP_Section_begin(%s, %d_pomp_int_kind)", reg, n)))
 	for j := k + 1; j < e; j++ {
 		d := r.its[j].dir
 		if d == nil {
@@ -405,7 +405,7 @@ func (r *rw) sections(k, e int, reg string, first int, closeLast bool) {
 			n++
 			r.done[j] = true
 			r.addBefore(r.its[j].first, r.code(call("POMP_Section_end", reg)))
-			r.addAfter(r.its[j].last, r.code(fmt.Sprintf("call POMP_Section_begin(%s, %d)", reg, n)))
+			r.addAfter(r.its[j].last, r.code(fmt.Sprintf("call POMP_Section_begin(%s, %d_pomp_int_kind)", reg, n)))
 		}
 	}
 	if closeLast {

@@ -10,7 +10,7 @@ module pomp_lib
   use, intrinsic :: iso_c_binding, only: c_ptr, c_int, c_long_long
   implicit none
   private
-  public :: c_ptr, pomp_handle_kind, pomp_task_info
+  public :: c_ptr, pomp_handle_kind, pomp_int_kind, pomp_task_info
   public :: POMP_Get_current_task
   public :: POMP_Set_current_task
   public :: POMP_Parallel_fork
@@ -78,7 +78,7 @@ module pomp_lib
   public :: POMP_Implicit_barrier_enter
   public :: POMP_Implicit_barrier_exit
 
-  integer, parameter :: pomp_handle_kind = c_long_long
+  integer, parameter :: pomp_handle_kind = c_long_long, pomp_int_kind = c_int
 
   type, bind(C) :: pomp_task_info
     integer(c_long_long) :: id, ctx
