@@ -31,6 +31,7 @@ func (r *rw) emit() []byte {
 	for i, l := range r.lines {
 		gen(r.before[i])
 		if r.drop[i] {
+			gen(r.after[i])
 			continue
 		}
 		if dirty && l.kind != lCpp {
