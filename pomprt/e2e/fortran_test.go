@@ -1,0 +1,181 @@
+package e2e
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"gopari/internal/profile"
+	"gopari/rewrite/fortran"
+)
+
+// buildFortran compiles testdata/name with gfortran, uninstrumented and
+// instrumented (rewrite/fortran, pomp_lib.mod, its region table).
+func buildFortran(t *testing.T, name string) program {
+	t.Helper()
+	if _, err := exec.LookPath("gfortran"); err != nil {
+		t.Skip("gfortran not installed")
+	}
+	needTools(t)
+	src, err := os.ReadFile(filepath.Join("testdata", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	form, _, _ := fortran.FormOf(name)
+	res, err := fortran.Instrument(src, fortran.Options{Name: name, Form: form})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	base := strings.TrimSuffix(name, filepath.Ext(name))
+	inst := filepath.Join(dir, base+".pomp"+filepath.Ext(name))
+	table := filepath.Join(dir, base+"_regions.c")
+	for f, b := range map[string][]byte{inst: res.Fortran, table: res.Table} {
+		if err := os.WriteFile(f, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	p := program{name: name, orig: filepath.Join(dir, base+".orig"), inst: filepath.Join(dir, base+".inst")}
+	sh := func(argv ...string) {
+		cmd := exec.Command(argv[0], argv[1:]...)
+		cmd.Dir = dir
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("%s: %v\n%s", strings.Join(argv, " "), err, out)
+		}
+	}
+	orig, _ := filepath.Abs(filepath.Join("testdata", name))
+	sh("gfortran", "-O2", "-fopenmp", orig, "-o", p.orig)
+	sh("gfortran", "-c", filepath.Join(incDir, "fortran", "pomp_lib.f90"), "-o", "pomp_lib.o")
+	sh("gcc", "-O2", "-I", incDir, "-c", table, "-o", "table.o")
+	sh("gfortran", "-O2", "-fopenmp", "-I", dir, inst, "table.o", filepath.Join(libDir, "libpomp.a"), "-lpthread", "-o", p.inst)
+	return p
+}
+
+// TestFortranCounts runs a Fortran program of known structure at 1, 2
+// and 4 threads: it prints what the uninstrumented build prints, and
+// every count is exact.
+func TestFortranCounts(t *testing.T) {
+	t.Parallel()
+	p := buildFortran(t, "fortran_counts.f90")
+	for _, threads := range []int{1, 2, 4} {
+		env := []string{"OMP_NUM_THREADS=" + string(rune('0'+threads))}
+		prof, _ := compareRun(t, p, env)
+		checkFortranCounts(t, prof, threads)
+	}
+}
+
+func checkFortranCounts(t *testing.T, prof *profile.Profile, threads int) {
+	t.Helper()
+	construct, body := map[string]uint64{}, map[string]uint64{}
+	var acquired uint64
+	for _, s := range prof.Stats {
+		r := prof.Region(s.Region)
+		key := r.Kind
+		if r.Kind == "lock" {
+			key += " " + r.SubName
+			acquired += s.LockAcquired
+		}
+		if s.Construct != nil {
+			construct[key] += s.Construct.Visits
+		}
+		if s.Body != nil {
+			body[key] += s.Body.Visits
+		}
+	}
+	n := uint64(threads)
+	want := []struct {
+		what      string
+		got, want uint64
+	}{
+		{"implicit tasks", body["parallel"], n},
+		{"single bodies", body["single"], 1},
+		{"single constructs", construct["single"], n},
+		{"do constructs", construct["for"], n},
+		{"critical bodies", body["critical"], 100},
+		{"atomic", construct["atomic"], 100 + 3},
+		{"omp_set_lock calls", construct["lock omp_set_lock"], 100},
+		{"lock acquisitions", acquired, 100},
+		{"sections constructs", construct["sections"], n},
+		{"taskwaits", construct["taskwait"], fibCalls(15)},
+	}
+	for _, w := range want {
+		if w.got != w.want {
+			t.Errorf("%d threads: %s %d, want %d", threads, w.what, w.got, w.want)
+		}
+	}
+	var tasks uint64
+	for _, task := range prof.Tasks {
+		tasks += task.Created
+	}
+	if want := 2 * fibCalls(15); tasks != want {
+		t.Errorf("%d threads: %d task instances, want %d", threads, tasks, want)
+	}
+}
+
+// fibCalls is the number of calls of fib(n) with n >= 2 that computing
+// fib(n) makes: each creates two tasks and waits once.
+func fibCalls(n int) uint64 {
+	if n < 2 {
+		return 0
+	}
+	return 1 + fibCalls(n-1) + fibCalls(n-2)
+}
+
+// TestFortranCC builds Fortran programs through gopari cc gfortran: a
+// free-form file compiled (-c) and linked in two steps, and a fixed-form
+// .F file that the C preprocessor reads first, in one; both print what
+// the plain gfortran builds print, and regions carry the user's lines.
+func TestFortranCC(t *testing.T) {
+	t.Parallel()
+	if _, err := exec.LookPath("gfortran"); err != nil {
+		t.Skip("gfortran not installed")
+	}
+	needTools(t)
+	dir := t.TempDir()
+	gopari := func(args ...string) string {
+		cmd := exec.Command(gopariCommand(t), args...)
+		cmd.Dir = dir
+		cmd.Env = append(os.Environ(), "GOPARI_PREFIX="+runtimePrefix(t))
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("gopari %s: %v\n%s", strings.Join(args, " "), err, out)
+		}
+		return string(out)
+	}
+	plain := func(src, exe string) {
+		if out, err := exec.Command("gfortran", "-fopenmp", src, "-o", filepath.Join(dir, exe)).CombinedOutput(); err != nil {
+			t.Fatalf("gfortran %s: %v\n%s", src, err, out)
+		}
+	}
+	free, _ := filepath.Abs("testdata/fortran_counts.f90")
+	fixed, _ := filepath.Abs("testdata/fortran_fixed.F")
+	gopari("cc", "gfortran", "-O2", "-fopenmp", "-c", free, "-o", "counts.o")
+	gopari("cc", "gfortran", "-fopenmp", "counts.o", "-o", "counts")
+	gopari("cc", "gfortran", "-fopenmp", fixed, "-o", "fixed")
+	plain(free, "counts.orig")
+	plain(fixed, "fixed.orig")
+	if ents, _ := filepath.Glob(filepath.Join(dir, "pomp_unit_*.mod")); len(ents) > 0 {
+		t.Errorf("gopari cc left %v", ents)
+	}
+	env := []string{"OMP_NUM_THREADS=2"}
+	prof, _ := compareRun(t, program{name: "counts", orig: filepath.Join(dir, "counts.orig"), inst: filepath.Join(dir, "counts")}, env)
+	checkFortranCounts(t, prof, 2)
+	prof, _ = compareRun(t, program{name: "fixed", orig: filepath.Join(dir, "fixed.orig"), inst: filepath.Join(dir, "fixed")}, env)
+	lines := map[string][2]int{}
+	for _, r := range prof.Regions {
+		if filepath.Base(r.File) == "fortran_fixed.F" {
+			lines[r.Kind] = [2]int{r.BeginLine, r.EndLine}
+		}
+	}
+	if lines["parallel"] != [2]int{8, 13} || lines["for"] != [2]int{8, 13} {
+		t.Errorf("regions of fortran_fixed.F at lines %v, want parallel and for at 8-13", lines)
+	}
+	cmd := exec.Command(gopariCommand(t), "cc", "--dry-run", "gfortran", "-fopenmp", "-c", "x.unknown")
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "GOPARI_PREFIX="+runtimePrefix(t))
+	if out, _ := cmd.CombinedOutput(); !strings.Contains(string(out), "x.unknown: not a C, C++ or Fortran source") {
+		t.Errorf("no warning for a source of unknown suffix:\n%s", out)
+	}
+}
