@@ -119,6 +119,15 @@ func (p *plan) compileFortran(src input) error {
 	if err := p.exec([]string{"ld", "-r", fobj, tobj, "-o", obj}); err != nil {
 		return err
 	}
+	if largeData(l.args) {
+		// ld -r leaves an empty section LARGE_COMMON beside the large
+		// common blocks of -mcmodel=medium, which the final link then
+		// takes for their definition: two such objects that share a
+		// common block would define it twice.
+		if err := p.exec([]string{"objcopy", "--rename-section", "LARGE_COMMON=.lbss.gopari", obj}); err != nil {
+			return err
+		}
+	}
 	if l.mode == 'l' {
 		p.objects[src.index] = obj
 	}
@@ -203,6 +212,17 @@ func codeModelFlags(args []string) []string {
 		}
 	}
 	return out
+}
+
+// largeData reports whether a command compiles for a code model with
+// large data sections.
+func largeData(args []string) bool {
+	for _, a := range args {
+		if a == "-mcmodel=medium" || a == "-mcmodel=large" {
+			return true
+		}
+	}
+	return false
 }
 
 // passedOver lists input files that gopari neither instruments nor

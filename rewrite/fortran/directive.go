@@ -157,6 +157,9 @@ func parseDirective(text string) *directive {
 		d.end, d.name = true, d.name[4:]
 	}
 	d.info = directives[d.name]
+	if d.info.shape == sPass || d.info.shape == sOpaque {
+		return d // left as written: its clauses are the compiler's to read
+	}
 	rest = strings.TrimSpace(rest)
 	if strings.HasPrefix(rest, "(") && (d.name == "critical" || d.name == "flush" || d.name == "cancel") {
 		k := closeParen(rest)

@@ -74,7 +74,6 @@ type rw struct {
 	regions []region
 	diags   []Diag
 	errs    Errors
-	opaque  int // depth of target and teams constructs
 	skip    int // items up to this index are inside a simd loop
 	unit    string
 }

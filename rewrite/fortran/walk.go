@@ -166,11 +166,7 @@ func (r *rw) newRegion(k, e int, kind constructs.ID, name string, cs []clause, f
 
 // open starts the block that holds a construct's variables.
 func (r *rw) open(vars ...string) []string {
-	out := []string{"block", "use pomp_unit_" + r.unit}
-	for _, v := range vars {
-		out = append(out, v)
-	}
-	return r.code(out...)
+	return r.code(append([]string{"block", "use pomp_unit_" + r.unit}, vars...)...)
 }
 
 const (
@@ -467,7 +463,7 @@ func (r *rw) combined(k int) {
 	if parOn {
 		preg = r.addRegion(region{kind: constructs.Parallel, flags: append([]string{"POMP_FLAG_COMBINED"}, flagsOf(par)...),
 			begin: l.num, end: r.lineOf(e, true), file: l.file, name: d.name, c: clauseText(par)})
-		r.addBefore(l0(r, k), r.open(declOld, "type(pomp_task_info) :: pomp_team", saveTask,
+		r.addBefore(r.its[k].first, r.open(declOld, "type(pomp_task_info) :: pomp_team", saveTask,
 			"pomp_team = POMP_Parallel_fork("+preg+", pomp_old_task)"))
 		par = append(par, clause{name: "firstprivate", args: "pomp_old_task, pomp_team", hasArgs: true})
 	}
@@ -511,8 +507,6 @@ func (r *rw) combined(k int) {
 	}
 	r.addAfter(r.its[last].last, closing)
 }
-
-func l0(r *rw, k int) int { return r.its[k].first }
 
 // atomic: one statement, or a block closed by end atomic.
 func (r *rw) atomic(k int) {
