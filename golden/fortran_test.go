@@ -14,7 +14,8 @@ import (
 
 // TestFortranGolden instruments each Fortran case of testdata/fortran
 // and compares the result, its source then its region table, with
-// NAME.golden; a case named error_* compares its errors instead. Where
+// NAME.golden (a case named chunks* with --chunks); a case named error_*
+// compares its errors instead. Where
 // gfortran is installed, every result must compile against the
 // module pomp_lib, and every table with gcc.
 func TestFortranGolden(t *testing.T) {
@@ -38,7 +39,7 @@ func TestFortranGolden(t *testing.T) {
 				t.Fatal(err)
 			}
 			var got string
-			res, err := fortran.Instrument(src, fortran.Options{Name: name, Form: form})
+			res, err := fortran.Instrument(src, fortran.Options{Name: name, Form: form, Chunks: strings.HasPrefix(name, "chunks")})
 			switch {
 			case strings.HasPrefix(name, "error_"):
 				if err == nil {

@@ -16,3 +16,19 @@ void pomp_f_task_create_end(POMP_Region *r, POMP_Task_ctx ctx) { POMP_Task_creat
 void pomp_f_task_begin(POMP_Region *r, POMP_Task_handle id, POMP_Task_ctx ctx) { POMP_Task_begin(r, id, ctx); }
 void pomp_f_task_end(POMP_Region *r) { POMP_Task_end(r); }
 void pomp_f_section_begin(POMP_Region *r, int section) { POMP_Section_begin(r, section); }
+
+/* Loop chunks (gopari instrument --chunks): pomp_lib's type pomp_chunk
+ * is this structure, field for field. */
+_Static_assert(sizeof(POMP_Chunk) == 9 * sizeof(long long) + 2 * sizeof(void *) + 4 * sizeof(int),
+               "pomp_lib.f90's pomp_chunk must match POMP_Chunk");
+void pomp_f_chunk_init(POMP_Chunk *c, POMP_Region *r, long long step, long long size, long long lbv, long long vstep)
+{
+	POMP_Chunk_init(c, r, step, size, lbv, vstep);
+}
+void pomp_f_chunk_init_count(POMP_Chunk *c, POMP_Region *r, long long step, long long lbv, long long vstep)
+{
+	POMP_Chunk_init_count(c, r, step, lbv, vstep);
+}
+void pomp_f_chunk_iteration(POMP_Chunk *c, long long x, long long v) { POMP_Chunk_iteration(c, x, v); }
+void pomp_f_chunk_close(POMP_Chunk *c) { POMP_Chunk_close(c); }
+void pomp_f_chunk_close_count(POMP_Chunk *c, long long n, long long last, long long sum) { POMP_Chunk_close_count(c, n, last, sum); }

@@ -152,7 +152,7 @@ func (s *settings) instrumentFortran(c *cli.Context, file, out, dir string, inPl
 		return false, usageErr("instrument: %s: a Fortran result is two files (the source and its region table in C): give -o, --out-dir or --in-place", file)
 	}
 	diags, err := fortran.InstrumentFile(file, out, form, fortran.Options{Name: s.name,
-		KeepUntied: s.opts.Untied == rewrite.UntiedKeep, Disable: s.opts.Disable})
+		KeepUntied: s.opts.Untied == rewrite.UntiedKeep, Disable: s.opts.Disable, Chunks: s.opts.Chunks})
 	for _, d := range diags {
 		fmt.Fprintln(c.App.ErrWriter, d)
 	}

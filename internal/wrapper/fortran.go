@@ -69,7 +69,7 @@ func (p *plan) compileFortran(src input) error {
 		return &instrumentError{err: err}
 	}
 	res, err := fortran.Instrument(text, fortran.Options{Name: src.path, Form: form,
-		KeepUntied: p.o.Rewrite.Untied == rewrite.UntiedKeep, Disable: p.o.Rewrite.Disable})
+		KeepUntied: p.o.Rewrite.Untied == rewrite.UntiedKeep, Disable: p.o.Rewrite.Disable, Chunks: p.o.Rewrite.Chunks})
 	if err != nil {
 		fmt.Fprintln(p.stderr, err)
 		return &instrumentError{err: fmt.Errorf("cannot instrument %s", src.path)}

@@ -13,7 +13,7 @@ import (
 
 // buildFortran compiles testdata/name with gfortran, uninstrumented and
 // instrumented (rewrite/fortran, pomp_lib.mod, its region table).
-func buildFortran(t *testing.T, name string) program {
+func buildFortran(t *testing.T, name string, o fortran.Options) program {
 	t.Helper()
 	if _, err := exec.LookPath("gfortran"); err != nil {
 		t.Skip("gfortran not installed")
@@ -24,7 +24,8 @@ func buildFortran(t *testing.T, name string) program {
 		t.Fatal(err)
 	}
 	form, _, _ := fortran.FormOf(name)
-	res, err := fortran.Instrument(src, fortran.Options{Name: name, Form: form})
+	o.Name, o.Form = name, form
+	res, err := fortran.Instrument(src, o)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -58,7 +59,7 @@ func buildFortran(t *testing.T, name string) program {
 // every count is exact.
 func TestFortranCounts(t *testing.T) {
 	t.Parallel()
-	p := buildFortran(t, "fortran_counts.f90")
+	p := buildFortran(t, "fortran_counts.f90", fortran.Options{})
 	for _, threads := range []int{1, 2, 4} {
 		env := []string{"OMP_NUM_THREADS=" + string(rune('0'+threads))}
 		prof, _ := compareRun(t, p, env)
@@ -177,5 +178,38 @@ func TestFortranCC(t *testing.T) {
 	cmd.Env = append(os.Environ(), "GOPARI_PREFIX="+runtimePrefix(t))
 	if out, _ := cmd.CombinedOutput(); !strings.Contains(string(out), "x.unknown: not a C, C++ or Fortran source") {
 		t.Errorf("no warning for a source of unknown suffix:\n%s", out)
+	}
+}
+
+// TestFortranChunks checks the chunks of do loops (--chunks) that
+// gopari grains reads, at 1, 2 and 4 threads.
+func TestFortranChunks(t *testing.T) {
+	t.Parallel()
+	p := buildFortran(t, "fortran_chunks.f90", fortran.Options{Chunks: true})
+	for _, threads := range []int{1, 2, 4} {
+		env := []string{"OMP_NUM_THREADS=" + string(rune('0'+threads)), "GOPARI_GRAINS=1"}
+		_, _ = compareRun(t, p, env)
+		res := run(t, p.inst, env)
+		csv := filepath.Join(t.TempDir(), "grains.csv")
+		if out, err := exec.Command(gopariCommand(t), "grains", "--csv", csv, res.dir).CombinedOutput(); err != nil {
+			t.Fatalf("gopari grains: %v\n%s", err, out)
+		}
+		b, err := os.ReadFile(csv)
+		if err != nil {
+			t.Fatal(err)
+		}
+		chunks := map[string]int{} // line -> chunks
+		for _, row := range strings.Split(strings.TrimSpace(string(b)), "\n")[1:] {
+			f := strings.Split(row, ",")
+			if f[0] == "chunk" {
+				chunks[f[2]]++
+			}
+		}
+		want := map[string]int{"10": 20, "15": 9, "19": threads, "24": 10}
+		for line, n := range want {
+			if chunks[line] != n {
+				t.Errorf("%d threads: %d chunks of the loop at line %s, want %d (all: %v)", threads, chunks[line], line, n, chunks)
+			}
+		}
 	}
 }

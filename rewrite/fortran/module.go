@@ -71,11 +71,12 @@ func Module() string {
 	w("  use, intrinsic :: iso_c_binding, only: c_ptr, c_int, c_long_long")
 	w("  implicit none")
 	w("  private")
-	w("  public :: c_ptr, pomp_handle_kind, pomp_int_kind, pomp_task_info")
+	w("  public :: c_ptr, pomp_handle_kind, pomp_int_kind, pomp_task_info, pomp_chunk")
 	fixed := []string{"POMP_Get_current_task", "POMP_Set_current_task", "POMP_Parallel_fork", "POMP_Parallel_begin",
 		"POMP_Parallel_end", "POMP_Parallel_join", "POMP_Task_create_begin", "POMP_Task_create_end", "POMP_Task_begin",
 		"POMP_Task_end", "POMP_Section_begin", "POMP_Init", "POMP_On", "POMP_Off",
-		"POMP_Init_lock", "POMP_Destroy_lock", "POMP_Set_lock", "POMP_Unset_lock"}
+		"POMP_Init_lock", "POMP_Destroy_lock", "POMP_Set_lock", "POMP_Unset_lock",
+		"POMP_Chunk_init", "POMP_Chunk_init_count", "POMP_Chunk_iteration", "POMP_Chunk_close", "POMP_Chunk_close_count"}
 	for _, n := range fixed {
 		w("  public :: %s", n)
 	}
@@ -89,10 +90,17 @@ func Module() string {
 	w("    integer(c_long_long) :: id, ctx")
 	w("  end type")
 	w("")
+	w("  ! pomp.h's POMP_Chunk, field for field (pomprt/fortran.c checks its size).")
+	w("  type, bind(C) :: pomp_chunk")
+	w("    integer(c_long_long) :: next, bound, step, size, lbv, vstep, first, firstv, t0")
+	w("    type(c_ptr) :: region, thread")
+	w("    integer(c_int) :: on, counting, strip, timed")
+	w("  end type")
+	w("")
 	w("  interface")
 	iface := func(kind, name, cname, args, decls string) {
 		w("    %s %s(%s) bind(C, name=%q)", kind, name, args, cname)
-		w("      import :: c_ptr, c_int, c_long_long, pomp_task_info")
+		w("      import :: c_ptr, c_int, c_long_long, pomp_task_info, pomp_chunk")
 		for _, d := range strings.Split(decls, ";") {
 			if d = strings.TrimSpace(d); d != "" {
 				w("      %s", d)
@@ -123,6 +131,13 @@ func Module() string {
 	for _, n := range []string{"POMP_Init_lock", "POMP_Destroy_lock", "POMP_Set_lock", "POMP_Unset_lock"} {
 		iface("subroutine", n, n, "r, lock", r+"; type(*) :: lock")
 	}
+	const ck = "type(pomp_chunk) :: c"
+	const ll = "integer(c_long_long), value ::"
+	iface("subroutine", "POMP_Chunk_init", "pomp_f_chunk_init", "c, r, step, size, lbv, vstep", ck+"; "+r+"; "+ll+" step, size, lbv, vstep")
+	iface("subroutine", "POMP_Chunk_init_count", "pomp_f_chunk_init_count", "c, r, step, lbv, vstep", ck+"; "+r+"; "+ll+" step, lbv, vstep")
+	iface("subroutine", "POMP_Chunk_iteration", "pomp_f_chunk_iteration", "c, x, v", ck+"; "+ll+" x, v")
+	iface("subroutine", "POMP_Chunk_close", "pomp_f_chunk_close", "c", ck)
+	iface("subroutine", "POMP_Chunk_close_count", "pomp_f_chunk_close_count", "c, n, last, sum", ck+"; "+ll+" n, last, sum")
 	w("  end interface")
 	w("end module pomp_lib")
 	return b.String()

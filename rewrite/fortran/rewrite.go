@@ -13,6 +13,7 @@ type Options struct {
 	Name        string          // the file's name as recorded in regions and line markers
 	Form        Form            // free or fixed form
 	KeepUntied  bool            // keep untied tasks untied (else untied is removed)
+	Chunks      bool            // record the chunks of do loops (--chunks)
 	Disable     map[string]bool // --disable groups (rewrite.ParseDisable)
 	SkipModules bool            // leave the unit module out (tests of the table)
 }

@@ -341,25 +341,29 @@ func (r *rw) worksharing(k, e int, kind constructs.ID, name string, cs, endCs []
 		flags = []string{"POMP_FLAG_IMPLICIT_BARRIER"}
 	}
 	reg := r.newRegion(k, e, kind, name, cs, flags...)
+	ck := r.chunkPlan(k, name, reg, cs)
+	pre := append([]string{declOld}, ck.decls...)
 	if keep {
-		r.addBefore(r.its[k].first, r.open(declOld, saveTask, call(spec.Enter.Name, reg)))
-	} else {
-		r.addBefore(r.its[k].first, r.open(declOld, call(spec.Enter.Name, reg)))
+		pre = append(pre, saveTask)
 	}
+	r.addBefore(r.its[k].first, r.open(append(append(pre, call(spec.Enter.Name, reg)), ck.init...)...))
 	r.setDirective(k, name, cs)
+	if ck.hook != nil {
+		r.addAfter(r.its[k+1].last, r.code(ck.hook...))
+	}
 	if spec.Begin.Name != "" {
 		r.addAfter(r.its[k].last, r.code(call(spec.Begin.Name, reg)))
 		bodyEnd(r.code(call(spec.End.Name, reg)))
 	}
-	var post []string
+	post := r.code(ck.close...)
 	switch {
 	case keep:
-		post = r.code(restore, call(spec.Exit.Name, reg))
+		post = append(post, r.code(restore, call(spec.Exit.Name, reg))...)
 	case userNowait:
-		post = r.code(call(spec.Exit.Name, reg))
+		post = append(post, r.code(call(spec.Exit.Name, reg))...)
 	default:
 		b := constructs.ImplicitBarrier
-		post = r.code(call(spec.Exit.Name, reg), saveTask, call(b.Enter.Name, reg))
+		post = append(post, r.code(call(spec.Exit.Name, reg), saveTask, call(b.Enter.Name, reg))...)
 		post = append(post, r.dirLines("barrier", nil)...)
 		post = append(post, r.code(restore, call(b.Exit.Name, reg))...)
 	}
@@ -460,6 +464,7 @@ func (r *rw) combined(k int) {
 	parOn, innerOn := !r.disabled(constructs.Parallel), !r.disabled(innerKind)
 	preg, ireg := "", ""
 	var head, closing []string
+	ck := &chunkPlan{}
 	if parOn {
 		preg = r.addRegion(region{kind: constructs.Parallel, flags: append([]string{"POMP_FLAG_COMBINED"}, flagsOf(par)...),
 			begin: l.num, end: r.lineOf(e, true), file: l.file, name: d.name, c: clauseText(par)})
@@ -475,7 +480,11 @@ func (r *rw) combined(k int) {
 	if innerOn {
 		ireg = r.addRegion(region{kind: innerKind, flags: append([]string{"POMP_FLAG_COMBINED"}, flagsOf(in)...),
 			begin: l.num, end: r.lineOf(e, true), file: l.file, name: d.name, c: clauseText(in)})
-		head = append(head, r.open(call(spec.Enter.Name, ireg))...)
+		ck = r.chunkPlan(k, inner, ireg, in)
+		head = append(head, r.open(append(append(ck.decls, call(spec.Enter.Name, ireg)), ck.init...)...)...)
+		if ck.hook != nil {
+			r.addAfter(r.its[k+1].last, r.code(ck.hook...))
+		}
 	}
 	head = append(head, r.dirLines(inner, in)...)
 	r.replace[r.its[k].first] = head
@@ -488,7 +497,7 @@ func (r *rw) combined(k int) {
 	}
 	closing = append(closing, r.dirLines("end "+inner, []clause{{name: "nowait"}})...)
 	if innerOn {
-		closing = append(closing, r.code(call(spec.Exit.Name, ireg), "end block")...)
+		closing = append(closing, r.code(append(ck.close, call(spec.Exit.Name, ireg), "end block")...)...)
 	}
 	if parOn {
 		closing = append(closing, r.code(call("POMP_Parallel_end", preg))...)
@@ -616,4 +625,20 @@ func (r *rw) pomp(k int) {
 	for _, j := range ends {
 		r.replace[r.its[j].first] = r.open(call("POMP_User_region_end", reg), "end block")
 	}
+}
+
+// chunkPlan returns the chunk code of a do loop under --chunks (an empty
+// plan otherwise), and marks its region.
+func (r *rw) chunkPlan(k int, name, reg string, cs []clause) *chunkPlan {
+	if !r.o.Chunks || name != "do" {
+		return &chunkPlan{}
+	}
+	p, why := r.chunks(k+1, reg, cs)
+	if p == nil {
+		r.warn(k, "no chunk grains for this loop: %s", why)
+		return &chunkPlan{}
+	}
+	last := &r.regions[len(r.regions)-1]
+	last.flags = append(last.flags, "POMP_FLAG_CHUNKS")
+	return p
 }
