@@ -69,7 +69,7 @@ func (p *plan) compileFortran(src input) error {
 		return &instrumentError{err: err}
 	}
 	res, err := fortran.Instrument(text, fortran.Options{Name: src.path, Form: form,
-		KeepUntied: p.o.Rewrite.Untied == rewrite.UntiedKeep, Disable: p.o.Rewrite.Disable, Chunks: p.o.Rewrite.Chunks})
+		KeepUntied: p.o.Rewrite.Untied == rewrite.UntiedKeep, Disable: p.o.Rewrite.Disable, Chunks: p.o.Rewrite.Chunks, Salt: objAbs(obj)})
 	if err != nil {
 		fmt.Fprintln(p.stderr, err)
 		return &instrumentError{err: fmt.Errorf("cannot instrument %s", src.path)}
@@ -132,6 +132,15 @@ func (p *plan) compileFortran(src input) error {
 		p.objects[src.index] = obj
 	}
 	return nil
+}
+
+// objAbs returns the absolute path of an object, which tells apart two
+// compiles of one source into one program.
+func objAbs(obj string) string {
+	if abs, err := filepath.Abs(obj); err == nil {
+		return abs
+	}
+	return obj
 }
 
 // fortranAsWritten compiles a Fortran source that has nothing to

@@ -35,6 +35,9 @@ func InstrumentFile(file, out, form string, o Options) ([]Diag, error) {
 	if o.Name == "" {
 		o.Name = file
 	}
+	if abs, err := filepath.Abs(out); err == nil {
+		o.Salt = abs
+	}
 	res, err := Instrument(src, o)
 	if err != nil {
 		return nil, err

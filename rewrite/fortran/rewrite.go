@@ -10,10 +10,13 @@ import (
 
 // Options control the instrumentation of one Fortran file.
 type Options struct {
-	Name        string          // the file's name as recorded in regions and line markers
-	Form        Form            // free or fixed form
-	KeepUntied  bool            // keep untied tasks untied (else untied is removed)
-	Chunks      bool            // record the chunks of do loops (--chunks)
+	Name       string // the file's name as recorded in regions and line markers
+	Form       Form   // free or fixed form
+	KeepUntied bool   // keep untied tasks untied (else untied is removed)
+	Chunks     bool   // record the chunks of do loops (--chunks)
+	// Salt tells apart the unit modules of one text compiled twice into
+	// one program: the object's path, say.
+	Salt        string
 	Disable     map[string]bool // --disable groups (rewrite.ParseDisable)
 	SkipModules bool            // leave the unit module out (tests of the table)
 }
@@ -108,6 +111,8 @@ func Instrument(src []byte, o Options) (*Result, error) {
 func (r *rw) unitName(src []byte) string {
 	h := fnv.New32a()
 	h.Write([]byte(r.o.Name))
+	h.Write([]byte{0})
+	h.Write([]byte(r.o.Salt))
 	h.Write([]byte{0})
 	h.Write(src)
 	return fmt.Sprintf("%08x", h.Sum32())

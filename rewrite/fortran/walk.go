@@ -66,6 +66,11 @@ func (r *rw) directive(k int) {
 	d := r.its[k].dir
 	if d.bad != "" {
 		r.fail(k, "cannot read the directive: %s", d.bad)
+		if !d.end && d.info.shape == sBlock {
+			if e := r.findEnd(k); e >= 0 {
+				r.done[e] = true // one error, not two
+			}
+		}
 		return
 	}
 	if d.name == "" {
