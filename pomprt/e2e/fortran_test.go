@@ -1,6 +1,8 @@
 package e2e
 
 import (
+	"encoding/binary"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -212,4 +214,164 @@ func TestFortranChunks(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestFortranFibIdentity checks the task identities of Fortran's fib(n)
+// as TestFibCounts does C's: task instances, every edge of the creation
+// tree (the region of the creating task to the task's) and its depth,
+// at 1, 2 and 4 threads.
+func TestFortranFibIdentity(t *testing.T) {
+	t.Parallel()
+	p := buildFortran(t, "fortran_fib.f90", fortran.Options{})
+	for _, threads := range []string{"1", "2", "4"} {
+		prof := readProfile(t, run(t, p.inst, []string{"OMP_NUM_THREADS=" + threads}, "18"))
+		tasks := regionsOfKind(prof, "task")
+		if len(tasks) != 2 {
+			t.Fatalf("%d task regions, want 2", len(tasks))
+		}
+		x, y := tasks[0].ID, tasks[1].ID
+		par := regionsOfKind(prof, "parallel")[0].ID
+		want := map[[2]int]uint64{}
+		depth := 0
+		var model func(n, region, d int)
+		model = func(n, region, d int) {
+			if n < 2 {
+				return
+			}
+			want[[2]int{region, x}]++
+			want[[2]int{region, y}]++
+			depth = max(depth, d+1)
+			model(n-1, x, d+1)
+			model(n-2, y, d+1)
+		}
+		model(18, par, 0)
+		var total uint64
+		for _, task := range prof.Tasks {
+			total += task.Created
+		}
+		if total != 2*fibCalls(18) {
+			t.Errorf("%s threads: %d task instances, want %d", threads, total, 2*fibCalls(18))
+		}
+		got := map[[2]int]uint64{}
+		for _, e := range prof.Tree.Edges {
+			got[[2]int{e.Parent, e.Child}] = e.Count
+		}
+		for k, v := range want {
+			if got[k] != v {
+				t.Errorf("%s threads: edge %d -> %d: %d, want %d", threads, k[0], k[1], got[k], v)
+			}
+		}
+		if len(got) != len(want) {
+			t.Errorf("%s threads: edges %v, want %v", threads, got, want)
+		}
+		if prof.Tree.MaxDepth != depth {
+			t.Errorf("%s threads: max depth %d, want %d", threads, prof.Tree.MaxDepth, depth)
+		}
+	}
+}
+
+// TestFortranRecordedIDs checks, in the identities-only mode that
+// records every (task, parent) pair (Lorenz et al.'s experiment), that
+// Fortran's fib(n) gets unique IDs and the exact creation tree: the root
+// has one implicit task per thread, and every parent has two children,
+// fib's non-leaf calls (and the single's implicit task) and no other.
+func TestFortranRecordedIDs(t *testing.T) {
+	t.Parallel()
+	p := buildFortran(t, "fortran_fib.f90", fortran.Options{})
+	for _, threads := range []int{1, 2, 4} {
+		env := []string{"OMP_NUM_THREADS=" + string(rune('0'+threads)), "GOPARI_MODE=ids", "GOPARI_RECORD_IDS=1"}
+		parent := recordedParents(t, run(t, p.inst, env, "16"))
+		children := map[uint64]int{}
+		for _, par := range parent {
+			children[par]++
+		}
+		if want := 2*fibCalls(16) + uint64(threads); uint64(len(parent)) != want {
+			t.Errorf("%d threads: %d tasks recorded, want %d", threads, len(parent), want)
+		}
+		if children[0] != threads {
+			t.Errorf("%d threads: the root has %d children, want %d implicit tasks", threads, children[0], threads)
+		}
+		parents := 0
+		for par, n := range children {
+			if par == 0 {
+				continue
+			}
+			parents++
+			if _, ok := parent[par]; !ok || n != 2 {
+				t.Errorf("%d threads: parent %#x (known: %v) has %d children, want 2", threads, par, ok, n)
+			}
+		}
+		if uint64(parents) != fibCalls(16) {
+			t.Errorf("%d threads: %d parents, want %d", threads, parents, fibCalls(16))
+		}
+	}
+}
+
+// TestFortranRestore checks that a task created after a taskgroup or a
+// barrier, in which the creator ran tasks whose parents had ended, is
+// its creator's: the edges of the creation tree, region to region.
+func TestFortranRestore(t *testing.T) {
+	t.Parallel()
+	p := buildFortran(t, "fortran_restore.f90", fortran.Options{})
+	for _, threads := range []string{"1", "2", "4"} {
+		prof, _ := compareRun(t, p, []string{"OMP_NUM_THREADS=" + threads})
+		tasks := regionsOfKind(prof, "task")
+		if len(tasks) != 6 {
+			t.Fatalf("%d task regions, want 6", len(tasks))
+		}
+		par := regionsOfKind(prof, "parallel")[0].ID
+		id := func(i int) int { return tasks[i].ID }
+		want := map[[2]int]uint64{
+			{par, id(0)}: 20, {id(0), id(1)}: 20, {par, id(2)}: 1,
+			{par, id(3)}: 20, {id(3), id(4)}: 20, {par, id(5)}: 1,
+		}
+		got := map[[2]int]uint64{}
+		for _, e := range prof.Tree.Edges {
+			got[[2]int{e.Parent, e.Child}] = e.Count
+		}
+		if fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Errorf("%s threads: edges %v, want %v", threads, got, want)
+		}
+		// Identities only: no runtime call restores a handle, the
+		// instrumented code alone does.
+		parents := recordedParents(t, run(t, p.inst, []string{"OMP_NUM_THREADS=" + threads, "GOPARI_MODE=ids", "GOPARI_RECORD_IDS=1"}))
+		implicit, explicit := 0, 0
+		for id, par := range parents {
+			switch {
+			case par == 0:
+			case parents[par] == 0:
+				implicit++
+			default:
+				explicit++
+				if _, ok := parents[par]; !ok {
+					t.Errorf("%s threads: task %#x has an unknown parent %#x", threads, id, par)
+				}
+			}
+		}
+		if implicit != 42 || explicit != 40 {
+			t.Errorf("%s threads, ids mode: %d tasks of implicit tasks, %d of explicit ones; want 42 and 40", threads, implicit, explicit)
+		}
+	}
+}
+
+// recordedParents reads the (task, parent) pairs of a run in the
+// identities-only mode that records them.
+func recordedParents(t *testing.T, r result) map[uint64]uint64 {
+	t.Helper()
+	if r.code != 0 {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	b, err := os.ReadFile(filepath.Join(r.dir, "ids.bin"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	parent := map[uint64]uint64{}
+	for i := 0; i+16 <= len(b); i += 16 {
+		id := binary.LittleEndian.Uint64(b[i:])
+		if _, dup := parent[id]; dup {
+			t.Fatalf("task ID %#x appears twice", id)
+		}
+		parent[id] = binary.LittleEndian.Uint64(b[i+8:])
+	}
+	return parent
 }
