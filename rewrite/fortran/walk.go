@@ -36,15 +36,50 @@ func (r *rw) findEnd(k int) int {
 		if d == nil || d.name != name {
 			continue
 		}
-		if !d.end {
-			depth++
-		} else if depth == 0 {
+		switch {
+		case !d.end:
+			if last, end := r.strictBlock(j); last >= 0 {
+				j = max(last, end) // a nested construct that may lack its end directive
+			} else {
+				depth++
+			}
+		case depth == 0:
 			return j
-		} else {
+		default:
 			depth--
 		}
 	}
 	return -1
+}
+
+var blockRx = regexp.MustCompile(`^([A-Z][A-Z0-9_]*:)?BLOCK$`)
+
+// strictBlock returns, for a block construct at k whose body is a
+// strictly structured block (BLOCK ... END BLOCK, OpenMP 5.1), the item
+// of its END BLOCK and the end directive that follows it, if any (else
+// -1); or -1, -1.
+func (r *rw) strictBlock(k int) (last, end int) {
+	d := r.its[k].dir
+	if d.info.shape != sBlock || k+1 >= len(r.its) || !blockRx.MatchString(r.its[k+1].norm) {
+		return -1, -1
+	}
+	depth := 0
+	for j := k + 1; j < len(r.its); j++ {
+		n := r.its[j].norm
+		switch {
+		case r.its[j].dir != nil || r.its[j].isPomp:
+		case blockRx.MatchString(n):
+			depth++
+		case strings.HasPrefix(n, "ENDBLOCK") && !strings.HasPrefix(n, "ENDBLOCKDATA"):
+			if depth--; depth == 0 {
+				if e := j + 1; e < len(r.its) && r.its[e].dir != nil && r.its[e].dir.end && r.its[e].dir.name == d.name {
+					return j, e
+				}
+				return j, -1
+			}
+		}
+	}
+	return -1, -1
 }
 
 // loopAt returns the item that ends the loop after the directive at k and
@@ -211,6 +246,17 @@ func (r *rw) block(k int) {
 		r.standalone(k)
 		return
 	}
+	if last, end := r.strictBlock(k); last >= 0 {
+		// Its end directive is optional: gopari writes one, since its
+		// calls make the body more than the BLOCK construct.
+		var endCs []clause
+		if end >= 0 {
+			r.done[end] = true
+			endCs = r.its[end].dir.clauses
+		}
+		r.wrapBlock(k, last, end, d.name, d.clauses, endCs, true)
+		return
+	}
 	e := r.findEnd(k)
 	if e < 0 {
 		r.fail(k, "!$omp %s without !$omp end %s", d.name, d.name)
@@ -237,22 +283,30 @@ func (r *rw) wrapBlock(k, e, endDir int, name string, cs, endCs []clause, loop b
 	if d.hasArg {
 		dirName += " (" + d.arg + ")"
 	}
-	var bodyEnd, tail func(s []string) // the body's last lines; the lines after the end directive
+	// The body's last lines and the lines after the end directive,
+	// placed once the construct's code is known.
+	var body, after []string
+	bodyEnd := func(s []string) { body = append(body, s...) }
+	tail := func(s []string) { after = append(after, s...) }
+	defer func() {
+		switch {
+		case !loop:
+			r.addBefore(r.its[e].first, body)
+			r.addAfter(r.its[e].last, after)
+		case endDir >= 0:
+			r.addAfter(r.its[e].last, body)
+			r.addAfter(r.its[endDir].last, after)
+		case len(endCs) > 0 || d.info.shape == sBlock:
+			r.addAfter(r.its[e].last, append(append(body, r.dirLines("end "+dirName, endCs)...), after...))
+		default:
+			r.addAfter(r.its[e].last, append(body, after...))
+		}
+	}()
 	switch {
 	case !loop:
-		bodyEnd = func(s []string) { r.addBefore(r.its[e].first, s) }
-		tail = func(s []string) { r.addAfter(r.its[e].last, s) }
 		r.setDirective(e, "end "+dirName, endCs)
 	case endDir >= 0:
-		bodyEnd = func(s []string) { r.addAfter(r.its[e].last, s) }
-		tail = func(s []string) { r.addAfter(r.its[endDir].last, s) }
-		r.setDirective(endDir, "end "+name, endCs)
-	default:
-		bodyEnd = func(s []string) { r.addAfter(r.its[e].last, s) }
-		tail = func(s []string) { r.addAfter(r.its[e].last, s) }
-		if len(endCs) > 0 {
-			tail = func(s []string) { r.addAfter(r.its[e].last, append(r.dirLines("end "+name, endCs), s...)) }
-		}
+		r.setDirective(endDir, "end "+dirName, endCs)
 	}
 	switch {
 	case kind == constructs.Parallel:
