@@ -53,20 +53,9 @@ func (p *plan) compileFortran(src input) error {
 	obj := p.objectOf(src)
 	stem := p.stem(src, obj)
 	form, pre := p.fortranForm(src)
-	text, err := os.ReadFile(src.path)
-	if pre && err == nil {
-		cpp := p.temp(stem + ".pre" + map[fortran.Form]string{fortran.Free: ".f90", fortran.Fixed: ".f"}[form])
-		argv := append(append([]string(nil), p.compiler...), p.flags(keepAll, preprocess)...)
-		argv = append(argv, "-E", "-cpp", src.path, "-o", cpp)
-		if err := p.exec(argv); err != nil {
-			return err
-		}
-		if !p.o.DryRun {
-			text, err = os.ReadFile(cpp)
-		}
-	}
+	text, err := p.fortranText(src, stem, form, pre)
 	if err != nil {
-		return &instrumentError{err: err}
+		return err
 	}
 	res, err := fortran.Instrument(text, fortran.Options{Name: src.path, Form: form,
 		KeepUntied: p.o.Rewrite.Untied == rewrite.UntiedKeep, Disable: p.o.Rewrite.Disable, Chunks: p.o.Rewrite.Chunks, Salt: objAbs(obj)})
@@ -141,6 +130,27 @@ func objAbs(obj string) string {
 		return abs
 	}
 	return obj
+}
+
+// fortranText returns a Fortran source's text, preprocessed when the
+// compiler would preprocess it.
+func (p *plan) fortranText(src input, stem string, form fortran.Form, pre bool) ([]byte, error) {
+	text, err := os.ReadFile(src.path)
+	if pre && err == nil {
+		cpp := p.temp(stem + ".pre" + map[fortran.Form]string{fortran.Free: ".f90", fortran.Fixed: ".f"}[form])
+		argv := append(append([]string(nil), p.compiler...), p.flags(keepAll, preprocess)...)
+		argv = append(argv, "-E", "-cpp", src.path, "-o", cpp)
+		if err := p.exec(argv); err != nil {
+			return nil, err
+		}
+		if !p.o.DryRun {
+			text, err = os.ReadFile(cpp)
+		}
+	}
+	if err != nil {
+		return nil, &instrumentError{err: err}
+	}
+	return text, nil
 }
 
 // fortranAsWritten compiles a Fortran source that has nothing to

@@ -98,6 +98,14 @@ func Module() string {
 	w("  end type")
 	w("")
 	w("  interface")
+	interfaces(w)
+	w("  end interface")
+	w("end module pomp_lib")
+	return b.String()
+}
+
+// interfaces writes the module's interface blocks.
+func interfaces(w func(format string, args ...any)) {
 	iface := func(kind, name, cname, args, decls string) {
 		w("    %s %s(%s) bind(C, name=%q)", kind, name, args, cname)
 		w("      import :: c_ptr, c_int, c_long_long, pomp_task_info, pomp_chunk")
@@ -138,7 +146,4 @@ func Module() string {
 	iface("subroutine", "POMP_Chunk_iteration", "pomp_f_chunk_iteration", "c, x, v", ck+"; "+ll+" x, v")
 	iface("subroutine", "POMP_Chunk_close", "pomp_f_chunk_close", "c", ck)
 	iface("subroutine", "POMP_Chunk_close_count", "pomp_f_chunk_close_count", "c, n, last, sum", ck+"; "+ll+" n, last, sum")
-	w("  end interface")
-	w("end module pomp_lib")
-	return b.String()
 }

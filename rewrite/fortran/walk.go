@@ -558,13 +558,7 @@ func (r *rw) combined(k int) {
 	if innerOn {
 		closing = append(closing, r.code(append(ck.close, call(spec.Exit.Name, ireg), "end block")...)...)
 	}
-	if parOn {
-		closing = append(closing, r.code(call("POMP_Parallel_end", preg))...)
-	}
-	closing = append(closing, r.dirLines("end parallel", nil)...)
-	if parOn {
-		closing = append(closing, r.code(call("POMP_Parallel_join", preg, "pomp_old_task"), restore, "end block")...)
-	}
+	closing = append(closing, r.parallelClose(preg)...)
 	if end >= 0 {
 		// The user's end directive becomes the closing lines.
 		r.replace[r.its[end].first] = closing
@@ -700,4 +694,15 @@ func (r *rw) chunkPlan(k int, name, reg string, cs []clause) *chunkPlan {
 	last := &r.regions[len(r.regions)-1]
 	last.flags = append(last.flags, "POMP_FLAG_CHUNKS")
 	return p
+}
+
+// parallelClose ends the parallel leaf of a combined construct: its
+// region's calls around the end directive, when the leaf is measured
+// (preg is its region).
+func (r *rw) parallelClose(preg string) []string {
+	if preg == "" {
+		return r.dirLines("end parallel", nil)
+	}
+	out := append(r.code(call("POMP_Parallel_end", preg)), r.dirLines("end parallel", nil)...)
+	return append(out, r.code(call("POMP_Parallel_join", preg, "pomp_old_task"), restore, "end block")...)
 }
