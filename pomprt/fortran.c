@@ -32,3 +32,20 @@ void pomp_f_chunk_init_count(POMP_Chunk *c, POMP_Region *r, long long step, long
 void pomp_f_chunk_iteration(POMP_Chunk *c, long long x, long long v) { POMP_Chunk_iteration(c, x, v); }
 void pomp_f_chunk_close(POMP_Chunk *c) { POMP_Chunk_close(c); }
 void pomp_f_chunk_close_count(POMP_Chunk *c, long long n, long long last, long long sum) { POMP_Chunk_close_count(c, n, last, sum); }
+
+/* Taskloops: pomp_lib's type pomp_taskloop_info is POMP_Taskloop_info,
+ * field for field; instrumented Fortran calls the iteration's end at the
+ * bottom of each iteration, as C's cleanup handler does. */
+_Static_assert(sizeof(POMP_Taskloop_info) == 12 * sizeof(long long) + 2 * sizeof(void *) + 2 * sizeof(int),
+               "pomp_lib.f90's pomp_taskloop_info must match POMP_Taskloop_info");
+void pomp_f_taskloop_enter(POMP_Region *r, POMP_Task_handle encountering, POMP_Taskloop_info *tl)
+{
+	POMP_Taskloop_enter(r, encountering, tl);
+}
+void pomp_f_taskloop_loop(POMP_Taskloop_info *tl, int level, long long lb, long long ub, long long step, int rel)
+{
+	POMP_Taskloop_loop(tl, level, lb, ub, step, rel);
+}
+void pomp_f_taskloop_schedule(POMP_Taskloop_info *tl, int kind, long long value) { POMP_Taskloop_schedule(tl, kind, value); }
+void pomp_f_taskloop_iteration(POMP_Taskloop_info *tl, long long v) { (void)POMP_Taskloop_iteration(tl, v); }
+void pomp_f_taskloop_iteration_end(POMP_Taskloop_info *tl) { POMP_Taskloop_iteration_end(&tl); }

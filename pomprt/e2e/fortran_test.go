@@ -375,3 +375,34 @@ func recordedParents(t *testing.T, r result) map[uint64]uint64 {
 	}
 	return parent
 }
+
+// TestFortranTaskloop checks the tasks of Fortran taskloops: as many as
+// grainsize and num_tasks say, each counted once, at 1, 2 and 4 threads.
+func TestFortranTaskloop(t *testing.T) {
+	t.Parallel()
+	p := buildFortran(t, "fortran_taskloop.f90", fortran.Options{})
+	for _, threads := range []int{1, 2, 4} {
+		prof, _ := compareRun(t, p, []string{"OMP_NUM_THREADS=" + string(rune('0'+threads))})
+		loops := regionsOfKind(prof, "taskloop")
+		if len(loops) != 3 {
+			t.Fatalf("%d taskloop regions, want 3", len(loops))
+		}
+		created := map[int]uint64{}
+		for _, task := range prof.Tasks {
+			created[task.Region] += task.Created
+		}
+		if created[loops[0].ID] != 10 || created[loops[1].ID] != 4 || created[loops[2].ID] != 10 {
+			t.Errorf("%d threads: taskloop tasks %d, %d and %d, want 10, 4 and 10", threads,
+				created[loops[0].ID], created[loops[1].ID], created[loops[2].ID])
+		}
+		// Identities only: each task's parent is the single's implicit task.
+		parents := recordedParents(t, run(t, p.inst, []string{"OMP_NUM_THREADS=" + string(rune('0'+threads)), "GOPARI_MODE=ids", "GOPARI_RECORD_IDS=1"}))
+		byParent := map[uint64]int{}
+		for _, par := range parents {
+			byParent[par]++
+		}
+		if len(parents) != 24+threads || byParent[0] != threads || len(byParent) != 2 {
+			t.Errorf("%d threads, ids mode: %d tasks, by parent %v; want 24 taskloop tasks of one implicit task", threads, len(parents), byParent)
+		}
+	}
+}

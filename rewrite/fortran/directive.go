@@ -57,9 +57,10 @@ var directives = map[string]dinfo{
 	"taskgroup":          {constructs.Taskgroup, sBlock, nil, false},
 	"ordered":            {constructs.Ordered, sBlock, nil, false},
 	"scope":              {constructs.Scope, sBlock, nil, false},
-	// Passed over: their regions would need calls inside the generated
-	// tasks (taskloop) or end events that cancellation skips (cancel).
-	"taskloop":           {0, sLoop, nil, true},
+	"taskloop":           {constructs.Taskloop, sLoop, nil, false},
+	// Passed over: no call may be placed in a simd loop (taskloop simd),
+	// and cancellation skips end events that Fortran has no cleanup
+	// handlers to deliver (cancel).
 	"taskloop simd":      {0, sLoop, nil, true},
 	"cancel":             {0, sPass, nil, false},
 	"cancellation point": {0, sPass, nil, false},

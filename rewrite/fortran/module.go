@@ -71,12 +71,14 @@ func Module() string {
 	w("  use, intrinsic :: iso_c_binding, only: c_ptr, c_int, c_long_long")
 	w("  implicit none")
 	w("  private")
-	w("  public :: c_ptr, pomp_handle_kind, pomp_int_kind, pomp_task_info, pomp_chunk")
+	w("  public :: c_ptr, pomp_handle_kind, pomp_int_kind, pomp_task_info, pomp_chunk, pomp_taskloop_info")
 	fixed := []string{"POMP_Get_current_task", "POMP_Set_current_task", "POMP_Parallel_fork", "POMP_Parallel_begin",
 		"POMP_Parallel_end", "POMP_Parallel_join", "POMP_Task_create_begin", "POMP_Task_create_end", "POMP_Task_begin",
 		"POMP_Task_end", "POMP_Section_begin", "POMP_Init", "POMP_On", "POMP_Off",
 		"POMP_Init_lock", "POMP_Destroy_lock", "POMP_Set_lock", "POMP_Unset_lock",
-		"POMP_Chunk_init", "POMP_Chunk_init_count", "POMP_Chunk_iteration", "POMP_Chunk_close", "POMP_Chunk_close_count"}
+		"POMP_Chunk_init", "POMP_Chunk_init_count", "POMP_Chunk_iteration", "POMP_Chunk_close", "POMP_Chunk_close_count",
+		"POMP_Taskloop_enter", "POMP_Taskloop_loop", "POMP_Taskloop_schedule", "POMP_Taskloop_iteration",
+		"POMP_Taskloop_iteration_end"}
 	for _, n := range fixed {
 		w("  public :: %s", n)
 	}
@@ -97,6 +99,15 @@ func Module() string {
 	w("    integer(c_int) :: on, counting, strip, timed")
 	w("  end type")
 	w("")
+	w("  ! pomp.h's POMP_Taskloop_info (pomprt/fortran.c checks its size).")
+	w("  type, bind(C) :: pomp_taskloop_info")
+	w("    integer(c_long_long) :: id, parent, ctx, count")
+	w("    type(c_ptr) :: region, instance")
+	w("    integer(c_long_long) :: seq, total, sched")
+	w("    integer(c_int) :: kind, levels")
+	w("    integer(c_long_long) :: lb(2), step(2), inner")
+	w("  end type")
+	w("")
 	w("  interface")
 	interfaces(w)
 	w("  end interface")
@@ -108,7 +119,7 @@ func Module() string {
 func interfaces(w func(format string, args ...any)) {
 	iface := func(kind, name, cname, args, decls string) {
 		w("    %s %s(%s) bind(C, name=%q)", kind, name, args, cname)
-		w("      import :: c_ptr, c_int, c_long_long, pomp_task_info, pomp_chunk")
+		w("      import :: c_ptr, c_int, c_long_long, pomp_task_info, pomp_chunk, pomp_taskloop_info")
 		for _, d := range strings.Split(decls, ";") {
 			if d = strings.TrimSpace(d); d != "" {
 				w("      %s", d)
@@ -145,5 +156,12 @@ func interfaces(w func(format string, args ...any)) {
 	iface("subroutine", "POMP_Chunk_init_count", "pomp_f_chunk_init_count", "c, r, step, lbv, vstep", ck+"; "+r+"; "+ll+" step, lbv, vstep")
 	iface("subroutine", "POMP_Chunk_iteration", "pomp_f_chunk_iteration", "c, x, v", ck+"; "+ll+" x, v")
 	iface("subroutine", "POMP_Chunk_close", "pomp_f_chunk_close", "c", ck)
+	const tl = "type(pomp_taskloop_info) :: tl"
+	iface("subroutine", "POMP_Taskloop_enter", "pomp_f_taskloop_enter", "r, old, tl", r+"; integer(c_long_long), value :: old; "+tl)
+	iface("subroutine", "POMP_Taskloop_loop", "pomp_f_taskloop_loop", "tl, level, lb, ub, step, rel",
+		tl+"; integer(c_int), value :: level, rel; integer(c_long_long), value :: lb, ub, step")
+	iface("subroutine", "POMP_Taskloop_schedule", "pomp_f_taskloop_schedule", "tl, kind, value", tl+"; integer(c_int), value :: kind; integer(c_long_long), value :: value")
+	iface("subroutine", "POMP_Taskloop_iteration", "pomp_f_taskloop_iteration", "tl, v", tl+"; integer(c_long_long), value :: v")
+	iface("subroutine", "POMP_Taskloop_iteration_end", "pomp_f_taskloop_iteration_end", "tl", tl)
 	iface("subroutine", "POMP_Chunk_close_count", "pomp_f_chunk_close_count", "c, n, last, sum", ck+"; "+ll+" n, last, sum")
 }

@@ -147,17 +147,52 @@ func (r *rw) addRegion(reg region) string {
 	return fmt.Sprintf("pomp_r(%d)", len(r.regions)-1)
 }
 
-// code indents a generated statement for the file's form.
+// code indents generated statements for the file's form, continued over
+// lines that stay within the form's line length (a user's expression in
+// a generated statement may be long).
 func (r *rw) code(s ...string) []string {
-	out := make([]string, len(s))
-	for i, x := range s {
-		if r.o.Form == Fixed {
-			out[i] = "      " + x
-		} else {
-			out[i] = x
+	var out []string
+	width := 100
+	if r.o.Form == Fixed {
+		width = 66
+	}
+	for _, x := range s {
+		for i, piece := range cutLine(x, width) {
+			switch {
+			case r.o.Form == Fixed && i == 0:
+				out = append(out, "      "+piece)
+			case r.o.Form == Fixed:
+				out = append(out, "     &"+piece)
+			case i == 0:
+				out = append(out, piece)
+			default:
+				out = append(out, "&"+piece)
+			}
+		}
+	}
+	if r.o.Form == Free {
+		for i := range out[:max(len(out)-1, 0)] {
+			if strings.HasPrefix(out[i+1], "&") {
+				out[i] += "&"
+			}
 		}
 	}
 	return out
+}
+
+// cutLine cuts a statement into pieces of at most width bytes, after a
+// comma where there is one; the pieces join without blanks.
+func cutLine(s string, width int) []string {
+	var out []string
+	for len(s) > width {
+		i := strings.LastIndex(s[:width], ", ")
+		if i <= 0 {
+			i = width - 1
+		}
+		out = append(out, s[:i+1])
+		s = s[i+1:]
+	}
+	return append(out, s)
 }
 
 func (r *rw) addBefore(line int, s []string) { r.before[line] = append(r.before[line], s...) }

@@ -309,6 +309,8 @@ func (r *rw) wrapBlock(k, e, endDir int, name string, cs, endCs []clause, loop b
 		r.setDirective(endDir, "end "+dirName, endCs)
 	}
 	switch {
+	case kind == constructs.Taskloop:
+		r.taskloop(k, e, cs, tail)
 	case kind == constructs.Parallel:
 		r.parallel(k, e, name, cs, bodyEnd, tail)
 	case kind == constructs.Task:
@@ -478,6 +480,9 @@ func (r *rw) loop(k int) {
 	last, end := r.loopAt(k)
 	if last < 0 {
 		r.fail(k, "!$omp %s is not followed by a DO loop", d.name)
+		return
+	}
+	if d.info.kind == constructs.Taskloop && !r.taskloopOK(k, last) {
 		return
 	}
 	var endCs []clause

@@ -10,7 +10,7 @@ module pomp_lib
   use, intrinsic :: iso_c_binding, only: c_ptr, c_int, c_long_long
   implicit none
   private
-  public :: c_ptr, pomp_handle_kind, pomp_int_kind, pomp_task_info, pomp_chunk
+  public :: c_ptr, pomp_handle_kind, pomp_int_kind, pomp_task_info, pomp_chunk, pomp_taskloop_info
   public :: POMP_Get_current_task
   public :: POMP_Set_current_task
   public :: POMP_Parallel_fork
@@ -34,6 +34,11 @@ module pomp_lib
   public :: POMP_Chunk_iteration
   public :: POMP_Chunk_close
   public :: POMP_Chunk_close_count
+  public :: POMP_Taskloop_enter
+  public :: POMP_Taskloop_loop
+  public :: POMP_Taskloop_schedule
+  public :: POMP_Taskloop_iteration
+  public :: POMP_Taskloop_iteration_end
   public :: POMP_For_enter
   public :: POMP_For_exit
   public :: POMP_Sections_enter
@@ -96,305 +101,341 @@ module pomp_lib
     integer(c_int) :: on, counting, strip, timed
   end type
 
+  ! pomp.h's POMP_Taskloop_info (pomprt/fortran.c checks its size).
+  type, bind(C) :: pomp_taskloop_info
+    integer(c_long_long) :: id, parent, ctx, count
+    type(c_ptr) :: region, instance
+    integer(c_long_long) :: seq, total, sched
+    integer(c_int) :: kind, levels
+    integer(c_long_long) :: lb(2), step(2), inner
+  end type
+
   interface
     function POMP_Get_current_task() bind(C, name="pomp_f_get_current_task")
-      import :: c_ptr, c_int, c_long_long, pomp_task_info, pomp_chunk
+      import :: c_ptr, c_int, c_long_long, pomp_task_info, pomp_chunk, pomp_taskloop_info
       integer(c_long_long) :: POMP_Get_current_task
     end function
     subroutine POMP_Set_current_task(t) bind(C, name="pomp_f_set_current_task")
-      import :: c_ptr, c_int, c_long_long, pomp_task_info, pomp_chunk
+      import :: c_ptr, c_int, c_long_long, pomp_task_info, pomp_chunk, pomp_taskloop_info
       integer(c_long_long), value :: t
     end subroutine
     function POMP_Parallel_fork(r, old) bind(C, name="POMP_Parallel_fork")
-      import :: c_ptr, c_int, c_long_long, pomp_task_info, pomp_chunk
+      import :: c_ptr, c_int, c_long_long, pomp_task_info, pomp_chunk, pomp_taskloop_info
       type(c_ptr), value :: r
       integer(c_long_long), value :: old
       type(pomp_task_info) :: POMP_Parallel_fork
     end function
     subroutine POMP_Parallel_begin(r, old, team) bind(C, name="POMP_Parallel_begin")
-      import :: c_ptr, c_int, c_long_long, pomp_task_info, pomp_chunk
+      import :: c_ptr, c_int, c_long_long, pomp_task_info, pomp_chunk, pomp_taskloop_info
       type(c_ptr), value :: r
       integer(c_long_long), value :: old
       type(pomp_task_info), value :: team
     end subroutine
     subroutine POMP_Parallel_end(r) bind(C, name="POMP_Parallel_end")
-      import :: c_ptr, c_int, c_long_long, pomp_task_info, pomp_chunk
+      import :: c_ptr, c_int, c_long_long, pomp_task_info, pomp_chunk, pomp_taskloop_info
       type(c_ptr), value :: r
     end subroutine
     subroutine POMP_Parallel_join(r, old) bind(C, name="POMP_Parallel_join")
-      import :: c_ptr, c_int, c_long_long, pomp_task_info, pomp_chunk
+      import :: c_ptr, c_int, c_long_long, pomp_task_info, pomp_chunk, pomp_taskloop_info
       type(c_ptr), value :: r
       integer(c_long_long), value :: old
     end subroutine
     function POMP_Task_create_begin(r, ctx) bind(C, name="pomp_f_task_create_begin")
-      import :: c_ptr, c_int, c_long_long, pomp_task_info, pomp_chunk
+      import :: c_ptr, c_int, c_long_long, pomp_task_info, pomp_chunk, pomp_taskloop_info
       type(c_ptr), value :: r
       integer(c_long_long) :: ctx
       integer(c_long_long) :: POMP_Task_create_begin
     end function
     subroutine POMP_Task_create_end(r, ctx) bind(C, name="pomp_f_task_create_end")
-      import :: c_ptr, c_int, c_long_long, pomp_task_info, pomp_chunk
+      import :: c_ptr, c_int, c_long_long, pomp_task_info, pomp_chunk, pomp_taskloop_info
       type(c_ptr), value :: r
       integer(c_long_long), value :: ctx
     end subroutine
     subroutine POMP_Task_begin(r, id, ctx) bind(C, name="pomp_f_task_begin")
-      import :: c_ptr, c_int, c_long_long, pomp_task_info, pomp_chunk
+      import :: c_ptr, c_int, c_long_long, pomp_task_info, pomp_chunk, pomp_taskloop_info
       type(c_ptr), value :: r
       integer(c_long_long), value :: id, ctx
     end subroutine
     subroutine POMP_Task_end(r) bind(C, name="pomp_f_task_end")
-      import :: c_ptr, c_int, c_long_long, pomp_task_info, pomp_chunk
+      import :: c_ptr, c_int, c_long_long, pomp_task_info, pomp_chunk, pomp_taskloop_info
       type(c_ptr), value :: r
     end subroutine
     subroutine POMP_Section_begin(r, s) bind(C, name="pomp_f_section_begin")
-      import :: c_ptr, c_int, c_long_long, pomp_task_info, pomp_chunk
+      import :: c_ptr, c_int, c_long_long, pomp_task_info, pomp_chunk, pomp_taskloop_info
       type(c_ptr), value :: r
       integer(c_int), value :: s
     end subroutine
     subroutine POMP_For_enter(r) bind(C, name="pomp_f_For_enter")
-      import :: c_ptr, c_int, c_long_long, pomp_task_info, pomp_chunk
+      import :: c_ptr, c_int, c_long_long, pomp_task_info, pomp_chunk, pomp_taskloop_info
       type(c_ptr), value :: r
     end subroutine
     subroutine POMP_For_exit(r) bind(C, name="pomp_f_For_exit")
-      import :: c_ptr, c_int, c_long_long, pomp_task_info, pomp_chunk
+      import :: c_ptr, c_int, c_long_long, pomp_task_info, pomp_chunk, pomp_taskloop_info
       type(c_ptr), value :: r
     end subroutine
     subroutine POMP_Sections_enter(r) bind(C, name="pomp_f_Sections_enter")
-      import :: c_ptr, c_int, c_long_long, pomp_task_info, pomp_chunk
+      import :: c_ptr, c_int, c_long_long, pomp_task_info, pomp_chunk, pomp_taskloop_info
       type(c_ptr), value :: r
     end subroutine
     subroutine POMP_Sections_exit(r) bind(C, name="pomp_f_Sections_exit")
-      import :: c_ptr, c_int, c_long_long, pomp_task_info, pomp_chunk
+      import :: c_ptr, c_int, c_long_long, pomp_task_info, pomp_chunk, pomp_taskloop_info
       type(c_ptr), value :: r
     end subroutine
     subroutine POMP_Single_enter(r) bind(C, name="pomp_f_Single_enter")
-      import :: c_ptr, c_int, c_long_long, pomp_task_info, pomp_chunk
+      import :: c_ptr, c_int, c_long_long, pomp_task_info, pomp_chunk, pomp_taskloop_info
       type(c_ptr), value :: r
     end subroutine
     subroutine POMP_Single_begin(r) bind(C, name="pomp_f_Single_begin")
-      import :: c_ptr, c_int, c_long_long, pomp_task_info, pomp_chunk
+      import :: c_ptr, c_int, c_long_long, pomp_task_info, pomp_chunk, pomp_taskloop_info
       type(c_ptr), value :: r
     end subroutine
     subroutine POMP_Single_end(r) bind(C, name="pomp_f_Single_end")
-      import :: c_ptr, c_int, c_long_long, pomp_task_info, pomp_chunk
+      import :: c_ptr, c_int, c_long_long, pomp_task_info, pomp_chunk, pomp_taskloop_info
       type(c_ptr), value :: r
     end subroutine
     subroutine POMP_Single_exit(r) bind(C, name="pomp_f_Single_exit")
-      import :: c_ptr, c_int, c_long_long, pomp_task_info, pomp_chunk
+      import :: c_ptr, c_int, c_long_long, pomp_task_info, pomp_chunk, pomp_taskloop_info
       type(c_ptr), value :: r
     end subroutine
     subroutine POMP_Scope_enter(r) bind(C, name="pomp_f_Scope_enter")
-      import :: c_ptr, c_int, c_long_long, pomp_task_info, pomp_chunk
+      import :: c_ptr, c_int, c_long_long, pomp_task_info, pomp_chunk, pomp_taskloop_info
       type(c_ptr), value :: r
     end subroutine
     subroutine POMP_Scope_exit(r) bind(C, name="pomp_f_Scope_exit")
-      import :: c_ptr, c_int, c_long_long, pomp_task_info, pomp_chunk
+      import :: c_ptr, c_int, c_long_long, pomp_task_info, pomp_chunk, pomp_taskloop_info
       type(c_ptr), value :: r
     end subroutine
     subroutine POMP_Master_begin(r) bind(C, name="pomp_f_Master_begin")
-      import :: c_ptr, c_int, c_long_long, pomp_task_info, pomp_chunk
+      import :: c_ptr, c_int, c_long_long, pomp_task_info, pomp_chunk, pomp_taskloop_info
       type(c_ptr), value :: r
     end subroutine
     subroutine POMP_Master_end(r) bind(C, name="pomp_f_Master_end")
-      import :: c_ptr, c_int, c_long_long, pomp_task_info, pomp_chunk
+      import :: c_ptr, c_int, c_long_long, pomp_task_info, pomp_chunk, pomp_taskloop_info
       type(c_ptr), value :: r
     end subroutine
     subroutine POMP_Critical_enter(r) bind(C, name="pomp_f_Critical_enter")
-      import :: c_ptr, c_int, c_long_long, pomp_task_info, pomp_chunk
+      import :: c_ptr, c_int, c_long_long, pomp_task_info, pomp_chunk, pomp_taskloop_info
       type(c_ptr), value :: r
     end subroutine
     subroutine POMP_Critical_begin(r) bind(C, name="pomp_f_Critical_begin")
-      import :: c_ptr, c_int, c_long_long, pomp_task_info, pomp_chunk
+      import :: c_ptr, c_int, c_long_long, pomp_task_info, pomp_chunk, pomp_taskloop_info
       type(c_ptr), value :: r
     end subroutine
     subroutine POMP_Critical_end(r) bind(C, name="pomp_f_Critical_end")
-      import :: c_ptr, c_int, c_long_long, pomp_task_info, pomp_chunk
+      import :: c_ptr, c_int, c_long_long, pomp_task_info, pomp_chunk, pomp_taskloop_info
       type(c_ptr), value :: r
     end subroutine
     subroutine POMP_Critical_exit(r) bind(C, name="pomp_f_Critical_exit")
-      import :: c_ptr, c_int, c_long_long, pomp_task_info, pomp_chunk
+      import :: c_ptr, c_int, c_long_long, pomp_task_info, pomp_chunk, pomp_taskloop_info
       type(c_ptr), value :: r
     end subroutine
     subroutine POMP_Atomic_enter(r) bind(C, name="pomp_f_Atomic_enter")
-      import :: c_ptr, c_int, c_long_long, pomp_task_info, pomp_chunk
+      import :: c_ptr, c_int, c_long_long, pomp_task_info, pomp_chunk, pomp_taskloop_info
       type(c_ptr), value :: r
     end subroutine
     subroutine POMP_Atomic_exit(r) bind(C, name="pomp_f_Atomic_exit")
-      import :: c_ptr, c_int, c_long_long, pomp_task_info, pomp_chunk
+      import :: c_ptr, c_int, c_long_long, pomp_task_info, pomp_chunk, pomp_taskloop_info
       type(c_ptr), value :: r
     end subroutine
     subroutine POMP_Flush_enter(r) bind(C, name="pomp_f_Flush_enter")
-      import :: c_ptr, c_int, c_long_long, pomp_task_info, pomp_chunk
+      import :: c_ptr, c_int, c_long_long, pomp_task_info, pomp_chunk, pomp_taskloop_info
       type(c_ptr), value :: r
     end subroutine
     subroutine POMP_Flush_exit(r) bind(C, name="pomp_f_Flush_exit")
-      import :: c_ptr, c_int, c_long_long, pomp_task_info, pomp_chunk
+      import :: c_ptr, c_int, c_long_long, pomp_task_info, pomp_chunk, pomp_taskloop_info
       type(c_ptr), value :: r
     end subroutine
     subroutine POMP_Barrier_enter(r) bind(C, name="pomp_f_Barrier_enter")
-      import :: c_ptr, c_int, c_long_long, pomp_task_info, pomp_chunk
+      import :: c_ptr, c_int, c_long_long, pomp_task_info, pomp_chunk, pomp_taskloop_info
       type(c_ptr), value :: r
     end subroutine
     subroutine POMP_Barrier_exit(r) bind(C, name="pomp_f_Barrier_exit")
-      import :: c_ptr, c_int, c_long_long, pomp_task_info, pomp_chunk
+      import :: c_ptr, c_int, c_long_long, pomp_task_info, pomp_chunk, pomp_taskloop_info
       type(c_ptr), value :: r
     end subroutine
     subroutine POMP_Taskwait_begin(r) bind(C, name="pomp_f_Taskwait_begin")
-      import :: c_ptr, c_int, c_long_long, pomp_task_info, pomp_chunk
+      import :: c_ptr, c_int, c_long_long, pomp_task_info, pomp_chunk, pomp_taskloop_info
       type(c_ptr), value :: r
     end subroutine
     subroutine POMP_Taskwait_end(r) bind(C, name="pomp_f_Taskwait_end")
-      import :: c_ptr, c_int, c_long_long, pomp_task_info, pomp_chunk
+      import :: c_ptr, c_int, c_long_long, pomp_task_info, pomp_chunk, pomp_taskloop_info
       type(c_ptr), value :: r
     end subroutine
     subroutine POMP_Taskyield_begin(r) bind(C, name="pomp_f_Taskyield_begin")
-      import :: c_ptr, c_int, c_long_long, pomp_task_info, pomp_chunk
+      import :: c_ptr, c_int, c_long_long, pomp_task_info, pomp_chunk, pomp_taskloop_info
       type(c_ptr), value :: r
     end subroutine
     subroutine POMP_Taskyield_end(r) bind(C, name="pomp_f_Taskyield_end")
-      import :: c_ptr, c_int, c_long_long, pomp_task_info, pomp_chunk
+      import :: c_ptr, c_int, c_long_long, pomp_task_info, pomp_chunk, pomp_taskloop_info
       type(c_ptr), value :: r
     end subroutine
     subroutine POMP_Taskgroup_enter(r) bind(C, name="pomp_f_Taskgroup_enter")
-      import :: c_ptr, c_int, c_long_long, pomp_task_info, pomp_chunk
+      import :: c_ptr, c_int, c_long_long, pomp_task_info, pomp_chunk, pomp_taskloop_info
       type(c_ptr), value :: r
     end subroutine
     subroutine POMP_Taskgroup_begin(r) bind(C, name="pomp_f_Taskgroup_begin")
-      import :: c_ptr, c_int, c_long_long, pomp_task_info, pomp_chunk
+      import :: c_ptr, c_int, c_long_long, pomp_task_info, pomp_chunk, pomp_taskloop_info
       type(c_ptr), value :: r
     end subroutine
     subroutine POMP_Taskgroup_end(r) bind(C, name="pomp_f_Taskgroup_end")
-      import :: c_ptr, c_int, c_long_long, pomp_task_info, pomp_chunk
+      import :: c_ptr, c_int, c_long_long, pomp_task_info, pomp_chunk, pomp_taskloop_info
       type(c_ptr), value :: r
     end subroutine
     subroutine POMP_Taskgroup_exit(r) bind(C, name="pomp_f_Taskgroup_exit")
-      import :: c_ptr, c_int, c_long_long, pomp_task_info, pomp_chunk
+      import :: c_ptr, c_int, c_long_long, pomp_task_info, pomp_chunk, pomp_taskloop_info
       type(c_ptr), value :: r
     end subroutine
     subroutine POMP_Taskloop_exit(r) bind(C, name="pomp_f_Taskloop_exit")
-      import :: c_ptr, c_int, c_long_long, pomp_task_info, pomp_chunk
+      import :: c_ptr, c_int, c_long_long, pomp_task_info, pomp_chunk, pomp_taskloop_info
       type(c_ptr), value :: r
     end subroutine
     subroutine POMP_Ordered_enter(r) bind(C, name="pomp_f_Ordered_enter")
-      import :: c_ptr, c_int, c_long_long, pomp_task_info, pomp_chunk
+      import :: c_ptr, c_int, c_long_long, pomp_task_info, pomp_chunk, pomp_taskloop_info
       type(c_ptr), value :: r
     end subroutine
     subroutine POMP_Ordered_begin(r) bind(C, name="pomp_f_Ordered_begin")
-      import :: c_ptr, c_int, c_long_long, pomp_task_info, pomp_chunk
+      import :: c_ptr, c_int, c_long_long, pomp_task_info, pomp_chunk, pomp_taskloop_info
       type(c_ptr), value :: r
     end subroutine
     subroutine POMP_Ordered_end(r) bind(C, name="pomp_f_Ordered_end")
-      import :: c_ptr, c_int, c_long_long, pomp_task_info, pomp_chunk
+      import :: c_ptr, c_int, c_long_long, pomp_task_info, pomp_chunk, pomp_taskloop_info
       type(c_ptr), value :: r
     end subroutine
     subroutine POMP_Ordered_exit(r) bind(C, name="pomp_f_Ordered_exit")
-      import :: c_ptr, c_int, c_long_long, pomp_task_info, pomp_chunk
+      import :: c_ptr, c_int, c_long_long, pomp_task_info, pomp_chunk, pomp_taskloop_info
       type(c_ptr), value :: r
     end subroutine
     subroutine POMP_Simd_enter(r) bind(C, name="pomp_f_Simd_enter")
-      import :: c_ptr, c_int, c_long_long, pomp_task_info, pomp_chunk
+      import :: c_ptr, c_int, c_long_long, pomp_task_info, pomp_chunk, pomp_taskloop_info
       type(c_ptr), value :: r
     end subroutine
     subroutine POMP_Simd_exit(r) bind(C, name="pomp_f_Simd_exit")
-      import :: c_ptr, c_int, c_long_long, pomp_task_info, pomp_chunk
+      import :: c_ptr, c_int, c_long_long, pomp_task_info, pomp_chunk, pomp_taskloop_info
       type(c_ptr), value :: r
     end subroutine
     subroutine POMP_Loop_enter(r) bind(C, name="pomp_f_Loop_enter")
-      import :: c_ptr, c_int, c_long_long, pomp_task_info, pomp_chunk
+      import :: c_ptr, c_int, c_long_long, pomp_task_info, pomp_chunk, pomp_taskloop_info
       type(c_ptr), value :: r
     end subroutine
     subroutine POMP_Loop_exit(r) bind(C, name="pomp_f_Loop_exit")
-      import :: c_ptr, c_int, c_long_long, pomp_task_info, pomp_chunk
+      import :: c_ptr, c_int, c_long_long, pomp_task_info, pomp_chunk, pomp_taskloop_info
       type(c_ptr), value :: r
     end subroutine
     subroutine POMP_Cancel_enter(r) bind(C, name="pomp_f_Cancel_enter")
-      import :: c_ptr, c_int, c_long_long, pomp_task_info, pomp_chunk
+      import :: c_ptr, c_int, c_long_long, pomp_task_info, pomp_chunk, pomp_taskloop_info
       type(c_ptr), value :: r
     end subroutine
     subroutine POMP_Cancel_exit(r) bind(C, name="pomp_f_Cancel_exit")
-      import :: c_ptr, c_int, c_long_long, pomp_task_info, pomp_chunk
+      import :: c_ptr, c_int, c_long_long, pomp_task_info, pomp_chunk, pomp_taskloop_info
       type(c_ptr), value :: r
     end subroutine
     subroutine POMP_Cancellation_point_enter(r) bind(C, name="pomp_f_Cancellation_point_enter")
-      import :: c_ptr, c_int, c_long_long, pomp_task_info, pomp_chunk
+      import :: c_ptr, c_int, c_long_long, pomp_task_info, pomp_chunk, pomp_taskloop_info
       type(c_ptr), value :: r
     end subroutine
     subroutine POMP_Cancellation_point_exit(r) bind(C, name="pomp_f_Cancellation_point_exit")
-      import :: c_ptr, c_int, c_long_long, pomp_task_info, pomp_chunk
+      import :: c_ptr, c_int, c_long_long, pomp_task_info, pomp_chunk, pomp_taskloop_info
       type(c_ptr), value :: r
     end subroutine
     subroutine POMP_User_region_begin(r) bind(C, name="pomp_f_User_region_begin")
-      import :: c_ptr, c_int, c_long_long, pomp_task_info, pomp_chunk
+      import :: c_ptr, c_int, c_long_long, pomp_task_info, pomp_chunk, pomp_taskloop_info
       type(c_ptr), value :: r
     end subroutine
     subroutine POMP_User_region_end(r) bind(C, name="pomp_f_User_region_end")
-      import :: c_ptr, c_int, c_long_long, pomp_task_info, pomp_chunk
+      import :: c_ptr, c_int, c_long_long, pomp_task_info, pomp_chunk, pomp_taskloop_info
       type(c_ptr), value :: r
     end subroutine
     subroutine POMP_Section_end(r) bind(C, name="pomp_f_Section_end")
-      import :: c_ptr, c_int, c_long_long, pomp_task_info, pomp_chunk
+      import :: c_ptr, c_int, c_long_long, pomp_task_info, pomp_chunk, pomp_taskloop_info
       type(c_ptr), value :: r
     end subroutine
     subroutine POMP_Implicit_barrier_enter(r) bind(C, name="pomp_f_Implicit_barrier_enter")
-      import :: c_ptr, c_int, c_long_long, pomp_task_info, pomp_chunk
+      import :: c_ptr, c_int, c_long_long, pomp_task_info, pomp_chunk, pomp_taskloop_info
       type(c_ptr), value :: r
     end subroutine
     subroutine POMP_Implicit_barrier_exit(r) bind(C, name="pomp_f_Implicit_barrier_exit")
-      import :: c_ptr, c_int, c_long_long, pomp_task_info, pomp_chunk
+      import :: c_ptr, c_int, c_long_long, pomp_task_info, pomp_chunk, pomp_taskloop_info
       type(c_ptr), value :: r
     end subroutine
     subroutine POMP_Init() bind(C, name="POMP_Init")
-      import :: c_ptr, c_int, c_long_long, pomp_task_info, pomp_chunk
+      import :: c_ptr, c_int, c_long_long, pomp_task_info, pomp_chunk, pomp_taskloop_info
     end subroutine
     subroutine POMP_On() bind(C, name="POMP_On")
-      import :: c_ptr, c_int, c_long_long, pomp_task_info, pomp_chunk
+      import :: c_ptr, c_int, c_long_long, pomp_task_info, pomp_chunk, pomp_taskloop_info
     end subroutine
     subroutine POMP_Off() bind(C, name="POMP_Off")
-      import :: c_ptr, c_int, c_long_long, pomp_task_info, pomp_chunk
+      import :: c_ptr, c_int, c_long_long, pomp_task_info, pomp_chunk, pomp_taskloop_info
     end subroutine
     subroutine POMP_Init_lock(r, lock) bind(C, name="POMP_Init_lock")
-      import :: c_ptr, c_int, c_long_long, pomp_task_info, pomp_chunk
+      import :: c_ptr, c_int, c_long_long, pomp_task_info, pomp_chunk, pomp_taskloop_info
       type(c_ptr), value :: r
       type(*) :: lock
     end subroutine
     subroutine POMP_Destroy_lock(r, lock) bind(C, name="POMP_Destroy_lock")
-      import :: c_ptr, c_int, c_long_long, pomp_task_info, pomp_chunk
+      import :: c_ptr, c_int, c_long_long, pomp_task_info, pomp_chunk, pomp_taskloop_info
       type(c_ptr), value :: r
       type(*) :: lock
     end subroutine
     subroutine POMP_Set_lock(r, lock) bind(C, name="POMP_Set_lock")
-      import :: c_ptr, c_int, c_long_long, pomp_task_info, pomp_chunk
+      import :: c_ptr, c_int, c_long_long, pomp_task_info, pomp_chunk, pomp_taskloop_info
       type(c_ptr), value :: r
       type(*) :: lock
     end subroutine
     subroutine POMP_Unset_lock(r, lock) bind(C, name="POMP_Unset_lock")
-      import :: c_ptr, c_int, c_long_long, pomp_task_info, pomp_chunk
+      import :: c_ptr, c_int, c_long_long, pomp_task_info, pomp_chunk, pomp_taskloop_info
       type(c_ptr), value :: r
       type(*) :: lock
     end subroutine
     subroutine POMP_Chunk_init(c, r, step, size, lbv, vstep) bind(C, name="pomp_f_chunk_init")
-      import :: c_ptr, c_int, c_long_long, pomp_task_info, pomp_chunk
+      import :: c_ptr, c_int, c_long_long, pomp_task_info, pomp_chunk, pomp_taskloop_info
       type(pomp_chunk) :: c
       type(c_ptr), value :: r
       integer(c_long_long), value :: step, size, lbv, vstep
     end subroutine
     subroutine POMP_Chunk_init_count(c, r, step, lbv, vstep) bind(C, name="pomp_f_chunk_init_count")
-      import :: c_ptr, c_int, c_long_long, pomp_task_info, pomp_chunk
+      import :: c_ptr, c_int, c_long_long, pomp_task_info, pomp_chunk, pomp_taskloop_info
       type(pomp_chunk) :: c
       type(c_ptr), value :: r
       integer(c_long_long), value :: step, lbv, vstep
     end subroutine
     subroutine POMP_Chunk_iteration(c, x, v) bind(C, name="pomp_f_chunk_iteration")
-      import :: c_ptr, c_int, c_long_long, pomp_task_info, pomp_chunk
+      import :: c_ptr, c_int, c_long_long, pomp_task_info, pomp_chunk, pomp_taskloop_info
       type(pomp_chunk) :: c
       integer(c_long_long), value :: x, v
     end subroutine
     subroutine POMP_Chunk_close(c) bind(C, name="pomp_f_chunk_close")
-      import :: c_ptr, c_int, c_long_long, pomp_task_info, pomp_chunk
+      import :: c_ptr, c_int, c_long_long, pomp_task_info, pomp_chunk, pomp_taskloop_info
       type(pomp_chunk) :: c
     end subroutine
+    subroutine POMP_Taskloop_enter(r, old, tl) bind(C, name="pomp_f_taskloop_enter")
+      import :: c_ptr, c_int, c_long_long, pomp_task_info, pomp_chunk, pomp_taskloop_info
+      type(c_ptr), value :: r
+      integer(c_long_long), value :: old
+      type(pomp_taskloop_info) :: tl
+    end subroutine
+    subroutine POMP_Taskloop_loop(tl, level, lb, ub, step, rel) bind(C, name="pomp_f_taskloop_loop")
+      import :: c_ptr, c_int, c_long_long, pomp_task_info, pomp_chunk, pomp_taskloop_info
+      type(pomp_taskloop_info) :: tl
+      integer(c_int), value :: level, rel
+      integer(c_long_long), value :: lb, ub, step
+    end subroutine
+    subroutine POMP_Taskloop_schedule(tl, kind, value) bind(C, name="pomp_f_taskloop_schedule")
+      import :: c_ptr, c_int, c_long_long, pomp_task_info, pomp_chunk, pomp_taskloop_info
+      type(pomp_taskloop_info) :: tl
+      integer(c_int), value :: kind
+      integer(c_long_long), value :: value
+    end subroutine
+    subroutine POMP_Taskloop_iteration(tl, v) bind(C, name="pomp_f_taskloop_iteration")
+      import :: c_ptr, c_int, c_long_long, pomp_task_info, pomp_chunk, pomp_taskloop_info
+      type(pomp_taskloop_info) :: tl
+      integer(c_long_long), value :: v
+    end subroutine
+    subroutine POMP_Taskloop_iteration_end(tl) bind(C, name="pomp_f_taskloop_iteration_end")
+      import :: c_ptr, c_int, c_long_long, pomp_task_info, pomp_chunk, pomp_taskloop_info
+      type(pomp_taskloop_info) :: tl
+    end subroutine
     subroutine POMP_Chunk_close_count(c, n, last, sum) bind(C, name="pomp_f_chunk_close_count")
-      import :: c_ptr, c_int, c_long_long, pomp_task_info, pomp_chunk
+      import :: c_ptr, c_int, c_long_long, pomp_task_info, pomp_chunk, pomp_taskloop_info
       type(pomp_chunk) :: c
       integer(c_long_long), value :: n, last, sum
     end subroutine
