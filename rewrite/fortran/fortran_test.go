@@ -97,7 +97,7 @@ func loopEndOf(src string, form Form) string {
 	} else {
 		classifyFree(lines)
 	}
-	its := items(lines, form)
+	its := items(lines)
 	e := loopEnd(its, 0)
 	if e < 0 {
 		return ""
@@ -167,7 +167,7 @@ func TestClassifyFree(t *testing.T) {
 		"!$omptask\n"
 	lines := splitLines([]byte(src), "x.f90")
 	classifyFree(lines)
-	its := items(lines, Free)
+	its := items(lines)
 	if len(its) != 3 {
 		t.Fatalf("%d items, want 3 (!$omptask is a comment): %+v", len(its), its)
 	}

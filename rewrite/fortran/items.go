@@ -17,7 +17,7 @@ type item struct {
 }
 
 // items groups the classified lines into statements and directives.
-func items(lines []line, form Form) []item {
+func items(lines []line) []item {
 	var out []item
 	for i := 0; i < len(lines); i++ {
 		l := lines[i]

@@ -92,7 +92,7 @@ func Instrument(src []byte, o Options) (*Result, error) {
 	} else {
 		classifyFree(r.lines)
 	}
-	r.its = items(r.lines, o.Form)
+	r.its = items(r.lines)
 	r.unit = r.unitName(src)
 	r.walk()
 	if len(r.errs) > 0 {
