@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 
 	"github.com/urfave/cli/v2"
@@ -147,7 +148,14 @@ func (s *settings) instrumentFortran(c *cli.Context, file, out, dir string, inPl
 	case inPlace:
 		out = file
 	case dir != "":
-		out = filepath.Join(dir, file)
+		var err error
+		if out, err = atomicfile.OutPath(dir, file); err == nil {
+			err = os.MkdirAll(filepath.Dir(out), 0o755)
+		}
+		if err != nil {
+			fmt.Fprintf(c.App.ErrWriter, "gopari: %v\n", err)
+			return false, nil
+		}
 	case out == "" || out == "-":
 		return false, usageErr("instrument: %s: a Fortran result is two files (the source and its region table in C): give -o, --out-dir or --in-place", file)
 	}
