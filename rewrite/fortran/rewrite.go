@@ -78,7 +78,8 @@ type rw struct {
 	regions []region
 	diags   []Diag
 	errs    Errors
-	skip    int // items up to this index are inside a simd loop
+	skip    int    // items up to this index are inside a simd loop
+	body    [2]int // the items of the construct whose block is being opened (ompnames.go)
 	unit    string
 }
 

@@ -206,7 +206,11 @@ func (r *rw) newRegion(k, e int, kind constructs.ID, name string, cs []clause, f
 
 // open starts the block that holds a construct's variables.
 func (r *rw) open(vars ...string) []string {
-	return r.code(append([]string{"block", "use pomp_unit_" + r.unit}, vars...)...)
+	head := []string{"block", "use pomp_unit_" + r.unit}
+	if r.body[1] > r.body[0] {
+		head = append(head, r.ompUse(r.body[0], r.body[1])...)
+	}
+	return r.code(append(head, vars...)...)
 }
 
 const (
@@ -271,6 +275,8 @@ func (r *rw) block(k int) {
 // its end directive or -1. endCs are the clauses of the end directive.
 func (r *rw) wrapBlock(k, e, endDir int, name string, cs, endCs []clause, loop bool) {
 	d := r.its[k].dir
+	r.body = [2]int{k, e}
+	defer func() { r.body = [2]int{} }()
 	kind := d.info.kind
 	if !loop {
 		endCs = r.its[e].dir.clauses
@@ -501,6 +507,7 @@ func (r *rw) loop(k int) {
 // inner construct, ended by nowait: the region's own barrier follows.
 func (r *rw) combined(k int) {
 	d := r.its[k].dir
+	defer func() { r.body = [2]int{} }()
 	inner := d.info.leaves[1]
 	par, in := split(d.clauses, inner)
 	innerKind := map[string]constructs.ID{"do": constructs.For, "do simd": constructs.For,
@@ -524,6 +531,7 @@ func (r *rw) combined(k int) {
 	} else {
 		r.done[end] = true
 	}
+	r.body = [2]int{k, e}
 	l := r.lines[r.its[k].first]
 	parOn, innerOn := !r.disabled(constructs.Parallel), !r.disabled(innerKind)
 	preg, ireg := "", ""
