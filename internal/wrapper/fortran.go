@@ -94,6 +94,10 @@ func (p *plan) compileFortran(src input) error {
 			argv = append(argv, a)
 		}
 	}
+	if m := fortranDriver.FindStringSubmatch(filepath.Base(p.compiler[len(p.compiler)-1])); m != nil && m[2] == "gfortran" {
+		// The object's records of the file compiled name the source.
+		argv = append(argv, "-ffile-prefix-map="+inst+"="+src.path)
+	}
 	argv = append(argv, "-I", modDir, "-I", filepath.Dir(src.path), inst, "-c", "-o", fobj)
 	err = p.exec(argv)
 	p.removeUnitModule(res.Unit)
