@@ -35,7 +35,7 @@ MPI_LIB := $(if $(MPICC),$(BUILD)/lib/libpomp_mpi.a)
 # One-word compiler wrappers, links to gopari: gopari-gcc is gopari cc gcc.
 WRAPPERS := gopari-gcc gopari-g++ gopari-clang gopari-clang++ gopari-mpicc gopari-mpicxx
 
-build: $(BIN)/gopari $(addprefix $(BIN)/,$(WRAPPERS)) $(BUILD)/lib/libpomp.a $(BUILD)/include/pomp.h $(MPI_LIB)
+build: $(BIN)/gopari $(addprefix $(BIN)/,$(WRAPPERS)) $(BUILD)/lib/libpomp.a $(BUILD)/include/pomp.h $(BUILD)/include/pomp_lib.f90 $(MPI_LIB)
 
 $(BIN)/gopari: $(GO_SOURCES)
 	$(GOBUILD) $(GOTAGS) -o $@ ./cmd/gopari
@@ -60,6 +60,12 @@ $(BUILD)/lib/libpomp_mpi.a: pomprt/mpi/pomp_mpi.c pomprt/rt.h pomprt/include/pom
 	ar rcs $@ $(BUILD)/obj/pomp_mpi.o
 
 $(BUILD)/include/pomp.h: pomprt/include/pomp.h
+	@mkdir -p $(@D)
+	cp $< $@
+
+# The Fortran binding's source: gopari cc compiles it into a .mod for the
+# compiler at hand.
+$(BUILD)/include/pomp_lib.f90: pomprt/include/fortran/pomp_lib.f90
 	@mkdir -p $(@D)
 	cp $< $@
 
@@ -113,6 +119,7 @@ install: build
 	install -m 0644 $(BUILD)/lib/libpomp.a $(DESTDIR)$(PREFIX)/lib/libpomp.a
 	$(if $(MPI_LIB),install -m 0644 $(MPI_LIB) $(DESTDIR)$(PREFIX)/lib/libpomp_mpi.a)
 	install -m 0644 $(BUILD)/include/pomp.h $(DESTDIR)$(PREFIX)/include/pomp.h
+	install -m 0644 $(BUILD)/include/pomp_lib.f90 $(DESTDIR)$(PREFIX)/include/pomp_lib.f90
 
 vet:
 	$(GO) vet $(GOTAGS) ./...

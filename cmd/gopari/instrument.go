@@ -3,12 +3,16 @@ package main
 import (
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 
 	"github.com/urfave/cli/v2"
 
 	"gopari/internal/atomicfile"
 	"gopari/internal/srcfile"
 	"gopari/internal/verify"
+	"gopari/rewrite"
+	"gopari/rewrite/fortran"
 )
 
 func instrumentCommand() *cli.Command {
@@ -25,6 +29,8 @@ for a file with errors, and a source is only overwritten with --in-place.`,
 			&cli.StringFlag{Name: "out-dir", Usage: "write each result to `DIR`/FILE, keeping relative paths"},
 			&cli.BoolFlag{Name: "in-place", Usage: "overwrite each FILE with its result"},
 			&cli.BoolFlag{Name: "verify", Usage: "parse each C result with modernc.org/cc/v4 and report what it rejects"},
+			&cli.BoolFlag{Name: "free", Usage: "read Fortran sources as free form (default: from the suffix; .f90 .F90 ... free, .f .F .for ... fixed)"},
+			&cli.BoolFlag{Name: "fixed", Usage: "read Fortran sources as fixed form"},
 			&cli.BoolFlag{Name: "functions", Usage: "not here: functions are measured through compiler flags (gopari cc --functions, or gopari config --functions-cflags)"},
 		),
 		Action: runInstrument,
@@ -72,6 +78,9 @@ func (s *settings) instrumentOne(c *cli.Context, file, out, dir string, inPlace 
 		defer pauseGC(sourceSize(file))()
 	}
 	stderr := c.App.ErrWriter
+	if _, _, f := fortran.FormOf(file); f || c.Bool("free") || c.Bool("fixed") {
+		return s.instrumentFortran(c, file, out, dir, inPlace)
+	}
 	res := s.instrument(file, c.App.Reader, stderr)
 	if res == nil || !s.verified(file, res, stderr) {
 		return false, nil
@@ -124,4 +133,40 @@ func checkOutputs(files []string, out, dir string, inPlace bool) error {
 		return usageErr("instrument: --out-dir cannot place standard input; use -o")
 	}
 	return nil
+}
+
+// instrumentFortran writes a Fortran file's result and its region table
+// (fortran.InstrumentFile): two files, so standard output cannot hold it.
+func (s *settings) instrumentFortran(c *cli.Context, file, out, dir string, inPlace bool) (bool, error) {
+	form := map[bool]string{true: "free", false: "fixed"}[c.Bool("free")]
+	if !c.Bool("free") && !c.Bool("fixed") {
+		form = ""
+	}
+	switch {
+	case c.Bool("free") && c.Bool("fixed"):
+		return false, usageErr("instrument: --free and --fixed exclude each other")
+	case inPlace:
+		out = file
+	case dir != "":
+		var err error
+		if out, err = atomicfile.OutPath(dir, file); err == nil {
+			err = os.MkdirAll(filepath.Dir(out), 0o755)
+		}
+		if err != nil {
+			fmt.Fprintf(c.App.ErrWriter, "gopari: %v\n", err)
+			return false, nil
+		}
+	case out == "" || out == "-":
+		return false, usageErr("instrument: %s: a Fortran result is two files (the source and its region table in C): give -o, --out-dir or --in-place", file)
+	}
+	diags, err := fortran.InstrumentFile(file, out, form, fortran.Options{Name: s.name,
+		KeepUntied: s.opts.Untied == rewrite.UntiedKeep, Disable: s.opts.Disable, Chunks: s.opts.Chunks})
+	for _, d := range diags {
+		fmt.Fprintln(c.App.ErrWriter, d)
+	}
+	if err != nil {
+		fmt.Fprintf(c.App.ErrWriter, "gopari: %v\n", err)
+		return false, nil
+	}
+	return true, nil
 }

@@ -15,6 +15,8 @@ var usageCases = map[string][][]string{
 	"instrument": {
 		{"instrument"}, // no input file
 		{"instrument", "-o", "x.c", "a.c", "b.c"}, // -o takes one
+		{"instrument", "x.f90"},                   // a Fortran result is two files: no standard output
+		{"instrument", "--free", "--fixed", "-o", "y.f", "x.f"},
 	},
 	"diff": {{"diff"}}, // no input file
 	"report": {

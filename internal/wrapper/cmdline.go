@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"os"
 	"strings"
+
+	"gopari/rewrite/fortran"
 )
 
 // A compiler command line, classified as GCC's driver reads it. Clang
@@ -27,6 +29,8 @@ type input struct {
 	path  string
 	lang  string // "c", "c++", "cpp-output", "c++-cpp-output", or "" for anything else
 	xlang string // the -x in effect, "" if none
+	// fortran says that the input is a Fortran source (fortran.go).
+	fortran bool
 }
 
 // argWithValue lists options whose value may be the next argument.
@@ -57,8 +61,10 @@ func newInput(i int, a, xlang string) input {
 	in := input{index: i, path: a, xlang: xlang}
 	if xlang != "" {
 		in.lang = normLang(xlang)
+		in.fortran = strings.HasPrefix(xlang, "f77") || strings.HasPrefix(xlang, "f95")
 	} else if l := LanguageOf(a); !l.Header {
 		in.lang = l.Name
+		_, _, in.fortran = fortran.FormOf(a)
 	}
 	return in
 }

@@ -15,7 +15,7 @@ import (
 // first MPI library, so that the program's MPI calls resolve to its
 // wrappers, which call PMPI.
 
-var mpiWrapper = regexp.MustCompile(`^mpi(cc|cxx|c\+\+|CC|gcc|g\+\+|icc|icpc|icx|icpx|clang|clang\+\+)([-.][^/]*)?$`)
+var mpiWrapper = regexp.MustCompile(`^mpi(cc|cxx|c\+\+|CC|gcc|g\+\+|icc|icpc|icx|icpx|clang|clang\+\+|f90|f77|fort|ifort|ifx)([-.][^/]*)?$`)
 
 // isMPILib reports whether a link argument names an MPI library.
 func isMPILib(a string) bool {

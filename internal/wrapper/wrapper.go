@@ -113,8 +113,10 @@ func (p *plan) run() error {
 	}
 	var sources []input
 	for _, in := range l.inputs {
-		if l.openmp && in.lang != "" && in.path != "-" {
+		if l.openmp && (in.lang != "" || in.fortran) && in.path != "-" {
 			sources = append(sources, in)
+		} else if l.openmp && passedOver(in) { // fortran.go
+			fmt.Fprintf(p.stderr, "gopari: warning: %s: not a C, C++ or Fortran source by its suffix; compiled without instrumentation\n", in.path)
 		}
 	}
 	linking := l.mode == 'l'
@@ -135,7 +137,11 @@ func (p *plan) run() error {
 	defer stop()
 	p.objects = make(map[int]string)
 	for _, src := range sources {
-		if err := p.compile(src); err != nil {
+		compile := p.compile
+		if src.fortran {
+			compile = p.compileFortran
+		}
+		if err := compile(src); err != nil {
 			if ee, ok := err.(*instrumentError); ok && p.o.Fallback {
 				fmt.Fprintf(p.stderr, "gopari: warning: %s: %v; compiling without instrumentation (--fallback)\n", src.path, ee.err)
 				p.cleanup()

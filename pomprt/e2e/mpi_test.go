@@ -631,5 +631,8 @@ func makePrefix(dir string) error {
 	if err == nil {
 		err = os.Symlink(filepath.Join(libDir, "libpomp.a"), filepath.Join(dir, "lib", "libpomp.a"))
 	}
+	if err == nil { // the Fortran binding's source (fortran_test.go)
+		err = os.Symlink(filepath.Join(incDir, "fortran", "pomp_lib.f90"), filepath.Join(dir, "include", "pomp_lib.f90"))
+	}
 	return err
 }
