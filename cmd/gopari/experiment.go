@@ -73,7 +73,7 @@ func warnStream(w io.Writer, exp *events.Experiment, dropped int64) {
 		if dropped > 0 {
 			fmt.Fprintf(w, "gopari: warning: the runtime dropped %d records (GOPARI_TRACE_MAX_BYTES or a full disk); the trace has gaps where it says so\n", dropped)
 		}
-		warnKilled(w, exp)
+		exp.WarnKilled(w)
 		return
 	}
 	if d := max(dropped, exp.Events.Dropped); d > 0 {

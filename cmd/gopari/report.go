@@ -8,6 +8,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"gopari/internal/events"
 	"gopari/internal/experiment"
 	"gopari/internal/job"
 	"gopari/internal/profile"
@@ -88,7 +89,7 @@ func runReport(c *cli.Context) error {
 	}
 	p, err := profile.Read(path)
 	if err != nil {
-		if exp, kerr := killedRun(filepath.Dir(path), err); kerr != nil {
+		if exp, kerr := events.KilledRun(filepath.Dir(path), err); kerr != nil {
 			return failure(kerr)
 		} else if exp != nil {
 			return runKilledReport(c, exp)

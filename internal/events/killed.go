@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
@@ -185,4 +186,36 @@ func (e *Experiment) KilledNotes() []string {
 			filepath.Join(e.Dir, e.Events.Dir, experiment.ReserveFile), k.Reserve))
 	}
 	return out
+}
+
+// KilledRun returns the killed run in dir, given the error of reading its
+// profile.json: nil when the profile failed for another reason, or when
+// no stream.json says the run was killed.
+func KilledRun(dir string, perr error) (*Experiment, error) {
+	if !errors.Is(perr, fs.ErrNotExist) {
+		return nil, nil
+	}
+	exp, err := OpenExperiment(dir)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, nil
+		}
+		return nil, err
+	}
+	if exp.Killed == nil {
+		return nil, nil
+	}
+	return exp, nil
+}
+
+// WarnKilled says on w that e is a killed run's, what it keeps and what
+// it lost; nothing for a run that was not killed.
+func (e *Experiment) WarnKilled(w io.Writer) {
+	if e.Killed == nil {
+		return
+	}
+	fmt.Fprintf(w, "gopari: warning: %s\n", e.KilledSummary())
+	for _, n := range e.KilledNotes() {
+		fmt.Fprintf(w, "gopari: note: %s\n", n)
+	}
 }
