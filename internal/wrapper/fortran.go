@@ -104,15 +104,27 @@ func (p *plan) compileFortran(src input) error {
 	if err != nil {
 		return err
 	}
+	if err := p.joinFortran(table, fobj, tobj, obj); err != nil {
+		return err
+	}
+	if l.mode == 'l' {
+		p.objects[src.index] = obj
+	}
+	return nil
+}
+
+// joinFortran compiles a Fortran source's region table into tobj and
+// joins it with the compiled source fobj into obj.
+func (p *plan) joinFortran(table, fobj, tobj, obj string) error {
 	cc := []string{tableCompiler(p.compiler)}
-	cc = append(cc, codeModelFlags(l.args)...)
+	cc = append(cc, codeModelFlags(p.line.args)...)
 	if err := p.exec(append(cc, "-I", p.includeDir, "-c", table, "-o", tobj)); err != nil {
 		return err
 	}
 	if err := p.exec([]string{"ld", "-r", fobj, tobj, "-o", obj}); err != nil {
 		return err
 	}
-	if largeData(l.args) {
+	if largeData(p.line.args) {
 		// ld -r leaves an empty section LARGE_COMMON beside the large
 		// common blocks of -mcmodel=medium, which the final link then
 		// takes for their definition: two such objects that share a
@@ -120,9 +132,6 @@ func (p *plan) compileFortran(src input) error {
 		if err := p.exec([]string{"objcopy", "--rename-section", "LARGE_COMMON=.lbss.gopari", obj}); err != nil {
 			return err
 		}
-	}
-	if l.mode == 'l' {
-		p.objects[src.index] = obj
 	}
 	return nil
 }
