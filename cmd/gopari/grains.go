@@ -11,6 +11,7 @@ import (
 	"gopari/internal/events"
 	"gopari/internal/experiment"
 	"gopari/internal/grains"
+	"gopari/internal/traceexport"
 )
 
 func grainsCommand() *cli.Command {
@@ -23,7 +24,11 @@ every task instance, taskloop task and loop chunk (programs instrumented with
 --chunks). Prints the grains to fix, worst first; --csv writes one row per
 grain with its metrics, --dot and --graphml the grain graph (Graphviz; yEd,
 Gephi). --baseline names a 1-thread run of the same program, for work
-deviation (inflation), matched grain by grain by lineage.`,
+deviation (inflation), matched grain by grain by lineage. --window START:END
+(seconds since the run's start) and --threads LIST (team paths) write only
+the grains that ran then and there; their metrics stay the whole run's.
+Large outputs are announced with their estimated size, and long passes
+report their progress on stderr.`,
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "csv", Usage: "write one row per grain to `FILE`"},
 			&cli.StringFlag{Name: "dot", Usage: "write the grain graph for Graphviz to `FILE`"},
@@ -35,6 +40,8 @@ deviation (inflation), matched grain by grain by lineage.`,
 			&cli.Float64Flag{Name: "balance", Value: 0.8, Usage: "flag loops whose load balance is below `X`"},
 			&cli.IntFlag{Name: "max-nodes", Value: 5000, Usage: "group the graph by region and depth above `N` nodes"},
 			&cli.IntFlag{Name: "top", Value: 10, Usage: "show the `N` worst problems (0: all)"},
+			&cli.StringFlag{Name: "window", Usage: "write only grains that ran within `START:END`, in seconds since the run's start"},
+			&cli.StringFlag{Name: "threads", Usage: "write only grains that ran on the team paths `LIST` (0,0.1)"},
 		},
 		Action: runGrains,
 	}
@@ -57,6 +64,7 @@ func runGrains(c *cli.Context) error {
 		return &exitError{code: 1, msg: err.Error()}
 	}
 	stderr := c.App.ErrWriter
+	grains.Announce(stderr, a, c.String("csv"), c.String("dot"), c.String("graphml"))
 	var graph *grains.Graph
 	if c.String("dot") != "" || c.String("graphml") != "" {
 		graph = grains.NewGraph(c.Int("max-nodes"))
@@ -112,8 +120,19 @@ func grainsOptions(c *cli.Context, exp *events.Experiment) (grains.Options, erro
 	if c.Float64("parallelism") < 0 || c.Int("max-nodes") < 1 {
 		return opts, usageErr("grains: --parallelism must be positive and --max-nodes at least 1")
 	}
-	opts = grains.Options{Benefit: c.Float64("benefit"), Inflation: c.Float64("inflation"),
-		Parallelism: c.Float64("parallelism"), Balance: c.Float64("balance"), Scatter: c.String("csv") != ""}
+	window, threads, err := traceexport.ParseSlice(c.String("window"), c.IsSet("window"), c.String("threads"), c.IsSet("threads"))
+	if err != nil {
+		return opts, usageErr("grains: %v", err)
+	}
+	opts = grains.Options{Benefit: c.Float64("benefit"), Inflation: c.Float64("inflation"), Progress: c.App.ErrWriter,
+		Parallelism: c.Float64("parallelism"), Balance: c.Float64("balance"), Scatter: c.String("csv") != "",
+		Slice: grains.Slice{Threads: threads}}
+	if window != nil {
+		opts.Slice.Window = &[2]float64{window[0] * 1e9, window[1] * 1e9}
+	}
+	if err := opts.Slice.CheckThreads(exp); err != nil {
+		return opts, &exitError{code: 1, msg: "grains: " + err.Error()}
+	}
 	if b := c.String("baseline"); b != "" {
 		base, err := events.OpenExperiment(experiment.Dir(b))
 		if err != nil {

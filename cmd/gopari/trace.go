@@ -63,20 +63,9 @@ func runTrace(c *cli.Context) error {
 	if out == "" && pf == "" && dir == "" {
 		return usageErr("trace: nothing to do: give --otf2 DIR, --perfetto FILE, --chrome FILE or several")
 	}
-	var window *[2]float64
-	if s := c.String("window"); c.IsSet("window") {
-		from, to, err := traceexport.ParseWindow(s)
-		if err != nil {
-			return usageErr("trace: %v", err)
-		}
-		window = &[2]float64{from, to}
-	}
-	var threads map[string]bool
-	if c.IsSet("threads") {
-		var err error
-		if threads, err = traceexport.ParseThreads(c.String("threads")); err != nil {
-			return usageErr("trace: %v", err)
-		}
+	window, threads, err := traceexport.ParseSlice(c.String("window"), c.IsSet("window"), c.String("threads"), c.IsSet("threads"))
+	if err != nil {
+		return usageErr("trace: %v", err)
 	}
 	if dir != "" && !otf2.Available {
 		_, err := otf2.Write(dir, nil)

@@ -1,6 +1,7 @@
 package grains
 
 import (
+	"io"
 	"math"
 	"math/bits"
 	"sort"
@@ -28,6 +29,11 @@ type Options struct {
 	// Scatter computes each task's scatter, which only the CSV shows: it
 	// keeps one entry per task family for the whole first pass.
 	Scatter bool
+	// Slice selects the grains written; the zero Slice keeps them all.
+	Slice Slice
+	// Progress, when not nil, receives a line every Every of a long pass
+	// over the stream.
+	Progress io.Writer
 }
 
 func (o *Options) defaults() {
@@ -260,6 +266,7 @@ type Analysis struct {
 	Exp        *events.Experiment
 	Opts       Options
 	Grains     int64
+	Kept       int64 // the grains Opts.Slice keeps
 	MaxTeam    int
 	conc       hist
 	executing  map[int]bool // OS thread -> executing a grain
@@ -282,6 +289,9 @@ func Analyze(exp *events.Experiment, opts Options) (*Analysis, error) {
 	nlocs := len(exp.Threads)
 	r, err := Extract(exp, func(g *Grain, ev *timeline.Event) {
 		a.Grains++
+		if opts.Slice.keeps(exp, g) {
+			a.Kept++
+		}
 		if g.Kind != Chunk {
 			if opts.Scatter {
 				a.family(g, nlocs)
@@ -314,7 +324,7 @@ func Analyze(exp *events.Experiment, opts Options) (*Analysis, error) {
 		if g.TeamSize > a.MaxTeam {
 			a.MaxTeam = g.TeamSize
 		}
-	}, a.observe)
+	}, a.progress(opts.Progress, "first pass", a.observe))
 	if err != nil {
 		return nil, err
 	}

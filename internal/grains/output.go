@@ -65,6 +65,9 @@ func (a *Analysis) Write(out Outputs) (*Result, error) {
 	row := make([]string, 0, len(Columns))
 	var werr error
 	_, err := Extract(a.Exp, func(g *Grain, ev *timeline.Event) {
+		if !a.Opts.Slice.keeps(a.Exp, g) {
+			return
+		}
 		m := a.Measure(g)
 		res.Grains++
 		res.ByKind[g.Kind]++
@@ -101,7 +104,7 @@ func (a *Analysis) Write(out Outputs) (*Result, error) {
 			return
 		}
 		werr = cw.Write(a.row(row[:0], g, &m))
-	}, nil)
+	}, a.progress(a.Opts.Progress, "writing", nil))
 	if err != nil {
 		return nil, err
 	}

@@ -234,3 +234,25 @@ func Size(n int64) string {
 	}
 	return strconv.FormatInt(n, 10) + " B"
 }
+
+// ParseSlice parses the values of --window and --threads, each when set:
+// the window in seconds (nil when unset), the team paths (nil when
+// unset). gopari trace and gopari grains cut by them.
+func ParseSlice(window string, windowSet bool, threads string, threadsSet bool) (*[2]float64, map[string]bool, error) {
+	var w *[2]float64
+	if windowSet {
+		from, to, err := ParseWindow(window)
+		if err != nil {
+			return nil, nil, err
+		}
+		w = &[2]float64{from, to}
+	}
+	var t map[string]bool
+	if threadsSet {
+		var err error
+		if t, err = ParseThreads(threads); err != nil {
+			return nil, nil, err
+		}
+	}
+	return w, t, nil
+}
