@@ -71,7 +71,7 @@ func WriteKilled(w io.Writer, exp *events.Experiment, s *salvage.Summary, top in
 	dir := exp.Dir
 	fmt.Fprintln(w)
 	if exp.Events.Has("trace") {
-		fmt.Fprintf(w, "  export it:  gopari trace --otf2 %s --chrome %s %s\n", filepath.Join(dir, "otf2"), filepath.Join(dir, "trace.json"), dir)
+		fmt.Fprintf(w, "  export it:  gopari trace --otf2 %s --perfetto %s %s\n", filepath.Join(dir, "otf2"), filepath.Join(dir, "trace.pftrace"), dir)
 	}
 	fmt.Fprintf(w, "  grains:     gopari grains --csv %s --dot %s %s\n", filepath.Join(dir, "grains.csv"), filepath.Join(dir, "grains.dot"), dir)
 }

@@ -191,8 +191,8 @@ func StreamNote(w io.Writer, dir string) {
 	}
 	fmt.Fprintln(w)
 	if m.Has("trace") {
-		fmt.Fprintf(w, "  export it:  gopari trace --otf2 %s --chrome %s %s\n", filepath.Join(dir, "otf2"), filepath.Join(dir, "trace.json"), dir)
-		fmt.Fprintf(w, "  then open %s in Vampir, or %s in Perfetto (ui.perfetto.dev) or chrome://tracing\n", filepath.Join(dir, "otf2", "traces.otf2"), filepath.Join(dir, "trace.json"))
+		fmt.Fprintf(w, "  export it:  gopari trace --otf2 %s --perfetto %s %s\n", filepath.Join(dir, "otf2"), filepath.Join(dir, "trace.pftrace"), dir)
+		fmt.Fprintf(w, "  then open %s in Vampir, or %s in Perfetto (ui.perfetto.dev)\n", filepath.Join(dir, "otf2", "traces.otf2"), filepath.Join(dir, "trace.pftrace"))
 	}
 	fmt.Fprintf(w, "  grains:     gopari grains --csv %s --dot %s %s\n", filepath.Join(dir, "grains.csv"), filepath.Join(dir, "grains.dot"), dir)
 }
