@@ -243,53 +243,74 @@ func TestCallPathChain(t *testing.T) {
 			t.Parallel()
 			exe := buildCC(t, c, "cpdeep.c", "--functions")
 			for _, threads := range []string{"1", "2"} {
-				r := run(t, exe, []string{"OMP_NUM_THREADS=" + threads})
-				if r.code != 0 {
-					t.Fatalf("exit %d: %s", r.code, r.stderr)
-				}
-				v := newCPView(t, readProfile(t, r), exe)
-				checkCallPaths(t, v)
-				got := printed(t, r.stdout)
-				want := map[string][]string{
-					"top":  {"main", "top"},
-					"mid":  {"main", "top", "mid"},
-					"leaf": {"main", "top", "mid", "leaf"},
-				}
-				visits := map[string]uint64{"top": 4, "mid": 4, "leaf": 8}
-				for fn, path := range want {
-					var node = -1
-					for _, i := range v.nodes(fn) {
-						if strings.Join(v.path(i), "/") == strings.Join(path, "/") {
-							node = i
-						}
-					}
-					if node < 0 {
-						t.Errorf("%s threads: no node %s", threads, strings.Join(path, "/"))
-						continue
-					}
-					if n := v.visits(node); n != visits[fn] {
-						t.Errorf("%s threads: %s visited %d times, want %d", threads, fn, n, visits[fn])
-					}
-					in, self := float64(v.incl(node)), float64(got[fn])
-					if self == 0 || in < 0.95*self || in > 1.05*self {
-						t.Errorf("%s threads: %s inclusive %.0f ns, the program measured %.0f ns", threads, fn, in, self)
+				// The program's clock cannot see a preemption between a
+				// hook's clock read and its own (a time slice is some
+				// 4 ms on a loaded machine): a time off by more than 5%
+				// is a failure only if it is so in three runs.
+				var slow []string
+				for try := 0; try < 3; try++ {
+					if slow = chainRun(t, exe, threads); len(slow) == 0 {
+						break
 					}
 				}
-				// The for loop's spins hang below each implicit task's for.
-				n := 0
-				for _, i := range v.nodes("spin") {
-					p := v.path(i)
-					if len(p) >= 5 && p[0] == "main" && strings.HasSuffix(p[1], "fork ") && strings.HasSuffix(p[2], "implicit ") &&
-						strings.HasSuffix(p[len(p)-2], "phase construct") {
-						n += int(v.visits(i))
-					}
-				}
-				if n != 8 {
-					t.Errorf("%s threads: %d spins below main/fork/implicit/for, want 8", threads, n)
+				for _, s := range slow {
+					t.Error(s)
 				}
 			}
 		})
 	}
+}
+
+// chainRun runs cpdeep at threads and checks its call paths: visits and
+// paths (errors), and inclusive times within 5% of what the program
+// measured (returned, for the caller to judge).
+func chainRun(t *testing.T, exe, threads string) (slow []string) {
+	t.Helper()
+	r := run(t, exe, []string{"OMP_NUM_THREADS=" + threads})
+	if r.code != 0 {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	v := newCPView(t, readProfile(t, r), exe)
+	checkCallPaths(t, v)
+	got := printed(t, r.stdout)
+	want := map[string][]string{
+		"top":  {"main", "top"},
+		"mid":  {"main", "top", "mid"},
+		"leaf": {"main", "top", "mid", "leaf"},
+	}
+	visits := map[string]uint64{"top": 4, "mid": 4, "leaf": 8}
+	for fn, path := range want {
+		var node = -1
+		for _, i := range v.nodes(fn) {
+			if strings.Join(v.path(i), "/") == strings.Join(path, "/") {
+				node = i
+			}
+		}
+		if node < 0 {
+			t.Errorf("%s threads: no node %s", threads, strings.Join(path, "/"))
+			continue
+		}
+		if n := v.visits(node); n != visits[fn] {
+			t.Errorf("%s threads: %s visited %d times, want %d", threads, fn, n, visits[fn])
+		}
+		in, self := float64(v.incl(node)), float64(got[fn])
+		if self == 0 || in < 0.95*self || in > 1.05*self {
+			slow = append(slow, fmt.Sprintf("%s threads: %s inclusive %.0f ns, the program measured %.0f ns", threads, fn, in, self))
+		}
+	}
+	// The for loop's spins hang below each implicit task's for.
+	n := 0
+	for _, i := range v.nodes("spin") {
+		p := v.path(i)
+		if len(p) >= 5 && p[0] == "main" && strings.HasSuffix(p[1], "fork ") && strings.HasSuffix(p[2], "implicit ") &&
+			strings.HasSuffix(p[len(p)-2], "phase construct") {
+			n += int(v.visits(i))
+		}
+	}
+	if n != 8 {
+		t.Errorf("%s threads: %d spins below main/fork/implicit/for, want 8", threads, n)
+	}
+	return slow
 }
 
 // TestCallPathTasks: tasks created in producer() and run by any thread
