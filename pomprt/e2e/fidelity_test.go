@@ -633,12 +633,23 @@ func TestClosingBarrierTasks(t *testing.T) {
 			for k, mode := range []string{"nowait", "master", "single", "barrier", "taskgroup"} {
 				for _, threads := range threadCounts {
 					what := mode + ", " + threads + " threads"
-					r := run(t, p.inst, []string{"OMP_NUM_THREADS=" + threads}, mode)
-					if r.code != 0 {
-						t.Fatalf("%s: exit %d\n%s", what, r.code, r.stderr)
+					// The program's clock cannot see a preemption between
+					// the runtime's clock read and its own (4 threads on 2
+					// loaded cores are preempted often): a time outside its
+					// bound fails only if three runs show it.
+					var off []string
+					for try := 0; try < 3; try++ {
+						r := run(t, p.inst, []string{"OMP_NUM_THREADS=" + threads}, mode)
+						if r.code != 0 {
+							t.Fatalf("%s: exit %d\n%s", what, r.code, r.stderr)
+						}
+						if off = checkClosingTasks(t, what, readProfile(t, r), r.stdout, k); len(off) == 0 {
+							break
+						}
 					}
-					prof := readProfile(t, r)
-					checkClosingTasks(t, what, prof, r.stdout, k)
+					for _, e := range off {
+						t.Error(e)
+					}
 				}
 			}
 		})
@@ -646,8 +657,9 @@ func TestClosingBarrierTasks(t *testing.T) {
 }
 
 // checkClosingTasks checks a run of closetasks.c whose k-th parallel
-// region (in source order) ran.
-func checkClosingTasks(t *testing.T, what string, prof *profile.Profile, stdout string, k int) {
+// region (in source order) ran: its counts (errors), and its times
+// against the program's own clock (returned, for the caller to judge).
+func checkClosingTasks(t *testing.T, what string, prof *profile.Profile, stdout string, k int) (off []string) {
 	t.Helper()
 	if prof.UnmatchedEvents != 0 {
 		t.Errorf("%s: %d unmatched events", what, prof.UnmatchedEvents)
@@ -670,20 +682,20 @@ func checkClosingTasks(t *testing.T, what string, prof *profile.Profile, stdout 
 
 	m := pop.Compute(prof)
 	if truth := sum / (n * runNs); math.Abs(m.ParallelEfficiency-truth) > 0.05 {
-		t.Errorf("%s: parallel efficiency %.3f, the program's own clock says %.3f (tasks %.1f ms on %g threads in %.1f ms)",
-			what, m.ParallelEfficiency, truth, sum/1e6, n, runNs/1e6)
+		off = append(off, fmt.Sprintf("%s: parallel efficiency %.3f, the program's own clock says %.3f (tasks %.1f ms on %g threads in %.1f ms)",
+			what, m.ParallelEfficiency, truth, sum/1e6, n, runNs/1e6))
 	}
 	times := prof.Times()
 	task, par := regionsByLine(prof, "task")[k], regionsByLine(prof, "parallel")[k]
 	if got := times[task.ID].ExclNs; math.Abs(got-sum) > 0.02*sum+1e6 {
-		t.Errorf("%s: the tasks' exclusive time is %.3f ms, they spun %.3f ms", what, got/1e6, sum/1e6)
+		off = append(off, fmt.Sprintf("%s: the tasks' exclusive time is %.3f ms, they spun %.3f ms", what, got/1e6, sum/1e6))
 	}
 	// The threads' time in the region: at least from the beginning of
 	// their bodies to the join, at most from the fork to the join (the
 	// runtime's events lie in between, a preempted thread apart).
 	if got := times[par.ID].InclNs; got < in-n*1e6 || got > n*region+n*1e6 {
-		t.Errorf("%s: the parallel region's inclusive time is %.3f ms; its %g threads were in it %.3f ms from their bodies' beginning, %.3f ms from the fork",
-			what, got/1e6, n, in/1e6, n*region/1e6)
+		off = append(off, fmt.Sprintf("%s: the parallel region's inclusive time is %.3f ms; its %g threads were in it %.3f ms from their bodies' beginning, %.3f ms from the fork",
+			what, got/1e6, n, in/1e6, n*region/1e6))
 	}
 	for _, b := range pop.Balances(prof) {
 		if b.Region != par.ID {
@@ -691,14 +703,15 @@ func checkClosingTasks(t *testing.T, what string, prof *profile.Profile, stdout 
 		}
 		for _, th := range b.Threads {
 			if th.BodyNs < 0.98*busy[th.Path] {
-				t.Errorf("%s: thread %s: implicit task %.3f ms, it ran tasks for %.3f ms", what, th.Path, th.BodyNs/1e6, busy[th.Path]/1e6)
+				off = append(off, fmt.Sprintf("%s: thread %s: implicit task %.3f ms, it ran tasks for %.3f ms", what, th.Path, th.BodyNs/1e6, busy[th.Path]/1e6))
 			}
 			if th.BodyNs+th.WaitNs > region+1e6 {
-				t.Errorf("%s: thread %s: implicit task %.3f ms and wait %.3f ms, more than the region's %.3f ms",
-					what, th.Path, th.BodyNs/1e6, th.WaitNs/1e6, region/1e6)
+				off = append(off, fmt.Sprintf("%s: thread %s: implicit task %.3f ms and wait %.3f ms, more than the region's %.3f ms",
+					what, th.Path, th.BodyNs/1e6, th.WaitNs/1e6, region/1e6))
 			}
 		}
 	}
+	return off
 }
 
 // TestTaskloopClosingBarrier checks that taskloop tasks that threads run
