@@ -365,10 +365,9 @@ static int tree_init(void)
 	return 1;
 }
 
-/* enable decides, at the first hook call, whether call paths are on. */
-static __attribute__((noinline)) int enable(void)
+/* turn_on decides, once, whether call paths are on. */
+static int turn_on(void)
 {
-	pomp_init();
 	static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
 	pthread_mutex_lock(&mu);
 	if (pomp_cp.on == 0) {
@@ -379,6 +378,13 @@ static __attribute__((noinline)) int enable(void)
 	}
 	pthread_mutex_unlock(&mu);
 	return pomp_cp.on == 1;
+}
+
+/* enable decides, at the first hook call, whether call paths are on. */
+static __attribute__((noinline)) int enable(void)
+{
+	pomp_init();
+	return turn_on();
 }
 
 /* load_filter asks Go, once, for the functions left out. */
@@ -455,6 +461,25 @@ static __attribute__((noinline)) pomp_thr *hook_thread(void)
 	if (!t->cp)
 		cp_thread(t); /* a thread registered before call paths were on */
 	return t;
+}
+
+/* pomp_cp_sampled turns call paths on for sampling (sample.c), at
+ * start-up on the initial thread t: samples hang below the paths. */
+int pomp_cp_sampled(pomp_thr *t)
+{
+	if (!turn_on())
+		return 0;
+	if (!t->cp)
+		cp_thread(t);
+	return 1;
+}
+
+/* pomp_cp_current is t's current path, CP_ROOT without call paths: what
+ * a sample is charged to (sample.c's signal handler: loads only). */
+uint32_t pomp_cp_current(const pomp_thr *t)
+{
+	const pomp_cpthr *c = t->cp;
+	return c ? __atomic_load_n(&c->cur, __ATOMIC_RELAXED) : CP_ROOT;
 }
 
 /* ---------------------------------------------------------------------

@@ -194,6 +194,8 @@ int pomp_call_end(pomp_thr *t, int prev)
  * or the name of the signal that ends the run. */
 void pomp_finish(const char *exit, int sig)
 {
+	if (!forked())
+		pomp_sample_stop(); /* before the run's end is measured: no sample of the finish */
 	uint64_t ts = pomp_now();
 	pomp_rt_close(!forked()); /* what the run leaves open, for the stream and the profile */
 	if (forked()) {
@@ -296,6 +298,7 @@ static void init_once(void)
 		pomp_fork_watch();
 		if (pomp_ctl[0] >= 0)
 			pomp_catch_signals();
+		pomp_sample_start(pomp_self());
 	}
 }
 

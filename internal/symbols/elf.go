@@ -68,7 +68,7 @@ func (ef *elfFile) lookup(v uint64) Frame {
 	if i >= 0 {
 		s := ef.funcs[i]
 		if v < s.Value+s.Size || (s.Size == 0 && v == s.Value) {
-			fr = Frame{Func: Demangle(s.Name), Mangled: s.Name, Known: true}
+			fr = Frame{Func: Demangle(s.Name), Mangled: s.Name, Known: true, Entry: s.Value} // a file address: resolve makes it the run's
 		}
 	}
 	if !fr.Known {

@@ -31,6 +31,10 @@ type Frame struct {
 	File    string
 	Line    int
 	Known   bool
+	// Entry is the function's entry address in the run's address space
+	// when Known; Module the file mapped at the address ("" if none).
+	Entry  uint64
+	Module string
 }
 
 // A Resolver resolves the addresses of one run. It reads each file once.
@@ -87,7 +91,7 @@ func (r *Resolver) resolve(addr uint64) Frame {
 		return Frame{Func: fmt.Sprintf("0x%x", addr)}
 	}
 	off := addr - m.Start + m.Offset
-	addrForm := Frame{Func: fmt.Sprintf("0x%x (%s+0x%x)", addr, filepath.Base(m.File), off)}
+	addrForm := Frame{Func: fmt.Sprintf("0x%x (%s+0x%x)", addr, filepath.Base(m.File), off), Module: m.File}
 	ef := r.file(m)
 	if ef == nil {
 		return addrForm
@@ -97,8 +101,11 @@ func (r *Resolver) resolve(addr uint64) Frame {
 		return addrForm
 	}
 	f := ef.lookup(vaddr)
+	f.Module = m.File
 	if !f.Known {
 		f.Func = addrForm.Func
+	} else {
+		f.Entry = addr - (vaddr - f.Entry)
 	}
 	return f
 }
