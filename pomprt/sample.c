@@ -66,6 +66,8 @@ typedef struct pomp_sthr {
 	int busy;       /* the handler runs (a nested signal returns) */
 	int armed;
 	timer_t timer;
+	clockid_t clock; /* the timer's clock */
+	uint64_t last;   /* its reading at the previous sample */
 	uint64_t dropped; /* the ring was full */
 	struct pomp_sthr *next;
 	pomp_srec ring[RING];
@@ -139,6 +141,13 @@ static void where(pomp_srec *r, const pomp_thr *t)
 	}
 }
 
+static uint64_t read_clock(clockid_t c)
+{
+	struct timespec ts;
+	clock_gettime(c, &ts); /* async-signal-safe */
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
 static void on_sample(int sig, siginfo_t *si, void *uc)
 {
 	(void)sig;
@@ -152,6 +161,9 @@ static void on_sample(int sig, siginfo_t *si, void *uc)
 		} else {
 			pomp_srec *r = &s->ring[h & (RING - 1)];
 			r->weight = 1 + (uint32_t)(si->si_overrun > 0 ? si->si_overrun : 0);
+			uint64_t now_ns = read_clock(s->clock);
+			r->ns = now_ns - s->last;
+			s->last = now_ns;
 			where(r, pomp_self_tls);
 			unwind(r, uc);
 			__atomic_store_n(&s->head, h + 1, __ATOMIC_RELEASE);
@@ -197,6 +209,8 @@ static void arm(void)
 		free(s);
 		return;
 	}
+	s->clock = clk;
+	s->last = read_clock(clk);
 	s->next = __atomic_load_n(&s_threads, __ATOMIC_ACQUIRE);
 	while (!__atomic_compare_exchange_n(&s_threads, &s->next, s, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
 		;
@@ -272,6 +286,7 @@ static void fold(const pomp_srec *r)
 		pomp_sfold *f = &pomp_sg.folds[pomp_sg.hash[k] - 1];
 		if (f->hash == hv && same(f, r)) {
 			f->weight += r->weight;
+			f->ns += r->ns;
 			return;
 		}
 	}
@@ -282,6 +297,7 @@ static void fold(const pomp_srec *r)
 	f->region = r->region;
 	f->depth = r->depth;
 	f->weight = r->weight;
+	f->ns = r->ns;
 	f->pc = malloc((r->depth ? r->depth : 1) * sizeof *f->pc);
 	if (!f->pc)
 		abort();
@@ -297,6 +313,7 @@ static void drain(void)
 		for (uint32_t i = s->tail; i != head; i++) {
 			const pomp_srec *r = &s->ring[i & (RING - 1)];
 			pomp_sg.samples += r->weight;
+			pomp_sg.ns += r->ns;
 			pomp_sg.truncated += r->truncated;
 			fold(r);
 		}

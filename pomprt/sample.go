@@ -37,16 +37,16 @@ func addSamples(p *profile.Profile, cp *profile.CallPaths) {
 		clock = "wall"
 	}
 	period := uint64(sg.period_ns)
-	cp.Sampling = &profile.Sampling{Hz: int(sg.hz), Clock: clock, PeriodNs: period,
-		Samples: uint64(sg.samples), Dropped: uint64(sg.dropped), Truncated: uint64(sg.truncated)}
+	cp.Sampling = &profile.Sampling{Hz: int(sg.hz), Clock: clock, PeriodNs: period, Samples: uint64(sg.samples),
+		Ns: uint64(sg.ns), Dropped: uint64(sg.dropped), Truncated: uint64(sg.truncated)}
 	folds := unsafe.Slice(sg.folds, int(sg.nfolds))
 	f := newFolder(cp, symbols.New(p.Mappings), len(p.Threads))
 	for i := range folds {
 		s := &folds[i]
 		pcs := unsafe.Slice((*uint64)(unsafe.Pointer(s.pc)), int(s.depth))
-		f.add(int(s.loc), uint32(s.node), int(s.region), pcs, uint64(s.weight))
+		f.add(int(s.loc), uint32(s.node), int(s.region), pcs, [2]uint64{uint64(s.weight), uint64(s.ns)})
 	}
-	f.finish(period)
+	f.finish()
 }
 
 // A folder adds samples to call paths.
@@ -54,7 +54,7 @@ type folder struct {
 	cp       *profile.CallPaths
 	res      *symbols.Resolver
 	children map[childKey]int
-	counts   map[[2]int]uint64 // (location, node) -> samples
+	counts   map[[2]int][2]uint64 // (location, node) -> samples, ns
 	nlocs    int
 }
 
@@ -71,7 +71,7 @@ func keyOf(n profile.CallNode, parent int) childKey {
 }
 
 func newFolder(cp *profile.CallPaths, res *symbols.Resolver, nlocs int) *folder {
-	f := &folder{cp: cp, res: res, children: map[childKey]int{}, counts: map[[2]int]uint64{}, nlocs: nlocs}
+	f := &folder{cp: cp, res: res, children: map[childKey]int{}, counts: map[[2]int][2]uint64{}, nlocs: nlocs}
 	for i, n := range cp.Nodes {
 		if i > 0 {
 			f.children[keyOf(n, n.Parent)] = i
@@ -100,10 +100,10 @@ func (f *folder) child(parent int, n profile.CallNode) int {
 	return id
 }
 
-// add folds one distinct sample of weight w at location loc, taken on
+// add folds one distinct sample (w: its samples and ns) at location loc, taken on
 // path node (CP_NONE: none; then region is the parallel region whose
 // closing barrier the thread waited in, or 0).
-func (f *folder) add(loc int, node uint32, region int, pcs []uint64, w uint64) {
+func (f *folder) add(loc int, node uint32, region int, pcs []uint64, w [2]uint64) {
 	if loc < 0 || loc >= f.nlocs {
 		loc = 0 // a thread sampled before its first event placed it
 	}
@@ -120,7 +120,8 @@ func (f *folder) add(loc int, node uint32, region int, pcs []uint64, w uint64) {
 	for i := len(frames) - 1; i >= 0; i-- {
 		base = f.child(base, profile.CallNode{Kind: "function", Addr: frames[i]})
 	}
-	f.counts[[2]int{loc, base}] += w
+	c := f.counts[[2]int{loc, base}]
+	f.counts[[2]int{loc, base}] = [2]uint64{c[0] + w[0], c[1] + w[1]}
 }
 
 // Classes of a stack's frames.
@@ -229,7 +230,7 @@ func startup(name string) bool {
 }
 
 // finish adds the counts to the locations' call paths, by node ID.
-func (f *folder) finish(period uint64) {
+func (f *folder) finish() {
 	byLoc := map[int]int{}
 	for i, t := range f.cp.Threads {
 		byLoc[t.Thread] = i
@@ -242,7 +243,7 @@ func (f *folder) finish(period uint64) {
 			f.cp.Threads = append(f.cp.Threads, profile.CallThread{Thread: k[0]})
 		}
 		th := &f.cp.Threads[i]
-		th.Samples = append(th.Samples, [3]uint64{uint64(k[1]), w, w * period})
+		th.Samples = append(th.Samples, [3]uint64{uint64(k[1]), w[0], w[1]})
 	}
 	for i := range f.cp.Threads {
 		s := f.cp.Threads[i].Samples

@@ -19,6 +19,7 @@ typedef struct pomp_srec {
 	uint16_t depth;  /* program counters in pc */
 	uint16_t truncated;
 	uint32_t pad;
+	uint64_t ns; /* the thread's CPU (or wall) time since its previous sample */
 	uint64_t pc[SAMPLE_DEPTH]; /* pc[0] where the thread was interrupted, then return addresses */
 } pomp_srec;
 
@@ -26,7 +27,7 @@ typedef struct pomp_srec {
 typedef struct pomp_sfold {
 	uint64_t hash;
 	uint32_t loc, node, region, depth;
-	uint64_t weight;
+	uint64_t weight, ns;
 	uint64_t *pc;
 } pomp_sfold;
 
@@ -38,6 +39,7 @@ typedef struct pomp_sampling {
 	uint32_t hz;
 	uint64_t period_ns;
 	uint64_t samples;   /* timer expirations folded */
+	uint64_t ns;        /* the time they stand for */
 	uint64_t dropped;   /* samples lost to a full ring */
 	uint64_t truncated; /* samples whose stack was deeper than SAMPLE_DEPTH */
 	pomp_sfold *folds;

@@ -42,9 +42,11 @@ type CallPaths struct {
 	Sampling *Sampling `json:"sampling,omitempty"`
 }
 
-// Sampling is how a run sampled its call paths. A sample stands for
+// Sampling is how a run sampled its call paths. A sample is taken every
 // PeriodNs of its thread's CPU time (Clock "cpu") or of wall time
-// ("wall"). Samples hang below the path gopari knew when they were taken
+// ("wall"), and stands for the time its thread's clock advanced since
+// the thread's previous sample (measured, so that a late or lost signal
+// costs no time). Samples hang below the path gopari knew when they were taken
 // (a construct, a task below its creating path, an instrumented call),
 // with the functions of the unwound stack that ran inside it; a node of
 // kind "idle", a child of the root, holds the samples of threads in no
@@ -58,7 +60,9 @@ type Sampling struct {
 	// Dropped those lost because a thread's buffer was full, Truncated
 	// those whose stack was deeper than the runtime keeps (their
 	// outermost frames are missing).
-	Samples   uint64 `json:"samples"`
+	Samples uint64 `json:"samples"`
+	// Ns is the time the samples stand for, summed over threads.
+	Ns        uint64 `json:"ns"`
 	Dropped   uint64 `json:"dropped,omitempty"`
 	Truncated uint64 `json:"truncated,omitempty"`
 }
@@ -88,8 +92,8 @@ type CallThread struct {
 	Nodes [][3]uint64 `json:"nodes"`
 	// Samples holds one [node ID, samples, CPU ns] per path this
 	// location was sampled in (GOPARI_SAMPLE_HZ), by node ID; CPU ns is
-	// the samples' share of the thread's CPU time (of wall time with
-	// GOPARI_SAMPLE_CLOCK=wall).
+	// the thread's CPU time (wall time with GOPARI_SAMPLE_CLOCK=wall)
+	// that the samples stand for (Sampling).
 	Samples [][3]uint64 `json:"samples,omitempty"`
 }
 

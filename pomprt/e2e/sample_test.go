@@ -1,0 +1,204 @@
+package e2e
+
+import (
+	"fmt"
+	"math"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	gpprof "github.com/google/pprof/profile"
+
+	"gopari/internal/callpath"
+)
+
+// Sampled call paths (issue 26): testdata/sampled.c, built through gopari
+// cc at -O2 without -g (names from the symbol table) and run with
+// GOPARI_SAMPLE_HZ=1000, measures the CPU time of each of its parts
+// itself; the samples must agree, where gopari says they were.
+
+// buildSampled builds testdata/sampled.c through gopari cc with c, at
+// -O2 and without -g.
+func buildSampled(t *testing.T, c compiler) string {
+	t.Helper()
+	src, _ := filepath.Abs(filepath.Join("testdata", "sampled.c"))
+	exe := filepath.Join(t.TempDir(), "sampled")
+	argv := append(append([]string{"cc", c.cc}, c.openmp...), "-O2", src, "-o", exe)
+	cmd := exec.Command(gopariCommand(t), argv...)
+	cmd.Env = append(os.Environ(), "GOPARI_PREFIX="+runtimePrefix(t))
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("gopari %s: %v\n%s", strings.Join(argv, " "), err, out)
+	}
+	return exe
+}
+
+// TestSampledCallPaths runs sampled.c at 1 and 2 threads, gcc and clang,
+// sampled at 1000 Hz over about 3 s of CPU time: top, mid and leaf's own
+// CPU time within 10% of what they measured (2 s in all); every sample
+// of taskwork below the task construct below the single region that
+// created it (the task's creating path), its CPU time within 10%; at 2
+// threads the CPU time the threads spent in the explicit barrier
+// (OMP_WAIT_POLICY=active: a busy-wait) charged to the barrier
+// construct; the program's own SIGPROF handler and ITIMER_PROF still
+// fire; gopari pprof's samples/count and cpu/nanoseconds, and --folded.
+func TestSampledCallPaths(t *testing.T) {
+	needTools(t)
+	for _, c := range compilers {
+		c := c
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			exe := buildSampled(t, c)
+			for _, n := range []int{1, 2} {
+				t.Run(fmt.Sprint(n), func(t *testing.T) {
+					env := []string{fmt.Sprintf("OMP_NUM_THREADS=%d", n), "OMP_WAIT_POLICY=active", "GOPARI_SAMPLE_HZ=1000"}
+					r := run(t, exe, env, "2")
+					if r.code != 0 || r.stderr != "" {
+						t.Fatalf("exit %d, stderr:\n%s", r.code, r.stderr)
+					}
+					got := printed(t, r.stdout)
+					tree, err := callpath.FromProfile(readProfile(t, r))
+					if err != nil || tree == nil || tree.Sampling == nil {
+						t.Fatalf("no sampled call paths (%v)", err)
+					}
+					if sg := tree.Sampling; sg.Hz != 1000 || sg.Clock != "cpu" || sg.PeriodNs != 1000000 || sg.Dropped != 0 {
+						t.Errorf("sampling %+v, want 1000 Hz of cpu time, nothing dropped", *sg)
+					}
+					checkSampledChain(t, tree, got)
+					checkSampledTasks(t, tree, got)
+					if n == 2 {
+						checkSampledBarrier(t, tree, got)
+					}
+					if got["sigprof"] < 3 {
+						t.Errorf("the program's SIGPROF handler caught %d signals in 0.2 s at 10 ms, want about 20", got["sigprof"])
+					}
+					if n == 2 {
+						checkSampledViews(t, r.dir)
+					}
+				})
+			}
+		})
+	}
+}
+
+// sampledCPU is the CPU ns of the samples in the subtrees of nodes.
+func sampledCPU(tree *callpath.Tree, ids []int) uint64 {
+	var ns uint64
+	for _, id := range ids {
+		ns += tree.Nodes[id].InclCPUNs
+	}
+	return ns
+}
+
+// within reports whether got is within 10% of want.
+func within(got, want uint64) bool {
+	return math.Abs(float64(got)-float64(want)) <= 0.1*float64(want)
+}
+
+func checkSampledChain(t *testing.T, tree *callpath.Tree, got map[string]uint64) {
+	t.Helper()
+	top, mid, leaf := cpByName(tree, "top"), cpByName(tree, "mid"), cpByName(tree, "leaf")
+	if len(top) == 0 || len(mid) == 0 || len(leaf) == 0 {
+		t.Fatalf("no node of top, mid or leaf: %d, %d, %d", len(top), len(mid), len(leaf))
+	}
+	own := map[string][2]uint64{
+		"top":  {sampledCPU(tree, top) - sampledCPU(tree, mid), got["top"]},
+		"mid":  {sampledCPU(tree, mid) - sampledCPU(tree, leaf), got["mid"]},
+		"leaf": {sampledCPU(tree, leaf), got["leaf"]},
+	}
+	for name, v := range own {
+		if !within(v[0], v[1]) {
+			t.Errorf("%s: %d ns of samples of its own, the program spun %d ns there; the samples:\n%s", name, v[0], v[1], samplesText(tree))
+		}
+	}
+	for _, id := range append(append(top, mid...), leaf...) {
+		p := strings.Join(tree.Path(id), " / ")
+		if !strings.Contains(p, "!$omp parallel @") || strings.Contains(p, "omp_fn") || strings.Contains(p, "omp_outlined") ||
+			strings.Contains(p, "libgomp") || strings.Contains(p, "libomp") {
+			t.Errorf("a chain node at %s, want below the parallel region's frame, no outlined function or runtime frame", p)
+		}
+	}
+}
+
+func checkSampledTasks(t *testing.T, tree *callpath.Tree, got map[string]uint64) {
+	t.Helper()
+	work := cpByName(tree, "taskwork")
+	if !within(sampledCPU(tree, work), got["taskwork"]) {
+		t.Errorf("taskwork: %d ns of samples, the program spun %d ns there; the samples:\n%s", sampledCPU(tree, work), got["taskwork"], samplesText(tree))
+	}
+	for _, id := range work {
+		p := tree.Path(id)
+		task, single := p[len(p)-2], p[len(p)-3]
+		if !strings.HasPrefix(task, "!$omp task @") || !strings.HasPrefix(single, "!$omp single @") || !strings.HasSuffix(single, "(body)") {
+			t.Errorf("taskwork at %s, want below its task, below the single region that created it", strings.Join(p, " / "))
+		}
+	}
+}
+
+func checkSampledBarrier(t *testing.T, tree *callpath.Tree, got map[string]uint64) {
+	t.Helper()
+	var at []int
+	for i, nd := range tree.Nodes {
+		if strings.HasPrefix(nd.Name, "!$omp barrier @") {
+			at = append(at, i)
+		}
+	}
+	// The threads measure their CPU time around the directive; the
+	// construct's frame is a few instructions wider. Slack: 20 samples.
+	ns, want := sampledCPU(tree, at), got["waited"]
+	if math.Abs(float64(ns)-float64(want)) > 0.1*float64(want)+20e6 {
+		t.Errorf("the barrier: %d ns of samples, the threads waited %d ns of CPU time there", ns, want)
+	}
+}
+
+// checkSampledViews reads the run with gopari pprof (its sample types,
+// and go tool pprof -top on cpu) and --folded.
+func checkSampledViews(t *testing.T, dir string) {
+	t.Helper()
+	out := filepath.Join(t.TempDir(), "run.pb.gz")
+	folded := filepath.Join(t.TempDir(), "run.folded")
+	for _, argv := range [][]string{{"pprof", "-o", out, dir}, {"pprof", "--folded", folded, dir}} {
+		if b, err := exec.Command(gopariCommand(t), argv...).CombinedOutput(); err != nil {
+			t.Fatalf("gopari %s: %v\n%s", strings.Join(argv, " "), err, b)
+		}
+	}
+	f, err := os.Open(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	p, err := gpprof.Parse(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var types []string
+	for _, st := range p.SampleType {
+		types = append(types, st.Type+"/"+st.Unit)
+	}
+	if s := strings.Join(types, " "); !strings.Contains(s, "samples/count cpu/nanoseconds") {
+		t.Errorf("pprof sample types %s, want samples/count and cpu/nanoseconds", s)
+	}
+	b, err := exec.Command("go", "tool", "pprof", "-top", "-sample_index=cpu", out).CombinedOutput()
+	if err != nil || !strings.Contains(string(b), " leaf\n") {
+		t.Errorf("go tool pprof -top -sample_index=cpu: %v, no leaf:\n%s", err, b)
+	}
+	fb, err := os.ReadFile(folded)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(fb), ";top;mid;leaf ") {
+		t.Errorf("--folded has no path ...;top;mid;leaf:\n%s", fb)
+	}
+}
+
+// samplesText lists the paths that have samples of their own.
+func samplesText(tree *callpath.Tree) string {
+	var b strings.Builder
+	for i, nd := range tree.Nodes {
+		if nd.Samples > 0 {
+			fmt.Fprintf(&b, "%6d %s\n", nd.Samples, strings.Join(tree.Path(i), " / "))
+		}
+	}
+	return b.String()
+}
