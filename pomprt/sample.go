@@ -27,7 +27,7 @@ import (
 // addSamples folds the run's samples into cp (the call paths of the
 // run, already collected), resolving their program counters with the
 // run's mappings.
-func addSamples(p *profile.Profile, cp *profile.CallPaths) {
+func addSamples(p *profile.Profile, cp *profile.CallPaths, ck clock) {
 	sg := &C.pomp_sg
 	if sg.on != 2 {
 		return
@@ -38,9 +38,10 @@ func addSamples(p *profile.Profile, cp *profile.CallPaths) {
 	}
 	period := uint64(sg.period_ns)
 	cp.Sampling = &profile.Sampling{Hz: int(sg.hz), Clock: clock, PeriodNs: period, Samples: uint64(sg.samples),
-		Ns: uint64(sg.ns), Dropped: uint64(sg.dropped), Truncated: uint64(sg.truncated)}
+		Ns: uint64(sg.ns), Dropped: uint64(sg.dropped), Truncated: uint64(sg.truncated),
+		Signals: uint64(sg.signals), HandlerNs: ck.ns(sg.handler), FoldNs: uint64(sg.fold_ns)}
 	folds := unsafe.Slice(sg.folds, int(sg.nfolds))
-	f := newFolder(cp, symbols.New(p.Mappings), len(p.Threads))
+	f := newFolder(cp, symbols.NewFuncs(p.Mappings), len(p.Threads))
 	for i := range folds {
 		s := &folds[i]
 		pcs := unsafe.Slice((*uint64)(unsafe.Pointer(s.pc)), int(s.depth))

@@ -40,6 +40,9 @@ typedef struct pomp_sampling {
 	uint64_t period_ns;
 	uint64_t samples;   /* timer expirations folded */
 	uint64_t ns;        /* the time they stand for */
+	uint64_t signals;   /* signals handled (a signal's overruns are samples too) */
+	uint64_t handler;   /* ticks (core.h's now) spent in the handler */
+	uint64_t fold_ns;   /* CPU time of the folding thread */
 	uint64_t dropped;   /* samples lost to a full ring */
 	uint64_t truncated; /* samples whose stack was deeper than SAMPLE_DEPTH */
 	pomp_sfold *folds;

@@ -62,7 +62,16 @@ type Sampling struct {
 	// outermost frames are missing).
 	Samples uint64 `json:"samples"`
 	// Ns is the time the samples stand for, summed over threads.
-	Ns        uint64 `json:"ns"`
+	Ns uint64 `json:"ns"`
+	// Signals counts the signals handled: the kernel fires CPU-time
+	// timers at its tick (CONFIG_HZ), so above that rate a signal stands
+	// for several samples. HandlerNs is the time spent in the handler
+	// (unwinding included) and FoldNs the CPU time of the thread that
+	// folds the samples: what sampling cost the run, beside the kernel's
+	// delivery of the signals.
+	Signals   uint64 `json:"signals"`
+	HandlerNs uint64 `json:"handler_ns"`
+	FoldNs    uint64 `json:"fold_ns"`
 	Dropped   uint64 `json:"dropped,omitempty"`
 	Truncated uint64 `json:"truncated,omitempty"`
 }

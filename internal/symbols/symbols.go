@@ -43,6 +43,7 @@ type Resolver struct {
 	files    map[string]*elfFile
 	warnings []string
 	done     map[uint64]Frame
+	noLines  bool
 }
 
 // New returns a resolver of the addresses of a run with these mappings.
@@ -50,6 +51,16 @@ func New(maps []profile.Mapping) *Resolver {
 	m := append([]profile.Mapping(nil), maps...)
 	sort.Slice(m, func(i, j int) bool { return m[i].Start < m[j].Start })
 	return &Resolver{maps: m, files: map[string]*elfFile{}, done: map[uint64]Frame{}}
+}
+
+// NewFuncs returns a resolver that resolves addresses to functions only,
+// without reading DWARF's line tables (an instrumented program's holds
+// the Go runtime's: reading it costs a tenth of a second): the sampler's,
+// at the end of a run.
+func NewFuncs(maps []profile.Mapping) *Resolver {
+	r := New(maps)
+	r.noLines = true
+	return r
 }
 
 // Of returns a resolver of the addresses of the run whose profile is p
@@ -100,7 +111,7 @@ func (r *Resolver) resolve(addr uint64) Frame {
 	if !ok {
 		return addrForm
 	}
-	f := ef.lookup(vaddr)
+	f := ef.lookup(vaddr, !r.noLines)
 	f.Module = m.File
 	if !f.Known {
 		f.Func = addrForm.Func
