@@ -62,6 +62,7 @@
 
 #define RING 256   /* samples per thread between two folds: 2.5 folds at 10 kHz */
 #define FOLD_MS 20 /* how often the helper folds */
+#define SAMPLE_TRACE_MAX (1u << 24) /* samples kept for the trace: 256 MiB at most */
 
 /* A thread's samples: written by its handler, read by the folder. */
 typedef struct pomp_sthr {
@@ -73,7 +74,7 @@ typedef struct pomp_sthr {
 	clockid_t clock; /* the timer's clock */
 	uint64_t last;   /* its reading at the previous sample */
 	uint64_t dropped; /* the ring was full */
-	uint64_t signals, handler; /* signals handled, ticks spent handling them */
+	uint64_t signals, handler; /* signals handled, ns of the timer's clock spent handling them */
 	struct pomp_sthr *next;
 	pomp_srec ring[RING];
 } pomp_sthr;
@@ -87,6 +88,7 @@ pomp_sampling pomp_sg;
 static int (*u_init2)(unw_cursor_t *, unw_context_t *, int);
 static int (*u_step)(unw_cursor_t *);
 static int (*u_get_reg)(unw_cursor_t *, unw_regnum_t, unw_word_t *);
+static int (*u_backtrace)(void **, int);
 
 #define STR2(x) #x
 #define STR(x) STR2(x)
@@ -103,6 +105,15 @@ static int load_libunwind(void)
 	*(void **)&u_init2 = dlsym(h, STR(unw_init_local2));
 	*(void **)&u_step = dlsym(h, STR(unw_step));
 	*(void **)&u_get_reg = dlsym(h, STR(unw_get_reg));
+	*(void **)&u_backtrace = dlsym(h, "unw_backtrace");
+	/* Each thread caches what it learnt of the code it unwound, without
+	 * the global cache's lock; warm_up makes its first use outside a
+	 * handler. */
+	unw_addr_space_t *as = dlsym(h, STR(unw_local_addr_space));
+	int (*policy)(unw_addr_space_t, unw_caching_policy_t);
+	*(void **)&policy = dlsym(h, STR(unw_set_caching_policy));
+	if (as && policy)
+		policy(*as, UNW_CACHE_PER_THREAD);
 	if (!u_init2 || !u_step || !u_get_reg) {
 		fprintf(stderr, "gopari: GOPARI_SAMPLE_HZ: libunwind lacks unw_init_local2 (version 1.3 or later needed); nothing is sampled\n");
 		return 0;
@@ -110,9 +121,36 @@ static int load_libunwind(void)
 	return 1;
 }
 
+#define BT_EXTRA 8 /* frames above the interrupted one: the handler's, the signal's */
+
+/* fast_unwind writes the program counters of context uc into r with
+ * unw_backtrace, which keeps a per-thread cache of how each address
+ * unwinds, from the handler's own frame: the frames above the
+ * interrupted one are dropped. 0 if the interrupted address is not
+ * among them. */
+static int fast_unwind(pomp_srec *r, ucontext_t *uc)
+{
+	void *buf[SAMPLE_DEPTH + BT_EXTRA];
+	int n = u_backtrace(buf, SAMPLE_DEPTH + BT_EXTRA);
+	uintptr_t pc = (uintptr_t)uc->uc_mcontext.gregs[REG_RIP];
+	for (int i = 0; i < n && i < BT_EXTRA; i++) {
+		if ((uintptr_t)buf[i] != pc)
+			continue;
+		int m = n - i < SAMPLE_DEPTH ? n - i : SAMPLE_DEPTH;
+		for (int k = 0; k < m; k++)
+			r->pc[k] = (uint64_t)(uintptr_t)buf[i + k];
+		r->depth = (uint16_t)m;
+		r->truncated = n == SAMPLE_DEPTH + BT_EXTRA && m == SAMPLE_DEPTH;
+		return 1;
+	}
+	return 0;
+}
+
 /* unwind writes the program counters of context uc into r. */
 static void unwind(pomp_srec *r, ucontext_t *uc)
 {
+	if (u_backtrace && fast_unwind(r, uc))
+		return;
 	unw_cursor_t cur;
 	int n = 0;
 	if (u_init2(&cur, (unw_context_t *)uc, UNW_INIT_SIGNAL_FRAME) == 0) {
@@ -159,23 +197,23 @@ static void on_sample(int sig, siginfo_t *si, void *uc)
 	int saved = errno;
 	pomp_sthr *s = s_self;
 	if (s && !s->busy) {
-		uint64_t t0 = now();
+		uint64_t ts = now(), t0 = read_clock(s->clock);
 		s->busy = 1;
 		uint32_t h = s->head;
 		if (h - __atomic_load_n(&s->tail, __ATOMIC_ACQUIRE) >= RING) {
 			s->dropped++;
 		} else {
 			pomp_srec *r = &s->ring[h & (RING - 1)];
+			r->ts = ts;
 			r->weight = 1 + (uint32_t)(si->si_overrun > 0 ? si->si_overrun : 0);
-			uint64_t now_ns = read_clock(s->clock);
-			r->ns = now_ns - s->last;
-			s->last = now_ns;
+			r->ns = t0 - s->last;
+			s->last = t0;
 			where(r, pomp_self_tls);
 			unwind(r, uc);
 			__atomic_store_n(&s->head, h + 1, __ATOMIC_RELEASE);
 		}
 		s->signals++;
-		s->handler += now() - t0;
+		s->handler += read_clock(s->clock) - t0; /* the thread's CPU time in here, with the cpu clock */
 		s->busy = 0;
 	}
 	errno = saved;
@@ -283,7 +321,24 @@ static void grow_table(void)
 	pomp_sg.hcap = cap;
 }
 
-/* fold adds sample r to the table (fold_mu held). */
+/* keep notes sample r, distinct sample i, for the trace (fold_mu held). */
+static void keep(const pomp_srec *r, uint32_t i)
+{
+	if (pomp_sg.ntrace == pomp_sg.captrace) {
+		uint64_t cap = pomp_sg.captrace ? 2 * pomp_sg.captrace : 4096;
+		pomp_strace *a = cap <= SAMPLE_TRACE_MAX ? realloc(pomp_sg.trace, cap * sizeof *a) : NULL;
+		if (!a) {
+			pomp_sg.trace_lost++;
+			return;
+		}
+		pomp_sg.trace = a;
+		pomp_sg.captrace = cap;
+	}
+	pomp_sg.trace[pomp_sg.ntrace++] = (pomp_strace){i, r->loc, r->ts};
+}
+
+/* fold adds sample r to the table (fold_mu held), and to the trace in
+ * trace mode. */
 static void fold(const pomp_srec *r)
 {
 	if (pomp_sg.nfolds + 1 > pomp_sg.hcap / 2)
@@ -295,6 +350,8 @@ static void fold(const pomp_srec *r)
 		if (f->hash == hv && same(f, r)) {
 			f->weight += r->weight;
 			f->ns += r->ns;
+			if (pomp_g.ev_all)
+				keep(r, pomp_sg.hash[k] - 1);
 			return;
 		}
 	}
@@ -311,6 +368,8 @@ static void fold(const pomp_srec *r)
 		abort();
 	memcpy(f->pc, r->pc, r->depth * sizeof *r->pc);
 	pomp_sg.hash[k] = ++pomp_sg.nfolds;
+	if (pomp_g.ev_all)
+		keep(r, pomp_sg.nfolds - 1);
 }
 
 /* drain folds the samples every ring holds (fold_mu held). */

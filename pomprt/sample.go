@@ -7,11 +7,16 @@ package main
 import "C"
 
 import (
+	"fmt"
+	"io"
+	"os"
 	"path/filepath"
 	"sort"
 	"strings"
 	"unsafe"
 
+	"gopari/internal/events"
+	"gopari/internal/experiment"
 	"gopari/internal/profile"
 	"gopari/internal/symbols"
 )
@@ -27,7 +32,7 @@ import (
 // addSamples folds the run's samples into cp (the call paths of the
 // run, already collected), resolving their program counters with the
 // run's mappings.
-func addSamples(p *profile.Profile, cp *profile.CallPaths, ck clock) {
+func addSamples(p *profile.Profile, cp *profile.CallPaths) {
 	sg := &C.pomp_sg
 	if sg.on != 2 {
 		return
@@ -39,15 +44,37 @@ func addSamples(p *profile.Profile, cp *profile.CallPaths, ck clock) {
 	period := uint64(sg.period_ns)
 	cp.Sampling = &profile.Sampling{Hz: int(sg.hz), Clock: clock, PeriodNs: period, Samples: uint64(sg.samples),
 		Ns: uint64(sg.ns), Dropped: uint64(sg.dropped), Truncated: uint64(sg.truncated),
-		Signals: uint64(sg.signals), HandlerNs: ck.ns(sg.handler), FoldNs: uint64(sg.fold_ns)}
+		Signals: uint64(sg.signals), HandlerNs: uint64(sg.handler), FoldNs: uint64(sg.fold_ns)}
 	folds := unsafe.Slice(sg.folds, int(sg.nfolds))
 	f := newFolder(cp, symbols.NewFuncs(p.Mappings), len(p.Threads))
+	nodes := make([]uint32, len(folds))
 	for i := range folds {
 		s := &folds[i]
 		pcs := unsafe.Slice((*uint64)(unsafe.Pointer(s.pc)), int(s.depth))
-		f.add(int(s.loc), uint32(s.node), int(s.region), pcs, [2]uint64{uint64(s.weight), uint64(s.ns)})
+		nodes[i] = uint32(f.add(int(s.loc), uint32(s.node), int(s.region), pcs, [2]uint64{uint64(s.weight), uint64(s.ns)}))
 	}
 	f.finish()
+	traced := unsafe.Slice(sg.trace, int(sg.ntrace))
+	tracedSamples = make([]events.Sample, len(traced))
+	for i, s := range traced {
+		tracedSamples[i] = events.Sample{Loc: uint32(f.loc(int(s.loc))), Node: nodes[s.fold], Tick: uint64(s.ts)}
+	}
+	cp.Sampling.TraceLost = uint64(sg.trace_lost)
+}
+
+// tracedSamples are a traced run's samples, for writeSamples.
+var tracedSamples []events.Sample
+
+// writeSamples writes a traced run's samples into its directory dir
+// (events/samples.bin), if it took any.
+func writeSamples(dir string) {
+	if len(tracedSamples) == 0 {
+		return
+	}
+	err := writeNew(experiment.Samples(dir), func(w io.Writer) error { return events.WriteSamples(w, tracedSamples) })
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "gopari: the trace's samples not written: %v\n", err)
+	}
 }
 
 // A folder adds samples to call paths.
@@ -104,10 +131,9 @@ func (f *folder) child(parent int, n profile.CallNode) int {
 // add folds one distinct sample (w: its samples and ns) at location loc, taken on
 // path node (CP_NONE: none; then region is the parallel region whose
 // closing barrier the thread waited in, or 0).
-func (f *folder) add(loc int, node uint32, region int, pcs []uint64, w [2]uint64) {
-	if loc < 0 || loc >= f.nlocs {
-		loc = 0 // a thread sampled before its first event placed it
-	}
+// It returns the node the sample was charged to.
+func (f *folder) add(loc int, node uint32, region int, pcs []uint64, w [2]uint64) int {
+	loc = f.loc(loc)
 	base := int(node)
 	switch {
 	case node == C.CP_NONE && region > 0:
@@ -123,6 +149,16 @@ func (f *folder) add(loc int, node uint32, region int, pcs []uint64, w [2]uint64
 	}
 	c := f.counts[[2]int{loc, base}]
 	f.counts[[2]int{loc, base}] = [2]uint64{c[0] + w[0], c[1] + w[1]}
+	return base
+}
+
+// loc is the location a sample is counted at: its own, or the first
+// for a thread sampled before its first event placed it.
+func (f *folder) loc(loc int) int {
+	if loc < 0 || loc >= f.nlocs {
+		return 0
+	}
+	return loc
 }
 
 // Classes of a stack's frames.

@@ -20,6 +20,7 @@ typedef struct pomp_srec {
 	uint16_t truncated;
 	uint32_t pad;
 	uint64_t ns; /* the thread's CPU (or wall) time since its previous sample */
+	uint64_t ts; /* when, in the runtime's ticks (core.h's now) */
 	uint64_t pc[SAMPLE_DEPTH]; /* pc[0] where the thread was interrupted, then return addresses */
 } pomp_srec;
 
@@ -31,6 +32,13 @@ typedef struct pomp_sfold {
 	uint64_t *pc;
 } pomp_sfold;
 
+/* A sample in trace mode: its distinct sample (an index into folds),
+ * where and when. */
+typedef struct pomp_strace {
+	uint32_t fold, loc;
+	uint64_t ts;
+} pomp_strace;
+
 /* The run's sampling, read by Go once it is stopped. */
 typedef struct pomp_sampling {
 	int on; /* 1 while sampling, 2 once stopped */
@@ -41,7 +49,7 @@ typedef struct pomp_sampling {
 	uint64_t samples;   /* timer expirations folded */
 	uint64_t ns;        /* the time they stand for */
 	uint64_t signals;   /* signals handled (a signal's overruns are samples too) */
-	uint64_t handler;   /* ticks (core.h's now) spent in the handler */
+	uint64_t handler;   /* ns of the timer's clock spent in the handler */
 	uint64_t fold_ns;   /* CPU time of the folding thread */
 	uint64_t dropped;   /* samples lost to a full ring */
 	uint64_t truncated; /* samples whose stack was deeper than SAMPLE_DEPTH */
@@ -49,6 +57,10 @@ typedef struct pomp_sampling {
 	uint32_t nfolds;
 	uint32_t hcap;
 	uint32_t *hash; /* 1 + index into folds, 0 for an empty slot */
+	/* Trace mode: every sample, in the order folded (each thread's in
+	 * time order), up to SAMPLE_TRACE_MAX; the rest are counted. */
+	pomp_strace *trace;
+	uint64_t ntrace, captrace, trace_lost;
 } pomp_sampling;
 
 extern pomp_sampling pomp_sg;

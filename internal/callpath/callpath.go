@@ -26,6 +26,10 @@ type Tree struct {
 	// Sampling is how the run sampled (GOPARI_SAMPLE_HZ), nil if it did
 	// not; then the views weigh paths by their sampled CPU time.
 	Sampling *profile.Sampling `json:"sampling,omitempty"`
+	// Of is the tree's node of each node of the profile's call paths
+	// (an outlined function's is its parent's), for what refers to
+	// those: a trace's samples.
+	Of []int `json:"-"`
 }
 
 // A Node is one call path: its parent's and one more frame, named as
@@ -86,6 +90,7 @@ func FromProfile(p *profile.Profile) (*Tree, error) {
 	res := symbols.New(p.Mappings)
 	t := &Tree{Sampling: cp.Sampling}
 	ids := t.nodes(p, res)
+	t.Of = ids
 	t.Warnings = append(t.Warnings, res.Warnings()...)
 	if cp.OverflowVisits > 0 {
 		t.Warnings = append(t.Warnings, fmt.Sprintf("the call-path tree was full (%d nodes, GOPARI_CALLPATH_NODES): %d visits were charged to overflow nodes", cp.MaxNodes, cp.OverflowVisits))

@@ -3,10 +3,11 @@
 // thread, named by its path (0, 0.1, 0.1.1); the task a thread executes
 // as a slice, split where it was suspended, with its open regions nested
 // inside; one flow arrow per task instance from its creation to its first
-// execution slice.
+// execution slice; a sampled run's samples (GOPARI_SAMPLE_HZ) as instant
+// events on their threads' tracks.
 //
 // The JSON is streamed as the replay goes: memory is proportional to the
-// open slices, not to the events.
+// open slices, not to the events (the samples are read at once).
 package chrome
 
 import (
@@ -14,9 +15,13 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"sort"
 	"strconv"
+	"strings"
 
+	"gopari/internal/callpath"
 	"gopari/internal/events"
+	"gopari/internal/experiment"
 	"gopari/internal/profile"
 	"gopari/internal/symbols"
 	"gopari/internal/timeline"
@@ -28,6 +33,7 @@ type Stats struct {
 	Events   int64 // JSON trace events written
 	Slices   int64 // B events
 	Flows    int64 // flow arrows ("s" and "f" pairs)
+	Samples  int64 // instant events of samples (GOPARI_SAMPLE_HZ)
 	Timeline timeline.Stats
 }
 
@@ -51,6 +57,11 @@ type writer struct {
 	quoted map[string]string // slice name -> JSON string
 	funcs  map[uint64]string // function address -> slice name
 	syms   *symbols.Resolver // the run's, made at its first function
+	// The run's samples (GOPARI_SAMPLE_HZ in trace mode) by time, those
+	// before next written, and their paths' names by profile node.
+	samples []events.Sample
+	next    int
+	paths   map[uint32][2]string
 }
 
 // Write replays exp and writes its Chrome JSON to w.
@@ -107,7 +118,13 @@ func (c *writer) run(exp *events.Experiment, pid int, name string, sort int) err
 	c.exp, c.r, c.pid, c.tracks, c.names, c.quoted = exp, r, pid, make([]track, len(r.Locs)), map[uint64]string{}, map[string]string{}
 	c.funcs, c.syms = map[uint64]string{}, nil
 	c.meta(name, sort)
-	err := r.Run(c.event)
+	if err := c.loadSamples(exp); err != nil {
+		return err
+	}
+	err := r.Run(func(ev *timeline.Event) error {
+		c.samplesTo(ev.Time)
+		return c.event(ev)
+	})
 	// Close what is still open, at each location's last time, then mark
 	// what the streams lost at their end.
 	for i := range c.tracks {
@@ -118,6 +135,7 @@ func (c *writer) run(exp *events.Experiment, pid int, name string, sort int) err
 			c.gap(g)
 		}
 	}
+	c.samplesTo(math.MaxUint64)
 	c.stats.Records += r.Stats.Records
 	c.stats.Timeline.Records += r.Stats.Records
 	c.stats.Timeline.Dropped += r.Stats.Dropped
@@ -512,4 +530,45 @@ func (c *writer) gap(g timeline.Gap) {
 		c.buf = append(c.buf, `,"to_us":`...)
 		c.buf = strconv.AppendFloat(c.buf, c.us(g.To), 'f', 3, 64)
 	})
+}
+
+// loadSamples reads the run's samples (GOPARI_SAMPLE_HZ in trace mode,
+// events/samples.bin), sorted by time, and names their paths: the
+// innermost frame, and the whole path.
+func (c *writer) loadSamples(exp *events.Experiment) error {
+	c.samples, c.next, c.paths = nil, 0, map[uint32][2]string{}
+	ss, err := events.ReadSamples(experiment.Samples(exp.Dir))
+	if err != nil || len(ss) == 0 || exp.Profile == nil {
+		return err
+	}
+	t, err := callpath.FromProfile(exp.Profile)
+	if err != nil || t == nil {
+		return err
+	}
+	for _, s := range ss {
+		if int(s.Node) >= len(t.Of) || int(s.Loc) >= len(c.tracks) {
+			return fmt.Errorf("%s: a sample of node %d at location %d: no such node or location", experiment.Samples(exp.Dir), s.Node, s.Loc)
+		}
+		if _, ok := c.paths[s.Node]; !ok {
+			id := t.Of[s.Node]
+			c.paths[s.Node] = [2]string{"sample: " + t.Nodes[id].Name, strconv.Quote(strings.Join(t.Path(id), ";"))}
+		}
+	}
+	sort.SliceStable(ss, func(i, j int) bool { return ss[i].Tick < ss[j].Tick })
+	c.samples = ss
+	return nil
+}
+
+// samplesTo writes the samples taken up to tick t as instant events on
+// their threads' tracks.
+func (c *writer) samplesTo(t uint64) {
+	for ; c.next < len(c.samples) && c.samples[c.next].Tick <= t; c.next++ {
+		s := c.samples[c.next]
+		p := c.paths[s.Node]
+		c.instant(int(s.Loc), s.Tick, p[0], func() {
+			c.buf = append(c.buf, `"path":`...)
+			c.buf = append(c.buf, p[1]...)
+		})
+		c.stats.Samples++
+	}
 }

@@ -65,7 +65,8 @@ type Sampling struct {
 	Ns uint64 `json:"ns"`
 	// Signals counts the signals handled: the kernel fires CPU-time
 	// timers at its tick (CONFIG_HZ), so above that rate a signal stands
-	// for several samples. HandlerNs is the time spent in the handler
+	// for several samples. HandlerNs is the time of the timer's clock
+	// (the thread's CPU time, or wall time) spent in the handler
 	// (unwinding included) and FoldNs the CPU time of the thread that
 	// folds the samples: what sampling cost the run, beside the kernel's
 	// delivery of the signals.
@@ -73,6 +74,9 @@ type Sampling struct {
 	HandlerNs uint64 `json:"handler_ns"`
 	FoldNs    uint64 `json:"fold_ns"`
 	Dropped   uint64 `json:"dropped,omitempty"`
+	// TraceLost counts the samples a traced run took but could not keep
+	// for its trace (events/samples.bin holds the others).
+	TraceLost uint64 `json:"trace_lost,omitempty"`
 	Truncated uint64 `json:"truncated,omitempty"`
 }
 

@@ -1,6 +1,8 @@
 package e2e
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
 	"math"
 	"os"
@@ -12,6 +14,8 @@ import (
 	gpprof "github.com/google/pprof/profile"
 
 	"gopari/internal/callpath"
+	"gopari/internal/chrome"
+	"gopari/internal/profile"
 )
 
 // Sampled call paths (issue 26): testdata/sampled.c, built through gopari
@@ -42,7 +46,9 @@ func buildSampled(t *testing.T, c compiler) string {
 // at 2 threads the CPU time the threads spent in the explicit barrier
 // (OMP_WAIT_POLICY=active, and KMP_USE_YIELD=0 lest libomp yield the
 // CPU: a busy-wait) charged to the barrier construct, within 10%; the program's own SIGPROF handler and ITIMER_PROF still
-// fire; gopari pprof's samples/count and cpu/nanoseconds, and --folded.
+// fire; gopari pprof's samples/count and cpu/nanoseconds, and --folded;
+// at 2 threads in trace mode, one instant event per sample in gopari
+// trace --chrome, on the thread's track, named by its path's frame.
 func TestSampledCallPaths(t *testing.T) {
 	needTools(t)
 	for _, c := range compilers {
@@ -56,6 +62,9 @@ func TestSampledCallPaths(t *testing.T) {
 					// than the kernel's tick, when CPU-time timers fire: its
 					// samples come late, in what it runs next (docs/sampling.md).
 					env := []string{fmt.Sprintf("OMP_NUM_THREADS=%d", n), "OMP_WAIT_POLICY=active", "KMP_USE_YIELD=0", "GOPARI_SAMPLE_HZ=1000"}
+					if n == 2 {
+						env = append(env, "GOPARI_MODE=trace")
+					}
 					r := run(t, exe, env, "3")
 					if r.code != 0 || r.stderr != "" {
 						t.Fatalf("exit %d, stderr:\n%s", r.code, r.stderr)
@@ -78,6 +87,7 @@ func TestSampledCallPaths(t *testing.T) {
 					}
 					if n == 2 {
 						checkSampledViews(t, r.dir)
+						checkSampledTrace(t, r.dir, tree.Sampling)
 					}
 				})
 			}
@@ -207,4 +217,53 @@ func samplesText(tree *callpath.Tree) string {
 		}
 	}
 	return b.String()
+}
+
+// checkSampledTrace writes the run's Chrome trace and counts its
+// samples: one instant event per signal the run kept, each on a track of
+// the trace, named "sample: " and its path's innermost frame, the path
+// in its args.
+func checkSampledTrace(t *testing.T, dir string, sg *profile.Sampling) {
+	t.Helper()
+	out := filepath.Join(t.TempDir(), "run.json")
+	if b, err := exec.Command(gopariCommand(t), "trace", "--chrome", out, dir).CombinedOutput(); err != nil {
+		t.Fatalf("gopari trace --chrome: %v\n%s", err, b)
+	}
+	b, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum, err := chrome.Check(bytes.NewReader(b))
+	if err != nil {
+		t.Fatalf("the Chrome trace: %v", err)
+	}
+	var doc struct {
+		TraceEvents []struct {
+			Ph, Name string
+			Tid      int
+			Args     struct{ Path string }
+		}
+	}
+	if err := json.Unmarshal(b, &doc); err != nil {
+		t.Fatal(err)
+	}
+	var samples, leaves uint64
+	for _, e := range doc.TraceEvents {
+		if e.Ph != "i" || !strings.HasPrefix(e.Name, "sample: ") {
+			continue
+		}
+		samples++
+		if _, ok := sum.Names[e.Tid]; !ok {
+			t.Errorf("a sample on track %d, which the trace does not name", e.Tid)
+		}
+		if e.Name == "sample: leaf" {
+			leaves++
+			if !strings.HasSuffix(e.Args.Path, ";top;mid;leaf") {
+				t.Errorf("a sample of leaf at %q", e.Args.Path)
+			}
+		}
+	}
+	if want := sg.Signals - sg.Dropped - sg.TraceLost; samples != want || leaves == 0 {
+		t.Errorf("%d sample events (%d of leaf) in the Chrome trace, want one per signal kept, %d", samples, leaves, want)
+	}
 }
