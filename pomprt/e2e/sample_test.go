@@ -267,3 +267,47 @@ func checkSampledTrace(t *testing.T, dir string, sg *profile.Sampling) {
 		t.Errorf("%d sample events (%d of leaf) in the Chrome trace, want one per signal kept, %d", samples, leaves, want)
 	}
 }
+
+// TestSampledWithFunctions samples sampled.c built with --functions, at
+// 1 thread, gcc and clang: samples and measured calls share one tree,
+// each sample below the call it was taken in and no frame twice
+// (leaf's time within 10%, no path through leaf twice); taskwork's
+// samples below its task, below creator, the function that created it.
+func TestSampledWithFunctions(t *testing.T) {
+	needTools(t)
+	for _, c := range compilers {
+		c := c
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			exe := buildCC(t, c, "sampled.c", "--functions")
+			r := run(t, exe, []string{"OMP_NUM_THREADS=1", "GOPARI_SAMPLE_HZ=1000"}, "2")
+			if r.code != 0 || r.stderr != "" {
+				t.Fatalf("exit %d, stderr:\n%s", r.code, r.stderr)
+			}
+			got := printed(t, r.stdout)
+			tree, err := callpath.FromProfile(readProfile(t, r))
+			if err != nil || tree == nil || tree.Sampling == nil {
+				t.Fatalf("no sampled call paths (%v)", err)
+			}
+			leaf := cpByName(tree, "leaf")
+			if ns := sampledCPU(tree, leaf); !within(ns, got["leaf"]) || cpVisits(tree, leaf) != 1 {
+				t.Errorf("leaf: %d ns of samples, %d visits; the program spun %d ns there in 1 call:\n%s", ns, cpVisits(tree, leaf), got["leaf"], samplesText(tree))
+			}
+			for i := range tree.Nodes {
+				p := strings.Join(tree.Path(i), " / ")
+				if strings.Count(p, "/ leaf") > 1 || strings.Count(p, "/ top") > 1 {
+					t.Errorf("a path through a call twice: %s", p)
+				}
+			}
+			work := cpByName(tree, "taskwork")
+			if !within(sampledCPU(tree, work), got["taskwork"]) {
+				t.Errorf("taskwork: %d ns of samples, the program spun %d ns there", sampledCPU(tree, work), got["taskwork"])
+			}
+			for _, id := range work {
+				if p := strings.Join(tree.Path(id), " / "); !strings.Contains(p, "/ creator / !$omp task @") {
+					t.Errorf("taskwork at %s, want below its task below creator", p)
+				}
+			}
+		})
+	}
+}
