@@ -165,8 +165,9 @@ static void unwind(pomp_srec *r, ucontext_t *uc)
 	r->truncated = n == SAMPLE_DEPTH;
 }
 
-/* where notes what t runs: its path, or the region of the implicit task
- * whose closing barrier it waits in. */
+/* where notes what t runs: its path; with none, the region of the
+ * implicit task whose closing barrier it waits in; on the overflow path
+ * (a full tree), its task's region and frame kind (SAMPLE_KIND). */
 static void where(pomp_srec *r, const pomp_thr *t)
 {
 	r->node = CP_ROOT;
@@ -177,10 +178,12 @@ static void where(pomp_srec *r, const pomp_thr *t)
 	if (t->has_loc)
 		r->loc = t->loc;
 	r->node = pomp_cp_current(t);
-	if (r->node == CP_NONE && t->task >= 0 && t->task < t->nfr) {
+	if ((r->node == CP_NONE || r->node == CP_OVERFLOW) && t->task >= 0 && t->task < t->nfr) {
 		const pomp_frame *f = &t->fr[t->task];
-		if (f->kind == FR_IMPLICIT && (f->flags & FL_CLOSING))
+		if (r->node == CP_NONE && f->kind == FR_IMPLICIT && (f->flags & FL_CLOSING))
 			r->region = f->region;
+		else if (r->node == CP_OVERFLOW && f->kind != FR_ROOT && f->region < SAMPLE_KIND)
+			r->region = f->region | (uint32_t)f->kind << SAMPLE_KIND_SHIFT;
 	}
 }
 

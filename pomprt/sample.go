@@ -46,6 +46,10 @@ func addSamples(p *profile.Profile, cp *profile.CallPaths) {
 		Ns: uint64(sg.ns), Dropped: uint64(sg.dropped), Truncated: uint64(sg.truncated),
 		Signals: uint64(sg.signals), HandlerNs: uint64(sg.handler), FoldNs: uint64(sg.fold_ns)}
 	folds := unsafe.Slice(sg.folds, int(sg.nfolds))
+	measured := false // functions: a --functions build
+	for _, n := range cp.Nodes {
+		measured = measured || n.Kind == "function"
+	}
 	f := newFolder(cp, symbols.NewFuncs(p.Mappings), len(p.Threads))
 	nodes := make([]uint32, len(folds))
 	for i := range folds {
@@ -54,6 +58,12 @@ func addSamples(p *profile.Profile, cp *profile.CallPaths) {
 		nodes[i] = uint32(f.add(int(s.loc), uint32(s.node), int(s.region), pcs, [2]uint64{uint64(s.weight), uint64(s.ns)}))
 	}
 	f.finish()
+	if !measured {
+		ids := prune(cp)
+		for i, n := range nodes {
+			nodes[i] = uint32(ids[n])
+		}
+	}
 	traced := unsafe.Slice(sg.trace, int(sg.ntrace))
 	tracedSamples = make([]events.Sample, len(traced))
 	for i, s := range traced {
@@ -109,17 +119,22 @@ func newFolder(cp *profile.CallPaths, res *symbols.Resolver, nlocs int) *folder 
 }
 
 // child returns node n below parent, appended if new; the overflow node
-// once the tree holds MaxNodes.
+// below the overflow node, or once the tree holds MaxNodes.
 func (f *folder) child(parent int, n profile.CallNode) int {
 	if parent == C.CP_OVERFLOW {
 		return parent
 	}
+	return f.childOf(parent, n)
+}
+
+// childOf is child, below the overflow node too.
+func (f *folder) childOf(parent int, n profile.CallNode) int {
 	n.Parent = parent
 	k := keyOf(n, parent)
 	if id, ok := f.children[k]; ok {
 		return id
 	}
-	if len(f.cp.Nodes) > f.cp.MaxNodes {
+	if len(f.cp.Nodes) > 2*f.cp.MaxNodes { // the samples' paths may add as many as the runtime's
 		return C.CP_OVERFLOW
 	}
 	id := len(f.cp.Nodes)
@@ -140,6 +155,10 @@ func (f *folder) add(loc int, node uint32, region int, pcs []uint64, w [2]uint64
 		base = f.child(C.CP_ROOT, profile.CallNode{Kind: "region", Region: region, Frame: "phase", Phase: "barrier"})
 	case node == C.CP_NONE:
 		base = f.child(C.CP_ROOT, profile.CallNode{Kind: "idle"})
+	case node == C.CP_OVERFLOW && region > 0 && frameNames[region>>C.SAMPLE_KIND_SHIFT] != "":
+		// A full tree: the task's construct below the overflow node.
+		n := profile.CallNode{Kind: "region", Region: region & (C.SAMPLE_KIND - 1), Frame: frameNames[region>>C.SAMPLE_KIND_SHIFT]}
+		base = f.childOf(C.CP_OVERFLOW, n)
 	case base >= len(f.cp.Nodes):
 		base = C.CP_ROOT
 	}
@@ -287,4 +306,63 @@ func (f *folder) finish() {
 		sort.Slice(s, func(a, b int) bool { return s[a][0] < s[b][0] })
 	}
 	sort.SliceStable(f.cp.Threads, func(a, b int) bool { return f.cp.Threads[a].Thread < f.cp.Threads[b].Thread })
+}
+
+// prune keeps, in a run that measured no function (sampled without
+// --functions), only the paths that hold samples, their ancestors, the
+// root and the overflow node: such a run's tree holds a path for every
+// construct and task frame it ran, one per recursion depth of a
+// recursive task code (BOTS sort: the 100,000 nodes of the limit and a
+// 16 MB profile for 2,000 samples), where the samples need a few. It
+// returns each node's new ID (-1: pruned); the pruned nodes are counted
+// in PrunedNodes.
+func prune(cp *profile.CallPaths) []int {
+	keep := make([]bool, len(cp.Nodes))
+	keep[C.CP_ROOT], keep[C.CP_OVERFLOW] = true, true
+	for _, th := range cp.Threads {
+		for _, s := range th.Samples {
+			keep[s[0]] = true
+		}
+	}
+	for i := len(cp.Nodes) - 1; i > 0; i-- {
+		if keep[i] {
+			keep[cp.Nodes[i].Parent] = true
+		}
+	}
+	ids := make([]int, len(cp.Nodes))
+	nodes := make([]profile.CallNode, 0, len(cp.Nodes))
+	for i, n := range cp.Nodes {
+		ids[i] = -1
+		if keep[i] {
+			ids[i] = len(nodes)
+			if n.Parent >= 0 {
+				n.Parent = ids[n.Parent]
+			}
+			nodes = append(nodes, n)
+		}
+	}
+	cp.PrunedNodes = len(cp.Nodes) - len(nodes)
+	cp.Nodes = nodes
+	threads := cp.Threads[:0]
+	for _, th := range cp.Threads {
+		th.Nodes, th.Samples = renumber(th.Nodes, ids), renumber(th.Samples, ids)
+		if len(th.Nodes)+len(th.Samples) > 0 {
+			threads = append(threads, th)
+		}
+	}
+	cp.Threads = threads
+	return ids
+}
+
+// renumber gives counts by node their nodes' new IDs, dropping those of
+// nodes pruned (-1).
+func renumber(counts [][3]uint64, ids []int) [][3]uint64 {
+	out := counts[:0]
+	for _, c := range counts {
+		if id := ids[c[0]]; id >= 0 {
+			c[0] = uint64(id)
+			out = append(out, c)
+		}
+	}
+	return out
 }

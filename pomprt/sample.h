@@ -9,12 +9,15 @@
 #include <stdint.h>
 
 #define SAMPLE_DEPTH 62 /* program counters kept per sample, the innermost first */
+#define SAMPLE_KIND_SHIFT 28
+#define SAMPLE_KIND (1u << SAMPLE_KIND_SHIFT)
 
 /* A sample as the handler writes it. */
 typedef struct pomp_srec {
 	uint32_t node;   /* the thread's call path (callpath.c), CP_NONE for none */
 	uint32_t loc;    /* its location, UINT32_MAX if it had none yet */
-	uint32_t region; /* with no path: the parallel region whose closing barrier it waits in, or 0 */
+	uint32_t region; /* with no path: the parallel region whose closing barrier it waits in, or 0;
+	                  * on the overflow path: its task's region | frame kind (FR_*) << SAMPLE_KIND_SHIFT */
 	uint32_t weight; /* timer expirations it stands for (1 + overruns) */
 	uint16_t depth;  /* program counters in pc */
 	uint16_t truncated;

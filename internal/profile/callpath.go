@@ -40,6 +40,10 @@ type CallPaths struct {
 	// nil if it did not: each location's Samples then count, per path,
 	// the samples taken there.
 	Sampling *Sampling `json:"sampling,omitempty"`
+	// PrunedNodes counts the paths a sampled run left out of Nodes: a
+	// run that measured no function (no --functions) keeps only the
+	// paths that hold samples and their ancestors.
+	PrunedNodes int `json:"pruned_nodes,omitempty"`
 }
 
 // Sampling is how a run sampled its call paths. A sample is taken every
