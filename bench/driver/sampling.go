@@ -125,7 +125,7 @@ func (b *bench) sampleCost(w io.Writer, args []string) {
 	fmt.Fprintf(w, "| what | ns per signal |\n|---|---:|\n")
 	fmt.Fprintf(w, "| in the handler (clock reads, unwinding), as the run measured it | %.0f |\n", h)
 	fmt.Fprintf(w, "| in the folding thread | %.0f |\n", f)
-	fmt.Fprintf(w, "| process CPU time, 1000 Hz against 1 Hz, over the signals more (delivery included; noisy) | %.0f |\n\n", median(added))
+	fmt.Fprintf(w, "| process CPU time, 1000 Hz against 1 Hz, over the signals more (the kernel's delivery, and the run's fixed costs of samples: the symbols read at exit; noisy) | %.0f |\n\n", median(added))
 	b.check("sampled call paths, one signal (handler + folding), 1 thread", "(measured)", fmt.Sprintf("%.0f + %.0f ns", h, f), true, "")
 }
 
