@@ -381,11 +381,7 @@ static int turn_on(void)
 }
 
 /* enable decides, at the first hook call, whether call paths are on. */
-static __attribute__((noinline)) int enable(void)
-{
-	pomp_init();
-	return turn_on();
-}
+static __attribute__((noinline)) int enable(void) { pomp_init(); return turn_on(); }
 
 /* load_filter asks Go, once, for the functions left out. */
 static __attribute__((noinline)) void load_filter(void)
@@ -463,24 +459,15 @@ static __attribute__((noinline)) pomp_thr *hook_thread(void)
 	return t;
 }
 
-/* pomp_cp_sampled turns call paths on for sampling (sample.c), at
- * start-up on the initial thread t: samples hang below the paths. */
+/* For sample.c: call paths on from start-up, on the initial thread t;
+ * t's current path (CP_ROOT without call paths), for its handler. */
 int pomp_cp_sampled(pomp_thr *t)
 {
-	if (!turn_on())
-		return 0;
-	if (!t->cp)
+	if (turn_on() && !t->cp)
 		cp_thread(t);
-	return 1;
+	return pomp_cp.on == 1;
 }
-
-/* pomp_cp_current is t's current path, CP_ROOT without call paths: what
- * a sample is charged to (sample.c's signal handler: loads only). */
-uint32_t pomp_cp_current(const pomp_thr *t)
-{
-	const pomp_cpthr *c = t->cp;
-	return c ? __atomic_load_n(&c->cur, __ATOMIC_RELAXED) : CP_ROOT;
-}
+uint32_t pomp_cp_current(const pomp_thr *t) { return t->cp ? __atomic_load_n(&t->cp->cur, __ATOMIC_RELAXED) : CP_ROOT; }
 
 /* ---------------------------------------------------------------------
  * The hooks.
