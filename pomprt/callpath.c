@@ -316,10 +316,9 @@ static int tree_init(void)
 	return 1;
 }
 
-/* enable decides, at the first hook call, whether call paths are on. */
-static __attribute__((noinline)) int enable(void)
+/* turn_on decides, once, whether call paths are on. */
+static int turn_on(void)
 {
-	pomp_init();
 	static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
 	pthread_mutex_lock(&mu);
 	if (pomp_cp.on == 0) {
@@ -331,6 +330,9 @@ static __attribute__((noinline)) int enable(void)
 	pthread_mutex_unlock(&mu);
 	return pomp_cp.on == 1;
 }
+
+/* enable decides, at the first hook call, whether call paths are on. */
+static __attribute__((noinline)) int enable(void) { pomp_init(); return turn_on(); }
 
 /* load_filter asks Go, once, for the functions left out. */
 static __attribute__((noinline)) void load_filter(void)
@@ -407,6 +409,16 @@ static __attribute__((noinline)) pomp_thr *hook_thread(void)
 		cp_thread(t); /* a thread registered before call paths were on */
 	return t;
 }
+
+/* For sample.c: call paths on from start-up, on the initial thread t;
+ * t's current path (CP_ROOT without call paths), for its handler. */
+int pomp_cp_sampled(pomp_thr *t)
+{
+	if (turn_on() && !t->cp)
+		cp_thread(t);
+	return pomp_cp.on == 1;
+}
+uint32_t pomp_cp_current(const pomp_thr *t) { return t->cp ? __atomic_load_n(&t->cp->cur, __ATOMIC_RELAXED) : CP_ROOT; }
 
 /* ---------------------------------------------------------------------
  * The hooks.

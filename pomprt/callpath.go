@@ -87,6 +87,7 @@ func addCallPaths(p *profile.Profile, g *C.pomp_rt, ck clock) {
 	cp.Nodes = nodes
 	p.CallPaths = cp
 	p.Mappings = symbols.ReadMappings("/proc/self/maps")
+	addSamples(p, cp) // GOPARI_SAMPLE_HZ (sample.go)
 }
 
 // callNode is node i of the tree, with its parent and key as callpath.c

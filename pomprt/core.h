@@ -17,7 +17,9 @@
  *   parallel.c  parallel regions: fork, implicit tasks, closing barrier, join
  *   locks.c, chunks.c, events.c: locks, loop chunks, the event stream
  *   lifecycle.c, signals.c, fork.c, snapshot.c: start-up, exit, signals, fork
- *   callpath.c, callcost.c (callpath.h): call paths, and what a call costs
+ *   callpath.c  call paths: the function hooks and the tree of paths
+ *   callcost.c  what one measured call costs (callpath.h: their shared types)
+ *   sample.c    sampled call paths: per-thread timers, the unwinding handler
  * Every symbol shared between them is named pomp_*: libpomp.a links
  * into the user's program.
  */
@@ -81,7 +83,17 @@ extern int pomp_cp_cost_pairs;
 void pomp_cp_park(pomp_thr *t, pomp_parked *p, int i);
 void pomp_cp_unpark(pomp_thr *t, pomp_parked *p, int base, uint64_t ts);
 
+/* callpath.c, for sample.c: call paths on from start-up on t (0 if
+ * they cannot be); t's current path, for its signal handler. */
+int pomp_cp_sampled(pomp_thr *t);
+uint32_t pomp_cp_current(const pomp_thr *t);
+
 #define CALLPATHS(t) __builtin_expect((t)->slow & SLOW_CALLPATH, 0)
+
+/* sample.c: GOPARI_SAMPLE_HZ */
+void pomp_sample_start(pomp_thr *t);
+void pomp_sample_thread_new(void);
+void pomp_sample_stop(void);
 
 /* taskloop.c */
 uint64_t pomp_tl_bound(const pomp_frame *f, uint64_t ts);

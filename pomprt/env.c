@@ -17,14 +17,16 @@
 #include "core.h"
 
 /* A variable's accepted values: words, or a byte count when words is
- * NULL, or a count (a whole number from 1 to 2^31-1) when count is set.
- * Its default is words[0] (a byte count or count: 0, which the reader
- * takes for its default). */
+ * NULL, or a count (a whole number from 1 to 2^31-1, or to max if set)
+ * when count is set. Its default is words[0] (a byte count or count: 0,
+ * which the reader takes for its default). */
 typedef struct env_var {
 	const char *name;
 	const char *const *words;
 	const char *otherwise; /* what a bad value leaves in force */
 	int count;
+	int64_t max;         /* a count's greatest value, if not 2^31-1 */
+	const char *example; /* a count's example, if not 100000 */
 } env_var;
 
 static const char *const mode_words[] = {"profile", "trace", "ids", "off", NULL};
@@ -33,6 +35,7 @@ static const char *const clock_words[] = {"tsc", "monotonic", NULL};
 static const char *const sampling_words[] = {"on", "off", NULL};
 static const char *const ordered_words[] = {"time", "count", NULL};
 static const char *const onoff_words[] = {"on", "off", NULL};
+static const char *const sample_clock_words[] = {"cpu", "wall", NULL};
 
 /* Indexed by ENV_* (rt.h). */
 static const env_var env_vars[ENV_COUNT] = {
@@ -46,6 +49,9 @@ static const env_var env_vars[ENV_COUNT] = {
 	[ENV_RECORD_IDS] = {"GOPARI_RECORD_IDS", bit_words, "task IDs are not recorded"},
 	[ENV_CALLPATHS] = {"GOPARI_CALLPATHS", onoff_words, "using on"},
 	[ENV_CALLPATH_NODES] = {"GOPARI_CALLPATH_NODES", NULL, "using 100000", 1},
+	[ENV_SAMPLE_HZ] = {"GOPARI_SAMPLE_HZ", NULL, "nothing is sampled", 1, 100000, "1000"},
+	[ENV_SAMPLE_CLOCK] = {"GOPARI_SAMPLE_CLOCK", sample_clock_words, "using cpu"},
+	[ENV_SAMPLE_SIGNAL] = {"GOPARI_SAMPLE_SIGNAL", NULL, "using SIGRTMIN+3", 1, 64, "40"},
 };
 
 static uint64_t env_values[ENV_COUNT];
@@ -85,7 +91,8 @@ static uint64_t parse_bytes(const char *s)
 static void accepted(const env_var *v, char *buf, size_t n)
 {
 	if (v->count) {
-		snprintf(buf, n, "a count from 1 to 2147483647 (such as 100000)");
+		int64_t max = v->max ? v->max : INT32_MAX;
+		snprintf(buf, n, "a count from 1 to %lld (such as %s)", (long long)max, v->example ? v->example : "100000");
 		return;
 	}
 	if (!v->words) {
@@ -107,7 +114,8 @@ static int64_t parse(const env_var *v, const char *s)
 	if (v->count) {
 		char *end;
 		unsigned long long c = strtoull(s, &end, 10);
-		return *s >= '0' && *s <= '9' && !*end && c >= 1 && c <= INT32_MAX ? (int64_t)c : -1;
+		unsigned long long max = v->max ? (unsigned long long)v->max : INT32_MAX;
+		return *s >= '0' && *s <= '9' && !*end && c >= 1 && c <= max ? (int64_t)c : -1;
 	}
 	if (!v->words) {
 		uint64_t b = parse_bytes(s);

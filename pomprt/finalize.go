@@ -107,6 +107,9 @@ func writeExperimentIn(dir string, err error, p *profile.Profile, g *C.pomp_rt) 
 		fmt.Fprintf(os.Stderr, "gopari: no profile written: %v\n", err)
 		return false
 	}
+	if p.Events != nil {
+		writeSamples(dir) // GOPARI_SAMPLE_HZ in trace mode (sample.go)
+	}
 	if g.mode == C.POMP_MODE_RECORD {
 		if err := writeIDs(filepath.Join(dir, "ids.bin"), g); err != nil {
 			fmt.Fprintf(os.Stderr, "gopari: task IDs not written: %v\n", err)

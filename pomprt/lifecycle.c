@@ -194,6 +194,8 @@ int pomp_call_end(pomp_thr *t, int prev)
  * or the name of the signal that ends the run. */
 void pomp_finish(const char *exit, int sig)
 {
+	if (!forked())
+		pomp_sample_stop(); /* before the run's end is measured: no sample of the finish */
 	uint64_t ts = pomp_now();
 	if (sig == 0 && !forked()) /* not in a signal handler: the probe may take the tree's lock */
 		pomp_cp_cost_ticks = pomp_cp_cost(pomp_self_tls, &pomp_cp_cost_pairs);
@@ -298,6 +300,7 @@ static void init_once(void)
 		pomp_fork_watch();
 		if (pomp_ctl[0] >= 0)
 			pomp_catch_signals();
+		pomp_sample_start(pomp_self());
 	}
 }
 

@@ -136,6 +136,7 @@ pomp_thr *pomp_register_thread(void)
 	t->slow = pomp_g.mode == POMP_MODE_RECORD ? SLOW_RECORD : 0;
 	pomp_ev_thread(t, t->index);
 	pomp_cp_thread_new(t);
+	pomp_sample_thread_new();
 	return t;
 }
 

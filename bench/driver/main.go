@@ -34,7 +34,7 @@ var (
 	threads = flag.String("threads", "", "comma-separated thread counts (default 1,2 and the machine's cores)")
 	outFile = flag.String("out", "build/bench.md", "where to write the table as well")
 	quick   = flag.Bool("quick", false, "smaller inputs, for trying the driver")
-	only    = flag.String("only", "", "comma-separated parts to run (tiny,constructs,realistic,grains,memory,instrumenter,exports,scaling,report,mpi,barrier,fib,doacross,trace,functions; default all)")
+	only    = flag.String("only", "", "comma-separated parts to run (tiny,constructs,realistic,grains,memory,instrumenter,exports,scaling,report,mpi,barrier,fib,doacross,trace,functions,sampling; default all)")
 )
 
 // part reports whether the part called name is to run.
@@ -69,7 +69,7 @@ func main() {
 		{"memory", b.memory}, {"instrumenter", b.instrumenter}, {"exports", b.exports},
 		{"scaling", b.scaling}, {"report", b.reportPage}, {"barrier", b.closingBarrier},
 		{"fib", b.fib}, {"doacross", b.doacross}, {"trace", b.trace}, {"mpi", b.mpi},
-		{"functions", b.functions},
+		{"functions", b.functions}, {"sampling", b.sampling},
 	}
 	known := map[string]bool{}
 	for _, p := range perThreads {

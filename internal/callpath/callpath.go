@@ -23,6 +23,13 @@ type Tree struct {
 	// Warnings say what could not be resolved or trusted (a file rebuilt
 	// since the run) and what the runtime could not keep (a full tree).
 	Warnings []string `json:"warnings,omitempty"`
+	// Sampling is how the run sampled (GOPARI_SAMPLE_HZ), nil if it did
+	// not; then the views weigh paths by their sampled CPU time.
+	Sampling *profile.Sampling `json:"sampling,omitempty"`
+	// Of is the tree's node of each node of the profile's call paths
+	// (an outlined function's is its parent's), for what refers to
+	// those: a trace's samples.
+	Of []int `json:"-"`
 }
 
 // A Node is one call path: its parent's and one more frame, named as
@@ -42,8 +49,13 @@ type Node struct {
 	Visits  uint64 `json:"visits"`
 	ExclNs  uint64 `json:"excl_ns"`
 	// InclNs is the exclusive time of the node's subtree.
-	InclNs   uint64 `json:"incl_ns"`
-	Children []int  `json:"-"`
+	InclNs uint64 `json:"incl_ns"`
+	// Samples and CPUNs count the samples taken on the path itself and
+	// the CPU (or wall) time they stand for; InclCPUNs the subtree's.
+	Samples   uint64 `json:"samples,omitempty"`
+	CPUNs     uint64 `json:"cpu_ns,omitempty"`
+	InclCPUNs uint64 `json:"incl_cpu_ns,omitempty"`
+	Children  []int  `json:"-"`
 }
 
 // A Location is what one location (a place of the team tree) ran.
@@ -55,10 +67,13 @@ type Location struct {
 
 // A Stat is a node at one location.
 type Stat struct {
-	Node   int    `json:"node"`
-	Visits uint64 `json:"visits"`
-	ExclNs uint64 `json:"excl_ns"`
-	InclNs uint64 `json:"incl_ns"`
+	Node      int    `json:"node"`
+	Visits    uint64 `json:"visits"`
+	ExclNs    uint64 `json:"excl_ns"`
+	InclNs    uint64 `json:"incl_ns"`
+	Samples   uint64 `json:"samples,omitempty"`
+	CPUNs     uint64 `json:"cpu_ns,omitempty"`
+	InclCPUNs uint64 `json:"incl_cpu_ns,omitempty"`
 }
 
 // FromProfile builds the tree of a run's call paths, resolving their
@@ -73,8 +88,9 @@ func FromProfile(p *profile.Profile) (*Tree, error) {
 		return nil, err
 	}
 	res := symbols.New(p.Mappings)
-	t := &Tree{}
+	t := &Tree{Sampling: cp.Sampling}
 	ids := t.nodes(p, res)
+	t.Of = ids
 	t.Warnings = append(t.Warnings, res.Warnings()...)
 	if cp.OverflowVisits > 0 {
 		t.Warnings = append(t.Warnings, fmt.Sprintf("the call-path tree was full (%d nodes, GOPARI_CALLPATH_NODES): %d visits were charged to overflow nodes", cp.MaxNodes, cp.OverflowVisits))
@@ -89,7 +105,13 @@ func FromProfile(p *profile.Profile) (*Tree, error) {
 			n.Visits += s.Visits
 			n.ExclNs += s.ExclNs
 			n.InclNs += s.InclNs
+			n.Samples += s.Samples
+			n.CPUNs += s.CPUNs
+			n.InclCPUNs += s.InclCPUNs
 		}
+	}
+	if sg := cp.Sampling; sg != nil && sg.Dropped > 0 {
+		t.Warnings = append(t.Warnings, fmt.Sprintf("%d of %d samples were lost to a full buffer", sg.Dropped, sg.Samples+sg.Dropped))
 	}
 	return t, nil
 }
@@ -109,7 +131,7 @@ func check(p *profile.Profile) error {
 		if ct.Thread < 0 || ct.Thread >= len(p.Threads) {
 			return fmt.Errorf("call_paths: thread %d: no such location", ct.Thread)
 		}
-		for _, s := range ct.Nodes {
+		for _, s := range append(ct.Nodes, ct.Samples...) {
 			if s[0] >= uint64(len(cp.Nodes)) {
 				return fmt.Errorf("call_paths: thread %d: node %d out of range", ct.Thread, s[0])
 			}
@@ -219,6 +241,13 @@ func (t *Tree) location(p *profile.Profile, ct profile.CallThread, ids []int) Lo
 	for _, s := range ct.Nodes {
 		ran[int(s[0])] = true
 	}
+	samples, cpu, inclCPU := make([]uint64, len(t.Nodes)), make([]uint64, len(t.Nodes)), make([]uint64, len(t.Nodes))
+	for _, s := range ct.Samples {
+		id := ids[s[0]]
+		samples[id] += s[1]
+		cpu[id] += s[2]
+		seen[id] = true
+	}
 	for _, s := range ct.Nodes {
 		raw := int(s[0])
 		id := ids[raw]
@@ -233,15 +262,18 @@ func (t *Tree) location(p *profile.Profile, ct profile.CallThread, ids []int) Lo
 	}
 	for id := len(t.Nodes) - 1; id >= 0; id-- {
 		incl[id] += excl[id]
+		inclCPU[id] += cpu[id]
 		if id > 0 && seen[id] {
 			par := t.Nodes[id].Parent
 			incl[par] += incl[id]
+			inclCPU[par] += inclCPU[id]
 			seen[par] = true
 		}
 	}
 	for id, ok := range seen {
 		if ok {
-			l.Stats = append(l.Stats, Stat{Node: id, Visits: visits[id], ExclNs: excl[id], InclNs: incl[id]})
+			l.Stats = append(l.Stats, Stat{Node: id, Visits: visits[id], ExclNs: excl[id], InclNs: incl[id],
+				Samples: samples[id], CPUNs: cpu[id], InclCPUNs: inclCPU[id]})
 		}
 	}
 	return l
@@ -249,6 +281,23 @@ func (t *Tree) location(p *profile.Profile, ct profile.CallThread, ids []int) Lo
 
 // TotalNs is the time of every path: the root's inclusive time.
 func (t *Tree) TotalNs() uint64 { return t.Nodes[0].InclNs }
+
+// Incl is the time the views weigh node id by: its subtree's sampled
+// CPU time in a sampled run, else its inclusive time.
+func (t *Tree) Incl(id int) uint64 {
+	if t.Sampling != nil {
+		return t.Nodes[id].InclCPUNs
+	}
+	return t.Nodes[id].InclNs
+}
+
+// Excl is the exclusive counterpart of Incl.
+func (t *Tree) Excl(id int) uint64 {
+	if t.Sampling != nil {
+		return t.Nodes[id].CPUNs
+	}
+	return t.Nodes[id].ExclNs
+}
 
 // Path is the names of the frames from the root to node id.
 func (t *Tree) Path(id int) []string {

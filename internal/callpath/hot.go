@@ -13,25 +13,25 @@ type Row struct {
 	Depth int
 }
 
-// Hot lists the nodes whose inclusive time is at least share of the
-// total (DefaultShare if share <= 0), top-down: the hot paths. The root
-// is listed when any path is.
+// Hot lists the nodes whose inclusive time (Incl: sampled CPU time in a
+// sampled run) is at least share of the total (DefaultShare if share <=
+// 0), top-down: the hot paths. The root is listed when any path is.
 func (t *Tree) Hot(share float64) []Row {
 	if share <= 0 {
 		share = DefaultShare
 	}
-	min := share * float64(t.TotalNs())
+	min := share * float64(t.Incl(0))
 	var rows []Row
 	var walk func(id, depth int)
 	walk = func(id, depth int) {
 		rows = append(rows, Row{id, depth})
 		for _, c := range t.sorted(id) {
-			if float64(t.Nodes[c].InclNs) >= min && t.Nodes[c].InclNs > 0 {
+			if float64(t.Incl(c)) >= min && t.Incl(c) > 0 {
 				walk(c, depth+1)
 			}
 		}
 	}
-	if t.TotalNs() > 0 {
+	if t.Incl(0) > 0 {
 		walk(0, 0)
 	}
 	return rows
@@ -41,7 +41,7 @@ func (t *Tree) Hot(share float64) []Row {
 // then by name.
 func (t *Tree) sorted(id int) []int {
 	c := append([]int(nil), t.Nodes[id].Children...)
-	sortBy(c, func(i int) float64 { return float64(t.Nodes[i].InclNs) }, func(i int) string { return t.Nodes[i].Name })
+	sortBy(c, func(i int) float64 { return float64(t.Incl(i)) }, func(i int) string { return t.Nodes[i].Name })
 	return c
 }
 

@@ -5,22 +5,28 @@
 // thread, named by its path (0, 0.1, 0.1.1); the task a thread executes
 // as a slice, split where it was suspended, with its open regions nested
 // inside; one flow arrow per task instance from its creation to its first
-// execution slice.
+// execution slice; a sampled run's samples (GOPARI_SAMPLE_HZ) as instant
+// events on their threads' tracks.
 //
 // An export may be cut to a window of time and to some of the threads
 // (Options): slices open at the window's start begin there, slices open
 // at its end end there, and the replay stops at the window's end.
 //
 // The output is streamed as the replay goes: memory is proportional to
-// the open slices, not to the events.
+// the open slices, not to the events (a run's samples are read at once).
 package chrome
 
 import (
 	"errors"
+	"fmt"
 	"math"
+	"sort"
 	"strconv"
+	"strings"
 
+	"gopari/internal/callpath"
 	"gopari/internal/events"
+	"gopari/internal/experiment"
 	"gopari/internal/profile"
 	"gopari/internal/symbols"
 	"gopari/internal/timeline"
@@ -32,6 +38,7 @@ type Stats struct {
 	Events   int64 // trace events written (JSON: metadata events too)
 	Slices   int64 // slices begun
 	Flows    int64 // flow arrows
+	Samples  int64 // instant events of samples (GOPARI_SAMPLE_HZ)
 	Timeline timeline.Stats
 }
 
@@ -154,6 +161,12 @@ type writer struct {
 	names  map[uint64]string // region and frame kind -> slice name
 	funcs  map[uint64]string // function address -> slice name
 	syms   *symbols.Resolver // the run's, made at its first function
+	// The run's samples (GOPARI_SAMPLE_HZ in trace mode) by time, those
+	// before next written, and their paths' names by profile node: the
+	// innermost frame's, and the whole path.
+	samples []events.Sample
+	next    int
+	paths   map[uint32][2]string
 }
 
 // errDone stops a replay at the window's end.
@@ -183,12 +196,16 @@ func (c *writer) replay(run Run) error {
 		c.tracks[i].on = c.opt.Threads == nil || c.opt.Threads[l.Path]
 	}
 	c.meta()
+	if err := c.loadSamples(run.Exp); err != nil {
+		return err
+	}
 	base := c.stats.Records
 	n := 0
 	err := r.Run(func(ev *timeline.Event) error {
 		if n++; n&0xffff == 0 && c.opt.Progress != nil {
 			c.opt.Progress(base + r.Stats.Records)
 		}
+		c.samplesTo(ev.Time)
 		return c.event(ev)
 	})
 	if errors.Is(err, errDone) {
@@ -202,6 +219,7 @@ func (c *writer) replay(run Run) error {
 		for _, g := range r.EndGaps() {
 			c.gap(g)
 		}
+		c.samplesTo(math.MaxUint64)
 	}
 	c.stats.Records += r.Stats.Records
 	c.stats.Timeline.Records += r.Stats.Records
@@ -573,4 +591,44 @@ func (c *writer) gap(g timeline.Gap) {
 	c.args = append(c.args[:0], Arg{Key: "dropped_records", Kind: Int, I: g.Records},
 		Arg{Key: "from_us", Kind: Float, F: c.ns(g.From) / 1e3}, Arg{Key: "to_us", Kind: Float, F: c.ns(g.To) / 1e3})
 	c.instant(g.Loc, g.From, name, c.args)
+}
+
+// loadSamples reads the run's samples (GOPARI_SAMPLE_HZ in trace mode,
+// events/samples.bin), sorted by time, and names their paths: the
+// innermost frame, and the whole path.
+func (c *writer) loadSamples(exp *events.Experiment) error {
+	c.samples, c.next, c.paths = nil, 0, map[uint32][2]string{}
+	ss, err := events.ReadSamples(experiment.Samples(exp.Dir))
+	if err != nil || len(ss) == 0 || exp.Profile == nil {
+		return err
+	}
+	t, err := callpath.FromProfile(exp.Profile)
+	if err != nil || t == nil {
+		return err
+	}
+	for _, s := range ss {
+		if int(s.Node) >= len(t.Of) || int(s.Loc) >= len(c.tracks) {
+			return fmt.Errorf("%s: a sample of node %d at location %d: no such node or location", experiment.Samples(exp.Dir), s.Node, s.Loc)
+		}
+		if _, ok := c.paths[s.Node]; !ok {
+			id := t.Of[s.Node]
+			c.paths[s.Node] = [2]string{"sample: " + t.Nodes[id].Name, strings.Join(t.Path(id), ";")}
+		}
+	}
+	sort.SliceStable(ss, func(i, j int) bool { return ss[i].Tick < ss[j].Tick })
+	c.samples = ss
+	return nil
+}
+
+// samplesTo writes the samples taken up to tick t as instant events on
+// their threads' tracks, with their paths.
+func (c *writer) samplesTo(t uint64) {
+	for ; c.next < len(c.samples) && c.samples[c.next].Tick <= t; c.next++ {
+		s := c.samples[c.next]
+		p := c.paths[s.Node]
+		if c.shows(int(s.Loc), s.Tick) {
+			c.stats.Samples++
+		}
+		c.instant(int(s.Loc), s.Tick, p[0], []Arg{{Key: "path", Kind: String, S: p[1]}})
+	}
 }

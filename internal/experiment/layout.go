@@ -41,6 +41,9 @@ const (
 	// while the stream is written; the runtime removes it before it
 	// writes the profile, so only a run killed before then leaves it.
 	ReserveFile = "space-for-profile.reserve"
+	// SamplesFile, in EventsDir, holds a traced run's samples
+	// (GOPARI_SAMPLE_HZ): internal/events.ReadSamples reads it.
+	SamplesFile = "samples.bin"
 	// ThreadFilePattern matches the stream files in EventsDir.
 	ThreadFilePattern = "thread-*.evt"
 	// RunRecordFile is what gopari scale writes beside each profile, so
@@ -56,6 +59,9 @@ func ThreadFile(index int) string { return fmt.Sprintf("thread-%06d.evt", index)
 
 // Profile is the path of the profile in the run's directory dir.
 func Profile(dir string) string { return filepath.Join(dir, ProfileFile) }
+
+// Samples is the path of the samples of the run's trace in dir.
+func Samples(dir string) string { return filepath.Join(dir, EventsDir, SamplesFile) }
 
 // Stream is the path of the stream description in the run's directory dir.
 func Stream(dir string) string { return filepath.Join(dir, EventsDir, StreamFile) }

@@ -57,7 +57,7 @@ func (pg *page) callPaths(p *profile.Profile) error {
 			where = fmt.Sprintf("%s:%d", filepath.Base(n.File), n.Line)
 		}
 		d.Names, d.Parent, d.Depth = append(d.Names, n.Name), append(d.Parent, parent), append(d.Depth, r.Depth)
-		d.Incl, d.Excl, d.Visits, d.Where = append(d.Incl, n.InclNs), append(d.Excl, n.ExclNs), append(d.Visits, n.Visits), append(d.Where, where)
+		d.Incl, d.Excl, d.Visits, d.Where = append(d.Incl, t.Incl(r.Node)), append(d.Excl, t.Excl(r.Node)), append(d.Visits, n.Visits), append(d.Where, where)
 	}
 	b, err := json.Marshal(d) // escapes <, > and &: safe inside a script element
 	if err != nil {
@@ -65,5 +65,8 @@ func (pg *page) callPaths(p *profile.Profile) error {
 	}
 	pg.Flame = template.JS(b)
 	pg.FlamePaths, pg.FlameAll = len(rows), len(t.Nodes)
+	if sg := t.Sampling; sg != nil {
+		pg.FlameSampled = fmt.Sprintf("the %s time of %d samples at %d Hz", sg.Clock, sg.Samples, sg.Hz)
+	}
 	return nil
 }

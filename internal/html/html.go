@@ -127,8 +127,11 @@ type page struct {
 	Flame      template.JS
 	FlamePaths int
 	FlameAll   int
-	CSS        template.CSS
-	Script     template.JS
+	// FlameSampled says how a sampled run's times were taken ("the CPU
+	// time of 2403 samples at 1000 Hz"); "" for measured times.
+	FlameSampled string
+	CSS          template.CSS
+	Script       template.JS
 }
 
 // Write writes the page for in.

@@ -41,7 +41,7 @@ func Open(dir string) ([]Run, error) {
 			return nil, fmt.Errorf("%s: %v", path, err)
 		}
 		if t == nil {
-			return nil, fmt.Errorf("%s: the run recorded no call paths (build the program with gopari cc --functions)", dir)
+			return nil, fmt.Errorf("%s: the run recorded no call paths (build the program with gopari cc --functions, or run it with GOPARI_SAMPLE_HZ=1000)", dir)
 		}
 		return []Run{{Rank: -1, Tree: t}}, nil
 	}
@@ -60,20 +60,33 @@ func Open(dir string) ([]Run, error) {
 		}
 	}
 	if len(runs) == 0 {
-		return nil, fmt.Errorf("%s: no rank of the job recorded call paths (build the program with gopari cc --functions)", dir)
+		return nil, fmt.Errorf("%s: no rank of the job recorded call paths (build the program with gopari cc --functions, or run it with GOPARI_SAMPLE_HZ=1000)", dir)
 	}
 	return runs, nil
 }
 
 // Profile is the pprof profile of runs: sample types time/nanoseconds
-// (a path's exclusive time) and visits/count, one sample per location
-// and path, labelled with the location's team path (thread) and, in a
-// job, its rank.
+// (a path's exclusive time) and visits/count, and when a run sampled
+// (GOPARI_SAMPLE_HZ) samples/count and cpu/nanoseconds, its samples and
+// their CPU time; one sample per location and path, labelled with the
+// location's team path (thread) and, in a job, its rank. A sampled
+// profile shows cpu by default.
 func Profile(runs []Run) *gpprof.Profile {
 	p := &gpprof.Profile{
 		SampleType: []*gpprof.ValueType{{Type: "time", Unit: "nanoseconds"}, {Type: "visits", Unit: "count"}},
 		PeriodType: &gpprof.ValueType{Type: "time", Unit: "nanoseconds"},
 		Period:     1,
+	}
+	sampled := false
+	for _, r := range runs {
+		if sg := r.Tree.Sampling; sg != nil {
+			sampled = true
+			p.PeriodType, p.Period = &gpprof.ValueType{Type: "cpu", Unit: "nanoseconds"}, int64(sg.PeriodNs)
+		}
+	}
+	if sampled {
+		p.SampleType = append(p.SampleType, &gpprof.ValueType{Type: "samples", Unit: "count"}, &gpprof.ValueType{Type: "cpu", Unit: "nanoseconds"})
+		p.DefaultSampleType = "cpu"
 	}
 	type fkey struct {
 		name, file string
@@ -108,10 +121,14 @@ func Profile(runs []Run) *gpprof.Profile {
 				labels["rank"] = []string{strconv.Itoa(r.Rank)}
 			}
 			for _, s := range l.Stats {
-				if s.ExclNs == 0 && s.Visits == 0 {
+				if s.ExclNs == 0 && s.Visits == 0 && s.Samples == 0 {
 					continue
 				}
-				p.Sample = append(p.Sample, &gpprof.Sample{Location: stacks[s.Node], Value: []int64{int64(s.ExclNs), int64(s.Visits)}, Label: labels})
+				v := []int64{int64(s.ExclNs), int64(s.Visits)}
+				if sampled {
+					v = append(v, int64(s.Samples), int64(s.CPUNs))
+				}
+				p.Sample = append(p.Sample, &gpprof.Sample{Location: stacks[s.Node], Value: v, Label: labels})
 			}
 		}
 	}
@@ -128,21 +145,22 @@ func Write(w io.Writer, runs []Run) error {
 }
 
 // Folded writes the folded stacks of runs ("main;top;mid 20000000", a
-// path's exclusive ns summed over locations and ranks), sorted by path,
-// for FlameGraph and speedscope.
+// path's exclusive ns summed over locations and ranks: its sampled CPU
+// ns in a sampled run, callpath.Tree.Excl), sorted by path, for
+// FlameGraph and speedscope.
 func Folded(w io.Writer, runs []Run) error {
 	sums := map[string]uint64{}
 	for _, r := range runs {
 		t := r.Tree
 		for id := range t.Nodes {
-			if t.Nodes[id].ExclNs == 0 {
+			if t.Excl(id) == 0 {
 				continue
 			}
 			names := t.Path(id)
 			for i, n := range names {
 				names[i] = strings.NewReplacer(";", ",", "\n", " ").Replace(n)
 			}
-			sums[strings.Join(names, ";")] += t.Nodes[id].ExclNs
+			sums[strings.Join(names, ";")] += t.Excl(id)
 		}
 	}
 	keys := make([]string, 0, len(sums))

@@ -2,7 +2,7 @@ package profile
 
 // Call paths (profile version 4): where in the program's own code the
 // time went, recorded when the program was built with gopari cc
-// --functions. One tree of paths is shared by every location; each
+// --functions, or sampled (GOPARI_SAMPLE_HZ; Sampling, Samples). One tree of paths is shared by every location; each
 // location (Thread) counts the visits and exclusive time of the paths it
 // ran. A task's paths hang below the path that created it, whichever
 // thread ran it; a worker's implicit task below its master's fork.
@@ -36,12 +36,58 @@ type CallPaths struct {
 	// cost the run, in ns, as the runtime measured it; 0 when it did not
 	// (readers then estimate it: gopari filter says how).
 	CallCostNs float64 `json:"call_cost_ns,omitempty"`
+	// Sampling says how the run sampled its threads (GOPARI_SAMPLE_HZ),
+	// nil if it did not: each location's Samples then count, per path,
+	// the samples taken there.
+	Sampling *Sampling `json:"sampling,omitempty"`
+	// PrunedNodes counts the paths a sampled run left out of Nodes: a
+	// run that measured no function (no --functions) keeps only the
+	// paths that hold samples and their ancestors.
+	PrunedNodes int `json:"pruned_nodes,omitempty"`
+}
+
+// Sampling is how a run sampled its call paths. A sample is taken every
+// PeriodNs of its thread's CPU time (Clock "cpu") or of wall time
+// ("wall"), and stands for the time its thread's clock advanced since
+// the thread's previous sample (measured, so that a late or lost signal
+// costs no time). Samples hang below the path gopari knew when they were taken
+// (a construct, a task below its creating path, an instrumented call),
+// with the functions of the unwound stack that ran inside it; a node of
+// kind "idle", a child of the root, holds the samples of threads in no
+// task (an OpenMP worker between teams), and a root's region node of
+// phase "barrier" those taken in a parallel region's closing barrier.
+type Sampling struct {
+	Hz       int    `json:"hz"`
+	Clock    string `json:"clock"` // "cpu" or "wall"
+	PeriodNs uint64 `json:"period_ns"`
+	// Samples counts the samples taken (a timer's overruns count too);
+	// Dropped those lost because a thread's buffer was full, Truncated
+	// those whose stack was deeper than the runtime keeps (their
+	// outermost frames are missing).
+	Samples uint64 `json:"samples"`
+	// Ns is the time the samples stand for, summed over threads.
+	Ns uint64 `json:"ns"`
+	// Signals counts the signals handled: the kernel fires CPU-time
+	// timers at its tick (CONFIG_HZ), so above that rate a signal stands
+	// for several samples. HandlerNs is the time of the timer's clock
+	// (the thread's CPU time, or wall time) spent in the handler
+	// (unwinding included) and FoldNs the CPU time of the thread that
+	// folds the samples: what sampling cost the run, beside the kernel's
+	// delivery of the signals.
+	Signals   uint64 `json:"signals"`
+	HandlerNs uint64 `json:"handler_ns"`
+	FoldNs    uint64 `json:"fold_ns"`
+	Dropped   uint64 `json:"dropped,omitempty"`
+	// TraceLost counts the samples a traced run took but could not keep
+	// for its trace (events/samples.bin holds the others).
+	TraceLost uint64 `json:"trace_lost,omitempty"`
+	Truncated uint64 `json:"truncated,omitempty"`
 }
 
 // A CallNode is one call path: its parent's path and one more frame.
 type CallNode struct {
 	Parent int    `json:"parent"` // -1 for the root
-	Kind   string `json:"kind"`   // "root", "function", "region" or "overflow"
+	Kind   string `json:"kind"`   // "root", "function", "region", "overflow" or "idle"
 	// Addr is a function's entry address in the run's address space, as
 	// the compiler's instrumentation passed it; Mappings resolve it.
 	Addr uint64 `json:"addr,omitempty"`
@@ -61,6 +107,11 @@ type CallThread struct {
 	// Nodes holds one [node ID, visits, exclusive ns] per path this
 	// location ran, by node ID.
 	Nodes [][3]uint64 `json:"nodes"`
+	// Samples holds one [node ID, samples, CPU ns] per path this
+	// location was sampled in (GOPARI_SAMPLE_HZ), by node ID; CPU ns is
+	// the thread's CPU time (wall time with GOPARI_SAMPLE_CLOCK=wall)
+	// that the samples stand for (Sampling).
+	Samples [][3]uint64 `json:"samples,omitempty"`
 }
 
 // A Mapping is a file mapped into the run's address space, as

@@ -21,12 +21,34 @@ func callPaths(w io.Writer, p *profile.Profile) {
 	if t == nil {
 		return
 	}
+	if t.Sampling != nil {
+		sampledPaths(w, t)
+		return
+	}
 	fmt.Fprintf(w, "\nCall paths (top-down, summed over threads; paths with at least %g%% of the total time)\n", 100*callpath.DefaultShare)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintf(tw, "incl ms\texcl ms\tvisits\t  path\n")
 	for _, r := range t.Hot(0) {
 		n := &t.Nodes[r.Node]
 		fmt.Fprintf(tw, "%s\t%s\t%d\t  %s%s\n", ms(n.InclNs), ms(n.ExclNs), n.Visits, strings.Repeat("  ", r.Depth), n.Name)
+	}
+	tw.Flush()
+	for _, s := range t.Warnings {
+		fmt.Fprintf(w, "note: %s\n", s)
+	}
+}
+
+// sampledPaths prints the hot paths of a sampled run, weighed by their
+// samples' CPU time, with the visits of the paths gopari measured.
+func sampledPaths(w io.Writer, t *callpath.Tree) {
+	sg := t.Sampling
+	fmt.Fprintf(w, "\nSampled call paths (%d samples at %d Hz of %s time; top-down, summed over threads; paths with at least %g%% of the samples)\n",
+		sg.Samples, sg.Hz, sg.Clock, 100*callpath.DefaultShare)
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintf(tw, "%s incl ms\texcl ms\tsamples\tvisits\t  path\n", sg.Clock)
+	for _, r := range t.Hot(0) {
+		n := &t.Nodes[r.Node]
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t  %s%s\n", ms(n.InclCPUNs), ms(n.CPUNs), n.Samples, n.Visits, strings.Repeat("  ", r.Depth), n.Name)
 	}
 	tw.Flush()
 	for _, s := range t.Warnings {

@@ -61,17 +61,17 @@ func (ef *elfFile) vaddr(off uint64) (uint64, bool) {
 	return 0, false
 }
 
-// lookup resolves a virtual address of the file.
-func (ef *elfFile) lookup(v uint64) Frame {
+// lookup resolves a virtual address of the file, its line too if lines.
+func (ef *elfFile) lookup(v uint64, lines bool) Frame {
 	var fr Frame
 	i := sort.Search(len(ef.funcs), func(i int) bool { return ef.funcs[i].Value > v }) - 1
 	if i >= 0 {
 		s := ef.funcs[i]
 		if v < s.Value+s.Size || (s.Size == 0 && v == s.Value) {
-			fr = Frame{Func: Demangle(s.Name), Mangled: s.Name, Known: true}
+			fr = Frame{Func: Demangle(s.Name), Mangled: s.Name, Known: true, Entry: s.Value} // a file address: resolve makes it the run's
 		}
 	}
-	if !fr.Known {
+	if !fr.Known || !lines {
 		return fr
 	}
 	if r, ok := ef.line(v); ok {

@@ -25,6 +25,9 @@ var envCases = []struct {
 	{"GOPARI_RECORD_IDS", "all", "gopari: GOPARI_RECORD_IDS=all is not 0 or 1; task IDs are not recorded", "0"},
 	{"GOPARI_CALLPATHS", "some", "gopari: GOPARI_CALLPATHS=some is not on or off; using on", "off"},
 	{"GOPARI_CALLPATH_NODES", "1e5", "gopari: GOPARI_CALLPATH_NODES=1e5 is not a count from 1 to 2147483647 (such as 100000); using 100000", "5000"},
+	{"GOPARI_SAMPLE_HZ", "fast", "gopari: GOPARI_SAMPLE_HZ=fast is not a count from 1 to 100000 (such as 1000); nothing is sampled", "200"},
+	{"GOPARI_SAMPLE_CLOCK", "gpu", "gopari: GOPARI_SAMPLE_CLOCK=gpu is not cpu or wall; using cpu", "wall"},
+	{"GOPARI_SAMPLE_SIGNAL", "SIGPROF", "gopari: GOPARI_SAMPLE_SIGNAL=SIGPROF is not a count from 1 to 64 (such as 40); using SIGRTMIN+3", "40"},
 }
 
 // TestEnvWarnings checks that every GOPARI_* variable is validated alike:
