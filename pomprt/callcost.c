@@ -30,14 +30,15 @@ void __cyg_profile_func_exit(void *fn, void *site);
 
 /* pomp_cp_cost returns the ticks of the fastest batch of COST_PAIRS
  * measured calls on the calling thread t, with the batch size in *pairs;
- * 0 when it cannot measure: call paths off, a thread without them or
+ * 0 when it cannot measure: call paths off or light (sampling alone: no
+ * hook ever ran, and the probe's would make them whole), a thread without them or
  * without a current path, the trace (whose records the calls would
  * write), or a tree near its node limit (the probe would go to the
  * overflow node). */
 uint64_t pomp_cp_cost(pomp_thr *t, int *pairs)
 {
 	*pairs = COST_PAIRS;
-	if (pomp_cp.on != 1 || !t || !t->cp || EV_ON(t, EV_FUNC_ENTER) || t->cp->cur == CP_NONE ||
+	if (pomp_cp.on != 1 || pomp_cp_is_light() || !t || !t->cp || EV_ON(t, EV_FUNC_ENTER) || t->cp->cur == CP_NONE ||
 	    t->cp->cur == CP_OVERFLOW || pomp_cp.n + 2 >= pomp_cp.max)
 		return 0;
 	void (*volatile enter)(void *, void *) = __cyg_profile_func_enter;

@@ -179,9 +179,27 @@ static inline pomp_cpcount *count(pomp_thr *t, uint32_t node)
 	return grow_counts(l, node);
 }
 
-/* charge adds the time since the last change to the current path. */
+/* Light call paths: turned on by sampling alone (sample.c), before any
+ * hook call, the tree serves the samples only. Frames still change the
+ * current path and count visits, but read no clock and charge no path
+ * time, and tasks keep the runtime's sampled timing: sampling a task
+ * program costs what the samples cost, not a clock read per frame. The
+ * first hook call (a program built with --functions) makes them whole. */
+static int cp_light;
+
+static inline int cp_is_light(void) { return __atomic_load_n(&cp_light, __ATOMIC_RELAXED); }
+
+int pomp_cp_is_light(void) { return cp_is_light(); }
+
+/* stamp is ts, or the clock when ts is 0 and path time is kept. */
+static inline uint64_t stamp(uint64_t ts) { return ts || cp_is_light() ? ts : now(); }
+
+/* charge adds the time since the last change to the current path; a
+ * stamp of 0 (light call paths) charges nothing. */
 static inline void charge(pomp_thr *t, pomp_cpthr *c, uint64_t ts)
 {
+	if (!ts)
+		return;
 	if (c->cur != CP_NONE && ts > c->last)
 		count(t, c->cur)->excl += ts - c->last;
 	c->last = ts;
@@ -316,23 +334,31 @@ static int tree_init(void)
 	return 1;
 }
 
-/* turn_on decides, once, whether call paths are on. */
-static int turn_on(void)
+/* turn_on decides, once, whether call paths are on: light (sampling
+ * alone) or whole; whole ones stay whole, light ones become whole at the
+ * first hook call. */
+static int turn_on(int lite)
 {
 	static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
 	pthread_mutex_lock(&mu);
 	if (pomp_cp.on == 0) {
 		int on = pomp_g.mode == POMP_MODE_PROFILE && pomp_env_value(ENV_CALLPATHS) != ENV_CALLPATHS_OFF;
-		if (on && (on = tree_init()))
-			pomp_g.sampling = 0; /* every frame timed */
+		if (on && (on = tree_init())) {
+			__atomic_store_n(&cp_light, lite, __ATOMIC_RELAXED);
+			if (!lite)
+				pomp_g.sampling = 0; /* every frame timed */
+		}
 		__atomic_store_n(&pomp_cp.on, on ? 1 : -1, __ATOMIC_RELEASE);
+	} else if (pomp_cp.on == 1 && !lite && cp_is_light()) {
+		pomp_g.sampling = 0;
+		__atomic_store_n(&cp_light, 0, __ATOMIC_RELAXED);
 	}
 	pthread_mutex_unlock(&mu);
 	return pomp_cp.on == 1;
 }
 
 /* enable decides, at the first hook call, whether call paths are on. */
-static __attribute__((noinline)) int enable(void) { pomp_init(); return turn_on(); }
+static __attribute__((noinline)) int enable(void) { pomp_init(); return turn_on(0); }
 
 /* load_filter asks Go, once, for the functions left out. */
 static __attribute__((noinline)) void load_filter(void)
@@ -361,6 +387,8 @@ extern int main(int, char **) __attribute__((weak));
  * constructors (gopari's own pomp_register among them). */
 static __attribute__((noinline)) int decide(pomp_cpthr *c, uint64_t fn, unsigned h)
 {
+	if (cp_is_light())
+		turn_on(0); /* a hook call: the paths become whole */
 	if (!__atomic_load_n(&cp_filtered, __ATOMIC_ACQUIRE)) {
 		if (!__atomic_load_n(&cp_go_ready, __ATOMIC_ACQUIRE) && fn != (uint64_t)(uintptr_t)main)
 			return 1;
@@ -414,7 +442,7 @@ static __attribute__((noinline)) pomp_thr *hook_thread(void)
  * t's current path (CP_ROOT without call paths), for its handler. */
 int pomp_cp_sampled(pomp_thr *t)
 {
-	if (turn_on() && !t->cp)
+	if (turn_on(1) && !t->cp)
 		cp_thread(t);
 	return pomp_cp.on == 1;
 }
@@ -528,8 +556,7 @@ static void push_frame(pomp_thr *t, uint32_t base, int adopt, uint64_t ts)
 {
 	pomp_cpthr *c = t->cp;
 	int k = t->nfr - 1;
-	if (!ts)
-		ts = now();
+	ts = stamp(ts);
 	int a = adopt && c->evn < c->n ? c->evn : c->n;
 	int m = a;
 	while (m > 0 && c->cs[m - 1].owner >= k)
@@ -573,7 +600,7 @@ void pomp_cp_pop(pomp_thr *t, uint64_t ts)
 	for (int i = c->n - 1; i >= 0 && c->cs[i].owner >= k; i--)
 		if (c->cs[i].owner == k)
 			c->cs[i].owner = k - 1;
-	settle(t, c, ts ? ts : now());
+	settle(t, c, stamp(ts));
 }
 
 /* pomp_cp_implicit gives the implicit task just pushed on t its path,
@@ -648,7 +675,7 @@ void pomp_cp_taskloop_task(pomp_thr *t, const pomp_tlinst *in, uint64_t seq, uin
 
 /* pomp_cp_sync settles the path after frames changed at ts without
  * a push or pop of the hooks above (a task moved, frames dropped). */
-void pomp_cp_sync(pomp_thr *t, uint64_t ts) { settle(t, t->cp, ts ? ts : now()); }
+void pomp_cp_sync(pomp_thr *t, uint64_t ts) { settle(t, t->cp, stamp(ts)); }
 
 /* pomp_cp_flush charges the calling thread's current path up to ts, at
  * the end of the run. */
@@ -716,7 +743,7 @@ void pomp_cp_unpark(pomp_thr *t, pomp_parked *p, int base, uint64_t ts)
 		}
 		q->n = q->nfr = 0;
 	}
-	settle(t, c, ts ? ts : now());
+	settle(t, c, stamp(ts));
 	c->evn = c->n;
 }
 

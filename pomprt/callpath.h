@@ -56,4 +56,7 @@ typedef struct pomp_cpparked {
 	pomp_cpcall *cs;
 } pomp_cpparked;
 
+/* Call paths turned on by sampling alone (callpath.c): no path time. */
+int pomp_cp_is_light(void);
+
 #endif
