@@ -30,7 +30,7 @@
  * implicit task instead.
  *
  * FOLDING happens off the handler: a helper thread drains every ring
- * every FOLD_MS into one table of distinct samples (location, path,
+ * as often as half a ring fills at the rate asked (fold_ms) into one table of distinct samples (location, path,
  * program counters) with their weights, so memory grows with the
  * distinct stacks, not with the run's length; at the end of the run the
  * timers are deleted, the rings drained once more, and Go (sample.go)
@@ -61,7 +61,8 @@
 #include "sample.h"
 
 #define RING 256   /* samples per thread between two folds: 2.5 folds at 10 kHz */
-#define FOLD_MS 20 /* how often the helper folds */
+#define FOLD_MS 20 /* how often the helper folds at least, in ms */
+#define FOLD_MAX_MS 200 /* ... and at most: a ring half full at the rate asked */
 #define SAMPLE_TRACE_MAX (1u << 24) /* samples kept for the trace: 256 MiB at most */
 
 /* A thread's samples: written by its handler, read by the folder. */
@@ -391,6 +392,18 @@ static void drain(void)
 	}
 }
 
+/* fold_ms is how long the helper sleeps between two folds: the time the
+ * rate asked for takes to fill half a ring (the kernel fires CPU-time
+ * timers at its tick, so rings fill slower still), within FOLD_MS and
+ * FOLD_MAX_MS. At 1000 Hz the helper wakes 8 times a second instead of
+ * 50: at 2 threads on 2 cores each wake-up takes a core from the team. */
+static long fold_ms(void)
+{
+	uint64_t hz = pomp_sg.hz ? pomp_sg.hz : 1;
+	uint64_t ms = (uint64_t)(RING / 2) * 1000u / hz;
+	return (long)(ms < FOLD_MS ? FOLD_MS : ms > FOLD_MAX_MS ? FOLD_MAX_MS : ms);
+}
+
 static void *fold_loop(void *arg)
 {
 	(void)arg;
@@ -398,7 +411,7 @@ static void *fold_loop(void *arg)
 	while (!fold_stop) {
 		struct timespec ts;
 		clock_gettime(CLOCK_REALTIME, &ts);
-		ts.tv_nsec += FOLD_MS * 1000000L;
+		ts.tv_nsec += fold_ms() * 1000000L;
 		if (ts.tv_nsec >= 1000000000L) {
 			ts.tv_sec++;
 			ts.tv_nsec -= 1000000000L;
