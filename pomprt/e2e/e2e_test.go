@@ -400,21 +400,7 @@ func TestFibCounts(t *testing.T) {
 				if total != 57312 {
 					t.Errorf("%s threads: %d task instances, want 57312", threads, total)
 				}
-				got := map[[2]int]uint64{}
-				for _, e := range prof.Tree.Edges {
-					got[[2]int{e.Parent, e.Child}] = e.Count
-				}
-				for k, v := range want {
-					if got[k] != v {
-						t.Errorf("%s threads: edge %d -> %d: %d, want %d", threads, k[0], k[1], got[k], v)
-					}
-				}
-				if len(got) != len(want) {
-					t.Errorf("%s threads: edges %v, want %v", threads, got, want)
-				}
-				if prof.Tree.MaxDepth != depth {
-					t.Errorf("%s threads: max depth %d, want %d", threads, prof.Tree.MaxDepth, depth)
-				}
+				checkTree(t, threads, prof, want, depth)
 			}
 		})
 	}
@@ -647,5 +633,26 @@ func TestExperimentDirectory(t *testing.T) {
 	}
 	if !strings.Contains(string(out), "no profile written") {
 		t.Errorf("stderr does not say why: %s", out)
+	}
+}
+
+// checkTree checks a profile's creation tree against want, its edges
+// (parent and child region to count), and its depth.
+func checkTree(t *testing.T, threads string, prof *profile.Profile, want map[[2]int]uint64, depth int) {
+	t.Helper()
+	got := map[[2]int]uint64{}
+	for _, e := range prof.Tree.Edges {
+		got[[2]int{e.Parent, e.Child}] = e.Count
+	}
+	for k, v := range want {
+		if got[k] != v {
+			t.Errorf("%s threads: edge %d -> %d: %d, want %d", threads, k[0], k[1], got[k], v)
+		}
+	}
+	if len(got) != len(want) {
+		t.Errorf("%s threads: edges %v, want %v", threads, got, want)
+	}
+	if prof.Tree.MaxDepth != depth {
+		t.Errorf("%s threads: max depth %d, want %d", threads, prof.Tree.MaxDepth, depth)
 	}
 }

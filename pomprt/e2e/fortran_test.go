@@ -252,21 +252,7 @@ func TestFortranFibIdentity(t *testing.T) {
 		if total != 2*fibCalls(18) {
 			t.Errorf("%s threads: %d task instances, want %d", threads, total, 2*fibCalls(18))
 		}
-		got := map[[2]int]uint64{}
-		for _, e := range prof.Tree.Edges {
-			got[[2]int{e.Parent, e.Child}] = e.Count
-		}
-		for k, v := range want {
-			if got[k] != v {
-				t.Errorf("%s threads: edge %d -> %d: %d, want %d", threads, k[0], k[1], got[k], v)
-			}
-		}
-		if len(got) != len(want) {
-			t.Errorf("%s threads: edges %v, want %v", threads, got, want)
-		}
-		if prof.Tree.MaxDepth != depth {
-			t.Errorf("%s threads: max depth %d, want %d", threads, prof.Tree.MaxDepth, depth)
-		}
+		checkTree(t, threads, prof, want, depth)
 	}
 }
 
