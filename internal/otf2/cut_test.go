@@ -171,18 +171,7 @@ func nested(t *testing.T, name string, evs []event) {
 // 1 started 1 ms after rank 0) to a window of rank 1's run: otf2-print
 // reads it, only rank 1's locations have events, and they nest.
 func TestCutJob(t *testing.T) {
-	dir := filepath.Join(t.TempDir(), "job")
-	if err := evtest.Job(dir, "ompi-7", 1e6, []func(string) (*evtest.Sim, error){evtest.Mixed, evtest.Mixed}); err != nil {
-		t.Fatal(err)
-	}
-	var ranks []events.Rank
-	for r := 0; r < 2; r++ {
-		exp, err := events.OpenExperiment(filepath.Join(dir, "rank-0000"+strconv.Itoa(r)))
-		if err != nil {
-			t.Fatal(err)
-		}
-		ranks = append(ranks, events.Rank{Rank: r, Exp: exp})
-	}
+	_, ranks := mixedJob(t)
 	out := filepath.Join(t.TempDir(), "otf2")
 	if _, err := WriteJobWith(out, "ompi-7", ranks, Options{Window: true, From: 1e6 + 300, To: 1e6 + 900}); err != nil {
 		t.Fatal(err)

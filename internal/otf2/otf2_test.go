@@ -264,18 +264,7 @@ func TestDroppedMarked(t *testing.T) {
 // rank with its four threads, twice the records of one run, and rank 1's
 // events 1 ms after rank 0's.
 func TestJob(t *testing.T) {
-	dir := filepath.Join(t.TempDir(), "job")
-	if err := evtest.Job(dir, "ompi-7", 1e6, []func(string) (*evtest.Sim, error){evtest.Mixed, evtest.Mixed}); err != nil {
-		t.Fatal(err)
-	}
-	var ranks []events.Rank
-	for r := 0; r < 2; r++ {
-		exp, err := events.OpenExperiment(filepath.Join(dir, "rank-0000"+strconv.Itoa(r)))
-		if err != nil {
-			t.Fatal(err)
-		}
-		ranks = append(ranks, events.Rank{Rank: r, Exp: exp})
-	}
+	dir, ranks := mixedJob(t)
 	out := filepath.Join(t.TempDir(), "otf2")
 	st, err := WriteJob(out, "ompi-7", ranks)
 	if err != nil {
@@ -554,4 +543,24 @@ func TestGapsMarked(t *testing.T) {
 	if len(open) > 0 || !slices.Equal(gaps, want) || sum != exp.Events.Dropped || sum != 26 {
 		t.Errorf("gaps %q (open %v), %d records; want %q, %d records (profile.json)\n%s", gaps, open, sum, want, exp.Events.Dropped, evs)
 	}
+}
+
+// mixedJob writes a job of two ranks, each the Mixed run, rank 1 started
+// 1 ms of wall-clock time after rank 0, and opens its ranks; it returns
+// the job's directory and the ranks.
+func mixedJob(t *testing.T) (string, []events.Rank) {
+	t.Helper()
+	dir := filepath.Join(t.TempDir(), "job")
+	if err := evtest.Job(dir, "ompi-7", 1e6, []func(string) (*evtest.Sim, error){evtest.Mixed, evtest.Mixed}); err != nil {
+		t.Fatal(err)
+	}
+	var ranks []events.Rank
+	for r := 0; r < 2; r++ {
+		exp, err := events.OpenExperiment(filepath.Join(dir, "rank-0000"+strconv.Itoa(r)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		ranks = append(ranks, events.Rank{Rank: r, Exp: exp})
+	}
+	return dir, ranks
 }
