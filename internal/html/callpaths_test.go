@@ -5,9 +5,11 @@ import (
 	"context"
 	"encoding/json"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
+	"gopari/internal/callpath"
 	"gopari/internal/callpath/cptest"
 )
 
@@ -83,4 +85,37 @@ func browseCallPaths(t *testing.T, bctx context.Context, out, exe string) {
 	}
 	tb.screenshot(filepath.Join(out, "callpaths.png"))
 	tb.clean()
+}
+
+// TestMergedCallPaths draws a job's merged call tree: each path as wide
+// as its mean over the two ranks times two, callees costliest first,
+// paths under 0.1% of the total left out.
+func TestMergedCallPaths(t *testing.T) {
+	sp := func(mean float64) callpath.Spread { return callpath.Spread{Mean: mean} }
+	m := &callpath.Merged{Ranks: []int{0, 1}, Nodes: []callpath.MergedNode{
+		{Parent: -1, Kind: "root", Name: "prog", InclNs: sp(1000), Children: []int{1}},
+		{Parent: 0, Kind: "function", Name: "main", File: "/src/a.c", Line: 3, InclNs: sp(1000), ExclNs: sp(100), Visits: sp(1), Children: []int{2, 3, 4}},
+		{Parent: 1, Kind: "function", Name: "small", InclNs: sp(300), ExclNs: sp(300), Visits: sp(5)},
+		{Parent: 1, Kind: "function", Name: "big", InclNs: sp(599.5), ExclNs: sp(599.5), Visits: sp(2.5)},
+		{Parent: 1, Kind: "function", Name: "tiny", InclNs: sp(0.5), ExclNs: sp(0.5), Visits: sp(1)},
+	}}
+	pg := &page{}
+	if err := pg.mergedCallPaths(m); err != nil {
+		t.Fatal(err)
+	}
+	var d flameData
+	if err := json.Unmarshal([]byte(pg.Flame), &d); err != nil {
+		t.Fatalf("%v: %s", err, pg.Flame)
+	}
+	want := flameData{Names: []string{"prog", "main", "big", "small"}, Parent: []int{-1, 0, 1, 1}, Depth: []int{0, 1, 2, 2},
+		Incl: []uint64{2000, 2000, 1199, 600}, Excl: []uint64{0, 200, 1199, 600}, Visits: []uint64{0, 2, 5, 10}, Where: []string{"", "a.c:3", "", ""}}
+	if !reflect.DeepEqual(d, want) {
+		t.Errorf("flame data\n got %+v\nwant %+v", d, want)
+	}
+	if pg.FlamePaths != 4 || pg.FlameAll != 5 {
+		t.Errorf("%d of %d paths drawn, want 4 of 5", pg.FlamePaths, pg.FlameAll)
+	}
+	if err := (&page{}).mergedCallPaths(nil); err != nil {
+		t.Error(err)
+	}
 }

@@ -197,6 +197,9 @@ func build(in *Input) (*page, error) {
 		pg.Job = jobSections(in.Job, in.Merged, in.Options.AllRanks)
 		pg.Title = "gopari: job " + in.Merged.Job + " of " + in.Merged.Program
 		pg.Head = jobHeader(in.Job, in.Merged)
+		if err := pg.mergedCallPaths(in.Merged.CallPaths); err != nil {
+			return nil, err
+		}
 		return pg, nil
 	}
 	p := in.Profile
