@@ -370,37 +370,7 @@ func TestFibCounts(t *testing.T) {
 			p := build(t, c, "fib.c")
 			for _, threads := range []string{"1", "3"} {
 				prof := readProfile(t, run(t, p.inst, []string{"OMP_NUM_THREADS=" + threads}, "22"))
-				tasks := regionsOfKind(prof, "task")
-				if len(tasks) != 2 {
-					t.Fatalf("%d task regions, want 2", len(tasks))
-				}
-				x, y := tasks[0].ID, tasks[1].ID
-				par := regionsOfKind(prof, "parallel")[0].ID
-				// Model: edges from the region of the creating task.
-				want := map[[2]int]uint64{}
-				depth := 0
-				var model func(n, region, d int)
-				model = func(n, region, d int) {
-					if n < 2 {
-						return
-					}
-					want[[2]int{region, x}]++
-					want[[2]int{region, y}]++
-					if d+1 > depth {
-						depth = d + 1
-					}
-					model(n-1, x, d+1)
-					model(n-2, y, d+1)
-				}
-				model(22, par, 0)
-				var total uint64
-				for _, task := range prof.Tasks {
-					total += task.Created
-				}
-				if total != 57312 {
-					t.Errorf("%s threads: %d task instances, want 57312", threads, total)
-				}
-				checkTree(t, threads, prof, want, depth)
+				checkFibTree(t, threads, prof, 22, 57312)
 			}
 		})
 	}
@@ -655,4 +625,39 @@ func checkTree(t *testing.T, threads string, prof *profile.Profile, want map[[2]
 	if prof.Tree.MaxDepth != depth {
 		t.Errorf("%s threads: max depth %d, want %d", threads, prof.Tree.MaxDepth, depth)
 	}
+}
+
+// checkFibTree checks the profile of fib(n) with two task constructs
+// (fib.c, fortran_fib.f90): tasks task instances in all, and the creation
+// tree of the model, edges from the region of the creating task.
+func checkFibTree(t *testing.T, threads string, prof *profile.Profile, n int, tasks uint64) {
+	t.Helper()
+	regions := regionsOfKind(prof, "task")
+	if len(regions) != 2 {
+		t.Fatalf("%d task regions, want 2", len(regions))
+	}
+	x, y := regions[0].ID, regions[1].ID
+	par := regionsOfKind(prof, "parallel")[0].ID
+	want := map[[2]int]uint64{}
+	depth := 0
+	var model func(n, region, d int)
+	model = func(n, region, d int) {
+		if n < 2 {
+			return
+		}
+		want[[2]int{region, x}]++
+		want[[2]int{region, y}]++
+		depth = max(depth, d+1)
+		model(n-1, x, d+1)
+		model(n-2, y, d+1)
+	}
+	model(n, par, 0)
+	var total uint64
+	for _, task := range prof.Tasks {
+		total += task.Created
+	}
+	if total != tasks {
+		t.Errorf("%s threads: %d task instances, want %d", threads, total, tasks)
+	}
+	checkTree(t, threads, prof, want, depth)
 }

@@ -225,34 +225,7 @@ func TestFortranFibIdentity(t *testing.T) {
 	p := buildFortran(t, "fortran_fib.f90", fortran.Options{})
 	for _, threads := range []string{"1", "2", "4"} {
 		prof := readProfile(t, run(t, p.inst, []string{"OMP_NUM_THREADS=" + threads}, "18"))
-		tasks := regionsOfKind(prof, "task")
-		if len(tasks) != 2 {
-			t.Fatalf("%d task regions, want 2", len(tasks))
-		}
-		x, y := tasks[0].ID, tasks[1].ID
-		par := regionsOfKind(prof, "parallel")[0].ID
-		want := map[[2]int]uint64{}
-		depth := 0
-		var model func(n, region, d int)
-		model = func(n, region, d int) {
-			if n < 2 {
-				return
-			}
-			want[[2]int{region, x}]++
-			want[[2]int{region, y}]++
-			depth = max(depth, d+1)
-			model(n-1, x, d+1)
-			model(n-2, y, d+1)
-		}
-		model(18, par, 0)
-		var total uint64
-		for _, task := range prof.Tasks {
-			total += task.Created
-		}
-		if total != 2*fibCalls(18) {
-			t.Errorf("%s threads: %d task instances, want %d", threads, total, 2*fibCalls(18))
-		}
-		checkTree(t, threads, prof, want, depth)
+		checkFibTree(t, threads, prof, 18, 2*fibCalls(18))
 	}
 }
 
