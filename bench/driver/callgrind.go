@@ -17,22 +17,26 @@ type execCounts struct {
 }
 
 // callgrind runs exe with args under valgrind --tool=callgrind (one
-// thread) and counts its instructions and clock reads. Go's asynchronous
-// preemption is off: its signals make callgrind 3.19 abort.
+// thread), in profile mode, and counts its instructions and clock reads.
 func (b *bench) callgrind(exe string, args ...string) execCounts {
-	out := filepath.Join(b.work, "callgrind.out")
-	defer os.Remove(out)
+	return b.callgrindIn("profile", exe, args...)
+}
+
+// callgrindIn is callgrind in a measurement mode (modeEnv). Go's
+// asynchronous preemption is off: its signals make callgrind 3.19 abort.
+func (b *bench) callgrindIn(mode, exe string, args ...string) execCounts {
 	dir, err := os.MkdirTemp(b.work, "cg-")
 	if err != nil {
 		fatalf("%v", err)
 	}
 	defer os.RemoveAll(dir)
+	out := filepath.Join(dir, "callgrind.out") // runs may go on at once
 	argv := append([]string{"--tool=callgrind", "--dump-instr=yes", "--dump-line=no", "--compress-strings=no",
 		"--compress-pos=no", "--callgrind-out-file=" + out, exe}, args...)
 	cmd := exec.Command("valgrind", argv...)
 	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "OMP_NUM_THREADS=1", "GODEBUG=asyncpreemptoff=1", "GOPARI_MODE=profile",
-		"GOPARI_EXPERIMENT_DIRECTORY="+filepath.Join(dir, "exp"))
+	cmd.Env = append(append(os.Environ(), "OMP_NUM_THREADS=1", "GODEBUG=asyncpreemptoff=1",
+		"GOPARI_EXPERIMENT_DIRECTORY="+filepath.Join(dir, "exp")), modeEnv(mode)...)
 	if msg, err := cmd.CombinedOutput(); err != nil {
 		fatalf("valgrind %s: %v\n%s", exe, err, msg)
 	}

@@ -34,7 +34,7 @@ var (
 	threads = flag.String("threads", "", "comma-separated thread counts (default 1,2 and the machine's cores)")
 	outFile = flag.String("out", "build/bench.md", "where to write the table as well")
 	quick   = flag.Bool("quick", false, "smaller inputs, for trying the driver")
-	only    = flag.String("only", "", "comma-separated parts to run (tiny,constructs,realistic,grains,memory,instrumenter,exports,scaling,report,mpi,barrier,fib,doacross,trace,functions,sampling; default all)")
+	only    = flag.String("only", "", "comma-separated parts to run (tiny,constructs,realistic,grains,memory,instrumenter,exports,scaling,report,mpi,barrier,counts,fib,doacross,trace,functions,sampling; default all)")
 )
 
 // part reports whether the part called name is to run.
@@ -68,7 +68,7 @@ func main() {
 	}{
 		{"memory", b.memory}, {"instrumenter", b.instrumenter}, {"exports", b.exports},
 		{"scaling", b.scaling}, {"report", b.reportPage}, {"barrier", b.closingBarrier},
-		{"fib", b.fib}, {"doacross", b.doacross}, {"trace", b.trace}, {"mpi", b.mpi},
+		{"counts", b.counts}, {"fib", b.fib}, {"doacross", b.doacross}, {"trace", b.trace}, {"mpi", b.mpi},
 		{"functions", b.functions}, {"sampling", b.sampling},
 	}
 	known := map[string]bool{}
@@ -129,6 +129,9 @@ type bench struct {
 	overhead map[string]map[int]float64
 	base     *string  // the baseline gopari, once built (progs.go)
 	cleanup  []func() // undone at the end
+	// countsByMode: instructions and clock reads per unit, by
+	// "unit.program.mode" (counts.go)
+	countsByMode map[string]counted
 }
 
 func (b *bench) clean() {
