@@ -61,11 +61,19 @@ static __attribute__((noinline)) void ev_fast(pomp_thr *t, unsigned type, uint32
 		ev_record(&t->ev, t->index, type, region, now(), n, a, b, 0);
 }
 
-/* ev_at is ev_fast at a time read already, or now when ts is 0. */
-static __attribute__((noinline)) void ev_at(pomp_thr *t, unsigned type, uint32_t region, uint64_t ts, int n, uint64_t a, uint64_t b)
+/* ev_put records an event at ts, or now when ts is 0, inline: for the
+ * functions that run only for a thread that keeps a stream. */
+static inline __attribute__((always_inline)) void ev_put(pomp_thr *t, unsigned type, uint32_t region, uint64_t ts, int n, uint64_t a,
+                                                         uint64_t b)
 {
 	if (EV_ON(t, type))
 		ev_record(&t->ev, t->index, type, region, ts ? ts : now(), n, a, b, 0);
+}
+
+/* ev_at is ev_put out of line, for the entry points. */
+static __attribute__((noinline)) void ev_at(pomp_thr *t, unsigned type, uint32_t region, uint64_t ts, int n, uint64_t a, uint64_t b)
+{
+	ev_put(t, type, region, ts, n, a, b);
 }
 
 #define EV_FAST(t, type, region, n, a, b)                               \
@@ -190,6 +198,13 @@ void pomp_rt_task_create_end(POMP_Region *r)
 		/* An untimed creation that a stream hears of. */
 		t->creating = 0;
 		EV_FAST(t, EV_CREATE_END, r->id, 1, t->fr[t->task].cid, 0);
+		return;
+	}
+	if (fast(t) && t->ev.mask && !t->creating && !t->create_untied && t->fr[t->task].kind != FR_PARKED &&
+	    t->fr[t->task].cid == t->undeferred) {
+		/* An undeferred task's creation, traced: it ended when the
+		 * task did, at the thread's last record (as below). */
+		ev_at(t, EV_CREATE_END, r->id, t->ev.last, 1, t->undeferred, 0);
 		return;
 	}
 	t = self();
@@ -329,7 +344,7 @@ static inline __attribute__((always_inline)) POMP_Task_handle create_body(pomp_t
 	if (traced) {
 		/* The stream hears the end of every creation. */
 		info.ctx |= CTX_LOW;
-		ev_fast(t, EV_CREATE_BEGIN, id, iter == POMP_ITERATION_UNKNOWN ? 1 : 2, info.id, (uint64_t)iter);
+		ev_put(t, EV_CREATE_BEGIN, id, 0, iter == POMP_ITERATION_UNKNOWN ? 1 : 2, info.id, (uint64_t)iter);
 	}
 	*ctx = info.ctx;
 	return info.id;
@@ -389,7 +404,7 @@ static inline __attribute__((always_inline)) void task_push(pomp_thr *t, POMP_Re
 		t->creating = 0;
 	}
 	if (traced)
-		ev_at(t, EV_TASK_BEGIN, rid, ts, 2, id, ctx & POMP_CTX_PARENT);
+		ev_put(t, EV_TASK_BEGIN, rid, ts, 2, id, ctx & POMP_CTX_PARENT);
 }
 
 /* task_begin_timed begins an untimed task on a timed frame that it must
@@ -458,7 +473,7 @@ static __attribute__((noinline)) void task_end_timed(pomp_thr *t, POMP_Region *r
 		below->last = ts;
 	}
 	if (t->ev.mask)
-		ev_at(t, EV_TASK_END, r->id, ts, 1, f->id, 0);
+		ev_put(t, EV_TASK_END, r->id, ts, 1, f->id, 0);
 	task_pop(t, f, r->id);
 }
 
