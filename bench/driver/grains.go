@@ -12,8 +12,13 @@ import (
 // modeEnv is the environment of a run in mode: GOPARI_MODE, and for the
 // "grains" mode profile mode with GOPARI_GRAINS=1.
 func modeEnv(mode string) []string {
-	if mode == "grains" {
+	switch mode {
+	case "grains":
 		return []string{"GOPARI_MODE=profile", "GOPARI_GRAINS=1"}
+	case "trace-unwritten":
+		// Trace mode whose stream stops being written after its first
+		// MiB: the records are made as in trace mode, the blocks dropped.
+		return []string{"GOPARI_MODE=trace", "GOPARI_TRACE_MAX_BYTES=1M"}
 	}
 	return []string{"GOPARI_MODE=" + mode}
 }
