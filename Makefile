@@ -22,7 +22,9 @@ OTF2    := $(if $(wildcard /usr/include/otf2/otf2.h),otf2)
 GOTAGS  := -tags urfave_cli_no_docs$(if $(OTF2),$(comma)$(OTF2))
 
 GO_SOURCES := $(shell find cmd parser rewrite internal pomprt -name '*.go' -not -path '*/testdata/*') go.mod go.sum pomprt/include/pomp.h pomprt/include/pomp_c.i pomprt/include/pomp_cxx.ii internal/otf2/glue.c
-RT_SOURCES := $(wildcard pomprt/*.go pomprt/*.c pomprt/*.h) pomprt/include/pomp.h internal/profile/profile.go
+# The runtime links internal packages (profile, symbols, events, ...): any of
+# them changes the archive.
+RT_SOURCES := $(wildcard pomprt/*.go pomprt/*.c pomprt/*.h) pomprt/include/pomp.h $(shell find internal -name '*.go' -not -name '*_test.go' -not -path '*/testdata/*') go.mod go.sum
 
 .PHONY: all build test vet fmt-check staticcheck fuzz soak bench bench-instrument clean demo grains-demo install screenshot
 
