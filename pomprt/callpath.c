@@ -97,10 +97,35 @@ static inline unsigned hash2(uint32_t parent, uint64_t key)
 	return (unsigned)(h >> 32);
 }
 
+/* grow_hash doubles the hash table (pomp_cp.mu held): it starts small,
+ * so that a run's first nodes do not each touch a page of a table sized
+ * for the largest tree (a page fault per node in a short run). 0 if
+ * there was no memory. */
+static int grow_hash(void)
+{
+	uint64_t h = 2 * ((uint64_t)pomp_cp.hmask + 1);
+	uint32_t *a = calloc(h, sizeof *a);
+	if (!a)
+		return 0;
+	uint32_t mask = (uint32_t)(h - 1);
+	for (uint32_t c = 2; c < pomp_cp.n; c++) {
+		unsigned i = hash2(pomp_cp.parent[c], pomp_cp.key[c]) & mask;
+		while (a[i])
+			i = (i + 1) & mask;
+		a[i] = c;
+	}
+	free(pomp_cp.hash);
+	pomp_cp.hash = a;
+	pomp_cp.hmask = mask;
+	return 1;
+}
+
 /* child_locked returns the child of parent by key, appending it if the
  * tree has room; pomp_cp.mu is held. */
 static uint32_t child_locked(uint32_t parent, uint64_t key)
 {
+	if (2 * ((uint64_t)pomp_cp.n + 1) > (uint64_t)pomp_cp.hmask + 1 && (uint64_t)pomp_cp.hmask + 1 < pomp_cp.hmax && !grow_hash())
+		return CP_OVERFLOW;
 	unsigned i = hash2(parent, key) & pomp_cp.hmask;
 	for (;; i = (i + 1) & pomp_cp.hmask) {
 		uint32_t c = pomp_cp.hash[i];
@@ -315,9 +340,12 @@ static int tree_init(void)
 	uint64_t h = 16;
 	while (h < 2 * (uint64_t)pomp_cp.max)
 		h *= 2;
+	pomp_cp.hmax = h;
+	if (h > 1024)
+		h = 1024; /* grow_hash doubles it as the tree grows */
 	pomp_cp.parent = calloc(pomp_cp.max, sizeof *pomp_cp.parent);
 	pomp_cp.key = calloc(pomp_cp.max, sizeof *pomp_cp.key);
-	pomp_cp.hash = h <= UINT32_MAX ? calloc(h, sizeof *pomp_cp.hash) : NULL;
+	pomp_cp.hash = pomp_cp.hmax <= UINT32_MAX ? calloc(h, sizeof *pomp_cp.hash) : NULL;
 	if (!pomp_cp.parent || !pomp_cp.key || !pomp_cp.hash) {
 		free(pomp_cp.parent);
 		free(pomp_cp.key);

@@ -68,10 +68,20 @@ func addCallPaths(p *profile.Profile, g *C.pomp_rt, ck clock) {
 			continue
 		}
 		counts := unsafe.Slice(l.cp, int(l.ncp))
-		th := profile.CallThread{Thread: li}
+		kept := func(id int) bool {
+			c := counts[id]
+			return (c.visits != 0 || c.excl != 0) && renumber[id] >= 0
+		}
+		k := 0 // the collector is off at exit: size once
+		for id := 0; id < len(counts) && id < n; id++ {
+			if kept(id) {
+				k++
+			}
+		}
+		th := profile.CallThread{Thread: li, Nodes: make([][3]uint64, 0, k)}
 		for id := 0; id < len(counts) && id < n; id++ {
 			c := counts[id]
-			if (c.visits == 0 && c.excl == 0) || renumber[id] < 0 {
+			if !kept(id) {
 				continue
 			}
 			th.Nodes = append(th.Nodes, [3]uint64{uint64(renumber[id]), uint64(c.visits), ck.ns(c.excl)})

@@ -350,8 +350,9 @@ typedef struct pomp_cptree {
 	uint32_t n;        /* nodes so far */
 	uint32_t *parent;  /* by node */
 	uint64_t *key;     /* by node */
-	uint32_t *hash;    /* (parent, key) -> node, 0 for an empty slot */
+	uint32_t *hash;    /* (parent, key) -> node, 0 for an empty slot; at most half full */
 	uint32_t hmask;
+	uint64_t hmax;     /* the size it may grow to */
 	pthread_mutex_t mu;
 } pomp_cptree;
 

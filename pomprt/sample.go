@@ -90,33 +90,57 @@ func writeSamples(dir string) {
 
 // A folder adds samples to call paths.
 type folder struct {
-	cp       *profile.CallPaths
-	res      *symbols.Resolver
-	children map[childKey]int
-	counts   map[[2]int][2]uint64 // (location, node) -> samples, ns
-	nlocs    int
+	cp  *profile.CallPaths
+	res *symbols.Resolver
+	// The run's nodes, n0 of them, by parent: the children of node p are
+	// kids[first[p]:first[p+1]]. A map of every node cost a sampled run
+	// of a task program milliseconds at exit; samples look up few.
+	n0     int
+	first  []int32
+	kids   []int32
+	added  map[childKey]int     // children the samples added
+	counts map[[2]int][2]uint64 // (location, node) -> samples, ns
+	nlocs  int
 }
 
 type childKey struct {
-	parent int
-	kind   string
-	addr   uint64
-	region int
-	phase  string
+	parent       int
+	kind         string
+	addr         uint64
+	region       int
+	frame, phase string
 }
 
 func keyOf(n profile.CallNode, parent int) childKey {
-	return childKey{parent, n.Kind, n.Addr, n.Region, n.Frame + "/" + n.Phase}
+	return childKey{parent, n.Kind, n.Addr, n.Region, n.Frame, n.Phase}
 }
 
 func newFolder(cp *profile.CallPaths, res *symbols.Resolver, nlocs int) *folder {
-	f := &folder{cp: cp, res: res, children: map[childKey]int{}, counts: map[[2]int][2]uint64{}, nlocs: nlocs}
-	for i, n := range cp.Nodes {
-		if i > 0 {
-			f.children[keyOf(n, n.Parent)] = i
+	n := len(cp.Nodes)
+	f := &folder{cp: cp, res: res, n0: n, first: make([]int32, n+1), kids: make([]int32, 0, n), added: map[childKey]int{},
+		counts: map[[2]int][2]uint64{}, nlocs: nlocs}
+	for i, nd := range cp.Nodes {
+		if i > 0 && nd.Parent >= 0 && nd.Parent < n {
+			f.first[nd.Parent+1]++
+		}
+	}
+	for p := 1; p <= n; p++ {
+		f.first[p] += f.first[p-1]
+	}
+	f.kids = f.kids[:f.first[n]]
+	next := append([]int32(nil), f.first[:n]...)
+	for i, nd := range cp.Nodes {
+		if i > 0 && nd.Parent >= 0 && nd.Parent < n {
+			f.kids[next[nd.Parent]] = int32(i)
+			next[nd.Parent]++
 		}
 	}
 	return f
+}
+
+// sameNode reports whether two nodes are the same child of a parent.
+func sameNode(a, b *profile.CallNode) bool {
+	return a.Kind == b.Kind && a.Addr == b.Addr && a.Region == b.Region && a.Frame == b.Frame && a.Phase == b.Phase
 }
 
 // child returns node n below parent, appended if new; the overflow node
@@ -131,8 +155,15 @@ func (f *folder) child(parent int, n profile.CallNode) int {
 // childOf is child, below the overflow node too.
 func (f *folder) childOf(parent int, n profile.CallNode) int {
 	n.Parent = parent
+	if parent < f.n0 {
+		for _, id := range f.kids[f.first[parent]:f.first[parent+1]] {
+			if sameNode(&f.cp.Nodes[id], &n) {
+				return int(id)
+			}
+		}
+	}
 	k := keyOf(n, parent)
-	if id, ok := f.children[k]; ok {
+	if id, ok := f.added[k]; ok {
 		return id
 	}
 	if len(f.cp.Nodes) > 2*f.cp.MaxNodes { // the samples' paths may add as many as the runtime's
@@ -140,7 +171,7 @@ func (f *folder) childOf(parent int, n profile.CallNode) int {
 	}
 	id := len(f.cp.Nodes)
 	f.cp.Nodes = append(f.cp.Nodes, n)
-	f.children[k] = id
+	f.added[k] = id
 	return id
 }
 

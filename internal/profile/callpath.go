@@ -139,7 +139,7 @@ func DropLeaves(nodes []CallNode, drop func(CallNode) bool) ([]CallNode, []int) 
 		}
 	}
 	ids := make([]int, len(nodes))
-	var out []CallNode
+	out := make([]CallNode, 0, len(nodes)) // at exit, with the collector off: no growth
 	for i, n := range nodes {
 		if !parent[i] && drop(n) {
 			ids[i] = -1
