@@ -130,7 +130,9 @@ type Mapping struct {
 // DropLeaves returns nodes without the leaves that drop selects, the
 // others' parents renumbered, and per node of nodes its ID in the result
 // (-1 for a dropped one). The runtime drops its cost probe's node so
-// (pomprt/callcost.c). A node with children is never dropped.
+// (pomprt/callcost.c). A node with children is never dropped. The result
+// reuses nodes' array (a parent comes before its children), which the
+// runtime's exit fills once with the collector off.
 func DropLeaves(nodes []CallNode, drop func(CallNode) bool) ([]CallNode, []int) {
 	parent := make([]bool, len(nodes))
 	for _, n := range nodes {
@@ -139,7 +141,7 @@ func DropLeaves(nodes []CallNode, drop func(CallNode) bool) ([]CallNode, []int) 
 		}
 	}
 	ids := make([]int, len(nodes))
-	out := make([]CallNode, 0, len(nodes)) // at exit, with the collector off: no growth
+	out := nodes[:0]
 	for i, n := range nodes {
 		if !parent[i] && drop(n) {
 			ids[i] = -1

@@ -16,15 +16,16 @@ type elfFile struct {
 	buildID string
 	loads   []*elf.Prog
 	funcs   []funcSym // by Value, then by order in the table
+	names   []string  // by funcSym.order
 	rows    []lineRow // by address; nil until read
 	read    bool
 }
 
-// A funcSym is a function's symbol: what lookup needs of it, and its
-// place in the table (equal addresses keep the table's order).
+// A funcSym is a function's symbol: its address and size, and its
+// place among the file's functions (names), which also keeps equal
+// addresses in the table's order. No pointer: sorting moves no string.
 type funcSym struct {
 	Value, Size uint64
-	Name        string
 	order       int
 }
 
@@ -52,9 +53,11 @@ func openELF(path string) (*elfFile, error) {
 		syms, _ = f.DynamicSymbols()
 	}
 	ef.funcs = make([]funcSym, 0, len(syms))
+	ef.names = make([]string, 0, len(syms))
 	for _, s := range syms {
 		if elf.ST_TYPE(s.Info) == elf.STT_FUNC && s.Value != 0 && s.Section != elf.SHN_UNDEF {
-			ef.funcs = append(ef.funcs, funcSym{s.Value, s.Size, s.Name, len(ef.funcs)})
+			ef.funcs = append(ef.funcs, funcSym{s.Value, s.Size, len(ef.funcs)})
+			ef.names = append(ef.names, s.Name)
 		}
 	}
 	// A stable merge sort of a large table took milliseconds of every
@@ -86,7 +89,8 @@ func (ef *elfFile) lookup(v uint64, lines bool) Frame {
 	if i >= 0 {
 		s := ef.funcs[i]
 		if v < s.Value+s.Size || (s.Size == 0 && v == s.Value) {
-			fr = Frame{Func: Demangle(s.Name), Mangled: s.Name, Known: true, Entry: s.Value} // a file address: resolve makes it the run's
+			name := ef.names[s.order]
+			fr = Frame{Func: Demangle(name), Mangled: name, Known: true, Entry: s.Value} // a file address: resolve makes it the run's
 		}
 	}
 	if !fr.Known || !lines {
