@@ -365,3 +365,41 @@ func TestFortranTaskloop(t *testing.T) {
 		}
 	}
 }
+
+// TestFortranLocks runs fortran_locks.f90 at 1, 2 and 4 threads: its nest
+// locks work as uninstrumented (gfortran's omp_nest_lock_kind holds a
+// pointer to the C lock, so the wrappers must call the Fortran routines),
+// and every lock routine's calls and acquisitions are exact.
+func TestFortranLocks(t *testing.T) {
+	t.Parallel()
+	p := buildFortran(t, "fortran_locks.f90", fortran.Options{})
+	for _, threads := range []int{1, 2, 4} {
+		env := []string{"OMP_NUM_THREADS=" + string(rune('0'+threads))}
+		prof, out := compareRun(t, p, env)
+		if !strings.Contains(out.stdout, "n 100 depth 2 ok T got 0") {
+			t.Fatalf("%d threads: printed %q", threads, out.stdout)
+		}
+		type calls struct{ visits, acquired uint64 }
+		got := map[string]calls{}
+		for _, s := range prof.Stats {
+			if r := prof.Region(s.Region); r.Kind == "lock" && s.Construct != nil {
+				c := got[r.SubName]
+				c.visits += s.Construct.Visits
+				c.acquired += s.LockAcquired
+				got[r.SubName] = c
+			}
+		}
+		want := map[string]calls{
+			"omp_init_lock": {1, 0}, "omp_init_nest_lock": {1, 0},
+			"omp_set_nest_lock": {200, 200}, "omp_unset_nest_lock": {202, 0},
+			"omp_test_nest_lock": {3, 2}, "omp_test_lock": {1, 1},
+			"omp_unset_lock": {1, 0}, "omp_destroy_lock": {1, 0}, "omp_destroy_nest_lock": {1, 0},
+		}
+		if fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Errorf("%d threads: lock calls\n got %v\nwant %v", threads, got, want)
+		}
+		if prof.UnmatchedEvents != 0 {
+			t.Errorf("%d threads: %d unmatched events", threads, prof.UnmatchedEvents)
+		}
+	}
+}

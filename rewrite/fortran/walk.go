@@ -19,7 +19,9 @@ func (r *rw) walk() {
 		case it.isPomp:
 			r.pomp(k)
 		case it.dir == nil:
-			r.lockCall(k)
+			if !r.lockCall(k) {
+				r.testCall(k)
+			}
 		default:
 			r.directive(k)
 		}
@@ -609,36 +611,6 @@ func (r *rw) atomic(k int) {
 	r.addBefore(r.its[k].first, r.open(call("POMP_Atomic_enter", reg)))
 	r.setDirective(k, "atomic", d.clauses)
 	r.addAfter(r.its[last].last, r.code(call("POMP_Atomic_exit", reg), "end block"))
-}
-
-var lockRx = regexp.MustCompile(`^CALLOMP_(INIT|DESTROY|SET|UNSET)_LOCK\(`)
-
-// lockCall wraps a call of a lock routine alone on its line.
-func (r *rw) lockCall(k int) {
-	it := r.its[k]
-	m := lockRx.FindStringSubmatch(it.norm)
-	if m == nil || r.disabled(constructs.Lock) {
-		return
-	}
-	alone := it.label == "" && (k == 0 || r.its[k-1].last < it.first) && (k+1 >= len(r.its) || r.its[k+1].first > it.last)
-	if !alone {
-		r.warn(k, "a call of omp_%s_lock not alone on its line, or labeled, is not measured", strings.ToLower(m[1]))
-		return
-	}
-	open := strings.IndexByte(it.raw, '(')
-	close := strings.LastIndexByte(it.raw, ')')
-	if open < 0 || close < open {
-		return
-	}
-	routine := "omp_" + strings.ToLower(m[1]) + "_lock"
-	l := r.lines[it.first]
-	reg := r.addRegion(region{kind: constructs.Lock, begin: l.num, end: r.lines[it.last].num, file: l.file, name: "lock", sub: routine})
-	wrapper := "POMP_" + strings.ToUpper(m[1][:1]) + strings.ToLower(m[1][1:]) + "_lock"
-	lines := r.open(call(wrapper, reg, strings.TrimSpace(it.raw[open+1:close])), "end block")
-	r.replace[it.first] = lines
-	for i := it.first + 1; i <= it.last; i++ {
-		r.drop[i] = true
-	}
 }
 
 // pomp: !$pomp inst begin(name) / end(name) / altend(name) / init / on / off.
