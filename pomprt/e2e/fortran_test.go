@@ -101,6 +101,7 @@ func checkFortranCounts(t *testing.T, prof *profile.Profile, threads int) {
 		{"omp_set_lock calls", construct["lock omp_set_lock"], 100},
 		{"lock acquisitions", acquired, 100},
 		{"sections constructs", construct["sections"], n},
+		{"section bodies", body["sections"], 3},
 		{"taskwaits", construct["taskwait"], fibCalls(15)},
 	}
 	for _, w := range want {

@@ -456,8 +456,13 @@ func (r *rw) endClausesAsWritten(k, e int) []clause {
 // starts after line first and ends at item e (its end directive), with
 // calls of region reg.
 func (r *rw) sections(k, e int, reg string, first int, closeLast bool) {
-	depth, n := 0, 0
-	r.addAfter(first, r.code(fmt.Sprintf("call POMP_Section_begin(%s, %d_pomp_int_kind)", reg, n)))
+	// The first section directive is optional; when it is written, the
+	// first section begins after it, not before.
+	depth, n := 0, -1
+	if d := r.its[k+1].dir; k+1 >= e || d == nil || d.name != "section" {
+		n = 0
+		r.addAfter(first, r.code(fmt.Sprintf("call POMP_Section_begin(%s, %d_pomp_int_kind)", reg, n)))
+	}
 	for j := k + 1; j < e; j++ {
 		d := r.its[j].dir
 		if d == nil {
@@ -473,7 +478,9 @@ func (r *rw) sections(k, e int, reg string, first int, closeLast bool) {
 		if d.name == "section" && depth == 0 {
 			n++
 			r.done[j] = true
-			r.addBefore(r.its[j].first, r.code(call("POMP_Section_end", reg)))
+			if n > 0 {
+				r.addBefore(r.its[j].first, r.code(call("POMP_Section_end", reg)))
+			}
 			r.addAfter(r.its[j].last, r.code(fmt.Sprintf("call POMP_Section_begin(%s, %d_pomp_int_kind)", reg, n)))
 		}
 	}
