@@ -404,3 +404,40 @@ func TestFortranLocks(t *testing.T) {
 		}
 	}
 }
+
+// TestFortranCancel runs fortran_cancel.f90 at 1, 2 and 4 threads, with
+// and without OMP_CANCELLATION: the loop keeps its implicit barrier, so
+// cancellation happens as uninstrumented (thread 0 runs one iteration),
+// the cancel is visited once, and no event is left unmatched.
+func TestFortranCancel(t *testing.T) {
+	t.Parallel()
+	p := buildFortran(t, "fortran_cancel.f90", fortran.Options{})
+	const n = 1000 // as in fortran_cancel.f90
+	for _, threads := range []int{1, 2, 4} {
+		for _, cancel := range []bool{true, false} {
+			env := []string{"OMP_NUM_THREADS=" + string(rune('0'+threads)), fmt.Sprintf("OMP_CANCELLATION=%v", cancel)}
+			prof, out := compareRun(t, p, env)
+			ran := n / threads
+			if cancel {
+				ran = 1
+			}
+			if want := fmt.Sprintf("found 1 thread 0 ran %d\n", ran); out.stdout != want {
+				t.Fatalf("%v: printed %q, want %q", env, out.stdout, want)
+			}
+			points := visits(prof, "cancellation point", "construct")
+			if got := visits(prof, "cancel", "construct"); got != 1 {
+				t.Errorf("%v: cancel visited %d times, want 1", env, got)
+			}
+			if (!cancel && points != n) || points > n {
+				t.Errorf("%v: cancellation point visited %d times, want %d (at most, with cancellation)", env, points, n)
+			}
+			if got := visits(prof, "for", "construct"); got != uint64(threads) {
+				t.Errorf("%v: do visited %d times, want %d", env, got, threads)
+			}
+			if prof.UnmatchedEvents != 0 {
+				t.Errorf("%v: %d unmatched events", env, prof.UnmatchedEvents)
+			}
+			checkInvariants(t, prof)
+		}
+	}
+}

@@ -137,6 +137,8 @@ func (r *rw) directive(k int) {
 		r.block(k)
 	case d.info.shape == sAtomic:
 		r.atomic(k)
+	case d.info.kind == constructs.Cancel || d.info.kind == constructs.CancellationPoint:
+		r.cancel(k)
 	case d.info.shape == sNone:
 		r.standalone(k)
 	case d.info.shape == sSection:
@@ -165,10 +167,6 @@ func (r *rw) passOver(k int) {
 			r.skip = e
 		} else if last, end := r.loopAt(k); last >= 0 {
 			r.skip = max(last, end)
-		}
-	case sPass:
-		if d.name == "cancel" || d.name == "cancellation point" {
-			r.warn(k, "!$omp %s is not instrumented in Fortran; left as written", d.name)
 		}
 	}
 }
@@ -284,7 +282,7 @@ func (r *rw) wrapBlock(k, e, endDir int, name string, cs, endCs []clause, loop b
 		endCs = r.its[e].dir.clauses
 	}
 	ws := kind == constructs.For || kind == constructs.Sections || kind == constructs.Single || kind == constructs.Scope
-	if ws && !hasClause(endCs, "copyprivate") {
+	if ws && !hasClause(endCs, "copyprivate") && !r.cancellable(k, e, name) {
 		endCs = append(without(endCs, "nowait"), clause{name: "nowait"})
 	}
 	dirName := name
@@ -401,7 +399,7 @@ func hasClause(cs []clause, name string) bool {
 func (r *rw) worksharing(k, e int, kind constructs.ID, name string, cs, endCs []clause, bodyEnd, tail func([]string)) {
 	spec := constructs.Get(kind)
 	userNowait := hasClause(r.endClausesAsWritten(k, e), "nowait")
-	keep := hasClause(endCs, "copyprivate")
+	keep := hasClause(endCs, "copyprivate") || r.cancellable(k, e, name)
 	flags := []string{"POMP_FLAG_BARRIER"}
 	switch {
 	case userNowait:
@@ -521,24 +519,9 @@ func (r *rw) combined(k int) {
 	par, in := split(d.clauses, inner)
 	innerKind := map[string]constructs.ID{"do": constructs.For, "do simd": constructs.For,
 		"sections": constructs.Sections, "workshare": constructs.For}[inner]
-	last, end := -1, -1
-	if d.info.shape == sLoop {
-		if last, end = r.loopAt(k); last < 0 {
-			r.fail(k, "!$omp %s is not followed by a DO loop", d.name)
-			return
-		}
-		if d.info.inner {
-			r.skip = max(last, end)
-		}
-	} else if end = r.findEnd(k); end < 0 {
-		r.fail(k, "!$omp %s without !$omp end %s", d.name, d.name)
-		return
-	}
-	e := end
+	last, end, e := r.combinedEnd(k)
 	if e < 0 {
-		e = last
-	} else {
-		r.done[end] = true
+		return
 	}
 	r.body = [2]int{k, e}
 	l := r.lines[r.its[k].first]
@@ -558,38 +541,70 @@ func (r *rw) combined(k int) {
 		head = append(head, r.code(call("POMP_Parallel_begin", preg, "pomp_old_task", "pomp_team"))...)
 	}
 	spec := constructs.Get(innerKind)
+	// A cancellable inner construct keeps its implicit barrier (cancel.go).
+	keep := r.cancellable(k, e, inner)
 	if innerOn {
-		ireg = r.addRegion(region{kind: innerKind, flags: append([]string{"POMP_FLAG_COMBINED"}, flagsOf(in)...),
+		flags := []string{"POMP_FLAG_COMBINED"}
+		var pre []string
+		if keep {
+			flags, pre = append(flags, "POMP_FLAG_IMPLICIT_BARRIER"), []string{declOld, saveTask}
+		}
+		ireg = r.addRegion(region{kind: innerKind, flags: append(flags, flagsOf(in)...),
 			begin: l.num, end: r.lineOf(e, true), file: l.file, name: d.name, c: clauseText(in)})
 		ck = r.chunkPlan(k, inner, ireg, in)
-		head = append(head, r.open(append(append(ck.decls, call(spec.Enter.Name, ireg)), ck.init...)...)...)
+		head = append(head, r.open(append(append(append(pre, ck.decls...), call(spec.Enter.Name, ireg)), ck.init...)...)...)
 		if ck.hook != nil {
 			r.addAfter(r.its[k+1].last, r.code(ck.hook...))
 		}
 	}
-	head = append(head, r.dirLines(inner, in)...)
-	r.replace[r.its[k].first] = head
-	for i := r.its[k].first + 1; i <= r.its[k].last; i++ {
-		r.drop[i] = true
-	}
+	r.replaceItem(k, append(head, r.dirLines(inner, in)...))
 	if innerOn && innerKind == constructs.Sections {
 		r.sections(k, e, ireg, r.its[k].last, false)
 		closing = append(closing, r.code(call("POMP_Section_end", ireg))...)
 	}
-	closing = append(closing, r.dirLines("end "+inner, []clause{{name: "nowait"}})...)
+	if keep {
+		closing = append(closing, r.dirLines("end "+inner, nil)...)
+	} else {
+		closing = append(closing, r.dirLines("end "+inner, []clause{{name: "nowait"}})...)
+	}
 	if innerOn {
-		closing = append(closing, r.code(append(ck.close, call(spec.Exit.Name, ireg), "end block")...)...)
+		post := ck.close
+		if keep {
+			post = append(append([]string(nil), post...), restore)
+		}
+		closing = append(closing, r.code(append(post, call(spec.Exit.Name, ireg), "end block")...)...)
 	}
 	closing = append(closing, r.parallelClose(preg)...)
 	if end >= 0 {
-		// The user's end directive becomes the closing lines.
-		r.replace[r.its[end].first] = closing
-		for i := r.its[end].first + 1; i <= r.its[end].last; i++ {
-			r.drop[i] = true
-		}
+		r.replaceItem(end, closing) // the user's end directive becomes the closing lines
 		return
 	}
 	r.addAfter(r.its[last].last, closing)
+}
+
+// combinedEnd returns the loop's last statement (-1 for a block), the end
+// directive (or -1) and the last item of the combined construct at k, or
+// e = -1 after an error.
+func (r *rw) combinedEnd(k int) (last, end, e int) {
+	d := r.its[k].dir
+	last, end = -1, -1
+	if d.info.shape == sLoop {
+		if last, end = r.loopAt(k); last < 0 {
+			r.fail(k, "!$omp %s is not followed by a DO loop", d.name)
+			return -1, -1, -1
+		}
+		if d.info.inner {
+			r.skip = max(last, end)
+		}
+	} else if end = r.findEnd(k); end < 0 {
+		r.fail(k, "!$omp %s without !$omp end %s", d.name, d.name)
+		return -1, -1, -1
+	}
+	if end < 0 {
+		return last, end, last
+	}
+	r.done[end] = true
+	return last, end, end
 }
 
 // atomic: one statement, or a block closed by end atomic.
