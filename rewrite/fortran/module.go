@@ -131,7 +131,9 @@ func interfaces(w func(format string, args ...any)) {
 	const r = "type(c_ptr), value :: r"
 	iface("function", "POMP_Get_current_task", "pomp_f_get_current_task", "", "integer(c_long_long) :: POMP_Get_current_task")
 	iface("subroutine", "POMP_Set_current_task", "pomp_f_set_current_task", "t", "integer(c_long_long), value :: t")
-	iface("function", "POMP_Parallel_fork", "POMP_Parallel_fork", "r, old", r+"; integer(c_long_long), value :: old; type(pomp_task_info) :: POMP_Parallel_fork")
+	// A subroutine: flang 19 returns a bind(C) type of 16 bytes otherwise
+	// than C does (pomprt/fortran.c).
+	iface("subroutine", "POMP_Parallel_fork", "pomp_f_parallel_fork", "r, old, team", r+"; integer(c_long_long), value :: old; type(pomp_task_info) :: team")
 	iface("subroutine", "POMP_Parallel_begin", "POMP_Parallel_begin", "r, old, team", r+"; integer(c_long_long), value :: old; type(pomp_task_info), value :: team")
 	iface("subroutine", "POMP_Parallel_end", "POMP_Parallel_end", "r", r)
 	iface("subroutine", "POMP_Parallel_join", "POMP_Parallel_join", "r, old", r+"; integer(c_long_long), value :: old")

@@ -355,7 +355,7 @@ func (r *rw) wrapBlock(k, e, endDir int, name string, cs, endCs []clause, loop b
 func (r *rw) parallel(k, e int, name string, cs []clause, bodyEnd, tail func([]string)) {
 	reg := r.newRegion(k, e, constructs.Parallel, "", cs)
 	r.addBefore(r.its[k].first, r.open(declOld, "type(pomp_task_info) :: pomp_team", saveTask,
-		"pomp_team = POMP_Parallel_fork("+reg+", pomp_old_task)"))
+		call("POMP_Parallel_fork", reg, "pomp_old_task", "pomp_team")))
 	cs = append(append([]clause(nil), cs...), clause{name: "firstprivate", args: "pomp_old_task, pomp_team", hasArgs: true})
 	r.setDirective(k, name, cs)
 	r.addAfter(r.its[k].last, r.code(call("POMP_Parallel_begin", reg, "pomp_old_task", "pomp_team")))
@@ -533,7 +533,7 @@ func (r *rw) combined(k int) {
 		preg = r.addRegion(region{kind: constructs.Parallel, flags: append([]string{"POMP_FLAG_COMBINED"}, flagsOf(par)...),
 			begin: l.num, end: r.lineOf(e, true), file: l.file, name: d.name, c: clauseText(par)})
 		r.addBefore(r.its[k].first, r.open(declOld, "type(pomp_task_info) :: pomp_team", saveTask,
-			"pomp_team = POMP_Parallel_fork("+preg+", pomp_old_task)"))
+			call("POMP_Parallel_fork", preg, "pomp_old_task", "pomp_team")))
 		par = append(par, clause{name: "firstprivate", args: "pomp_old_task, pomp_team", hasArgs: true})
 	}
 	head = r.dirLines("parallel", par)

@@ -125,12 +125,12 @@ module pomp_lib
       import :: c_ptr, c_int, c_long_long, pomp_task_info, pomp_chunk, pomp_taskloop_info
       integer(c_long_long), value :: t
     end subroutine
-    function POMP_Parallel_fork(r, old) bind(C, name="POMP_Parallel_fork")
+    subroutine POMP_Parallel_fork(r, old, team) bind(C, name="pomp_f_parallel_fork")
       import :: c_ptr, c_int, c_long_long, pomp_task_info, pomp_chunk, pomp_taskloop_info
       type(c_ptr), value :: r
       integer(c_long_long), value :: old
-      type(pomp_task_info) :: POMP_Parallel_fork
-    end function
+      type(pomp_task_info) :: team
+    end subroutine
     subroutine POMP_Parallel_begin(r, old, team) bind(C, name="POMP_Parallel_begin")
       import :: c_ptr, c_int, c_long_long, pomp_task_info, pomp_chunk, pomp_taskloop_info
       type(c_ptr), value :: r
