@@ -149,7 +149,9 @@ func TestFortranCC(t *testing.T) {
 		return string(out)
 	}
 	plain := func(src, exe string) {
-		if out, err := exec.Command("gfortran", "-fopenmp", src, "-o", filepath.Join(dir, exe)).CombinedOutput(); err != nil {
+		cmd := exec.Command("gfortran", "-fopenmp", src, "-o", filepath.Join(dir, exe))
+		cmd.Dir = dir // its module files too
+		if out, err := cmd.CombinedOutput(); err != nil {
 			t.Fatalf("gfortran %s: %v\n%s", src, err, out)
 		}
 	}
