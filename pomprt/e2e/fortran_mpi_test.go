@@ -22,8 +22,10 @@ import (
 func TestFortranMPI(t *testing.T) {
 	t.Parallel()
 	prefix := needMPI(t)
-	if _, err := exec.LookPath("mpif90"); err != nil {
-		t.Skip("mpif90 not installed (Debian: libopenmpi-dev with gfortran)")
+	for _, tool := range []string{"mpif90", "gfortran"} {
+		if _, err := exec.LookPath(tool); err != nil {
+			t.Skipf("%s not installed (Debian: libopenmpi-dev, gfortran)", tool)
+		}
 	}
 	src, _ := filepath.Abs("testdata/fortran_mpi.F90")
 	for _, b := range []struct{ name, flag string }{{"mpif.h", "-UUSE_MPI"}, {"use mpi", "-DUSE_MPI"}, {"use mpi_f08", "-DUSE_F08"}} {
