@@ -55,11 +55,17 @@ $(BUILD)/lib/libpomp.a: $(RT_SOURCES)
 
 # MPI calls measured as regions through PMPI (pomprt/mpi): linked before
 # libpomp.a, by gopari cc when it links with an MPI compiler wrapper.
-$(BUILD)/lib/libpomp_mpi.a: pomprt/mpi/pomp_mpi.c pomprt/rt.h pomprt/include/pomp.h
-	@mkdir -p $(@D) $(BUILD)/obj
-	$(MPICC) -O2 -Wall -Wextra -I pomprt -c $< -o $(BUILD)/obj/pomp_mpi.o
+# pomp_mpi_f.c and pomp_mpi_f08.c measure the calls of Fortran programs
+# (mpif.h and use mpi; use mpi_f08), each in an object of its own.
+MPI_OBJS := $(addprefix $(BUILD)/obj/,pomp_mpi.o pomp_mpi_f.o pomp_mpi_f08.o)
+$(BUILD)/lib/libpomp_mpi.a: $(MPI_OBJS)
+	@mkdir -p $(@D)
 	@rm -f $@
-	ar rcs $@ $(BUILD)/obj/pomp_mpi.o
+	ar rcs $@ $(MPI_OBJS)
+
+$(MPI_OBJS): $(BUILD)/obj/%.o: pomprt/mpi/%.c $(wildcard pomprt/mpi/*.h pomprt/mpi/*.c) pomprt/rt.h pomprt/include/pomp.h
+	@mkdir -p $(@D)
+	$(MPICC) -O2 -Wall -Wextra -I pomprt -c $< -o $@
 
 $(BUILD)/include/pomp.h: pomprt/include/pomp.h
 	@mkdir -p $(@D)

@@ -8,6 +8,11 @@
  */
 #include "include/pomp.h"
 
+/* POMP_Parallel_fork's result through a pointer: flang 19 does not take
+ * a bind(C) function's result of two 8-byte integers from rax:rdx as C
+ * returns it (gfortran does). */
+void pomp_f_parallel_fork(POMP_Region *r, POMP_Task_handle old, POMP_Task_info *team) { *team = POMP_Parallel_fork(r, old); }
+
 POMP_Task_handle pomp_f_get_current_task(void) { return POMP_Get_current_task(); }
 void pomp_f_set_current_task(POMP_Task_handle t) { POMP_Set_current_task(t); }
 

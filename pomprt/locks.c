@@ -163,3 +163,8 @@ int POMP_Test_nest_lock(POMP_Region *r, void *l)
 	}
 	return n;
 }
+
+/* For Fortran's nest locks (fortran_locks.c), which call the Fortran
+ * entries of the lock routines. */
+void pomp_lock_visit(POMP_Region *r, unsigned type, void *l) { visit_as(r, type, l); }
+void pomp_lock_acquired(POMP_Region *r, void *l, uint64_t t0, uint64_t t1) { acquired(r, l, t0, t1); }

@@ -478,6 +478,11 @@ int pomp_call_end(pomp_thr *t, int prev);
  * profile of what was measured so far is written (calls in progress
  * closed) before it returns; the caller then ends the process. */
 void pomp_end_run_as(const char *exit);
+/* pomp_lock_visit counts a call of a lock routine that does not acquire
+ * (type EV_LOCK_RELEASED for an unset), pomp_lock_acquired one that
+ * acquired lock l, waiting from t0 to t1 (locks.c). */
+void pomp_lock_visit(POMP_Region *r, unsigned type, void *l);
+void pomp_lock_acquired(POMP_Region *r, void *l, uint64_t t0, uint64_t t1);
 
 #define POMP_FORK_CHAIN 8
 

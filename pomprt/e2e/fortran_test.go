@@ -101,6 +101,7 @@ func checkFortranCounts(t *testing.T, prof *profile.Profile, threads int) {
 		{"omp_set_lock calls", construct["lock omp_set_lock"], 100},
 		{"lock acquisitions", acquired, 100},
 		{"sections constructs", construct["sections"], n},
+		{"section bodies", body["sections"], 3},
 		{"taskwaits", construct["taskwait"], fibCalls(15)},
 	}
 	for _, w := range want {
@@ -148,7 +149,9 @@ func TestFortranCC(t *testing.T) {
 		return string(out)
 	}
 	plain := func(src, exe string) {
-		if out, err := exec.Command("gfortran", "-fopenmp", src, "-o", filepath.Join(dir, exe)).CombinedOutput(); err != nil {
+		cmd := exec.Command("gfortran", "-fopenmp", src, "-o", filepath.Join(dir, exe))
+		cmd.Dir = dir // its module files too
+		if out, err := cmd.CombinedOutput(); err != nil {
 			t.Fatalf("gfortran %s: %v\n%s", src, err, out)
 		}
 	}
@@ -362,6 +365,81 @@ func TestFortranTaskloop(t *testing.T) {
 		}
 		if len(parents) != 24+threads || byParent[0] != threads || len(byParent) != 2 {
 			t.Errorf("%d threads, ids mode: %d tasks, by parent %v; want 24 taskloop tasks of one implicit task", threads, len(parents), byParent)
+		}
+	}
+}
+
+// TestFortranLocks runs fortran_locks.f90 at 1, 2 and 4 threads: its nest
+// locks work as uninstrumented (gfortran's omp_nest_lock_kind holds a
+// pointer to the C lock, so the wrappers must call the Fortran routines),
+// and every lock routine's calls and acquisitions are exact.
+func TestFortranLocks(t *testing.T) {
+	t.Parallel()
+	p := buildFortran(t, "fortran_locks.f90", fortran.Options{})
+	for _, threads := range []int{1, 2, 4} {
+		env := []string{"OMP_NUM_THREADS=" + string(rune('0'+threads))}
+		prof, out := compareRun(t, p, env)
+		if !strings.Contains(out.stdout, "n 100 depth 2 ok T got 0") {
+			t.Fatalf("%d threads: printed %q", threads, out.stdout)
+		}
+		type calls struct{ visits, acquired uint64 }
+		got := map[string]calls{}
+		for _, s := range prof.Stats {
+			if r := prof.Region(s.Region); r.Kind == "lock" && s.Construct != nil {
+				c := got[r.SubName]
+				c.visits += s.Construct.Visits
+				c.acquired += s.LockAcquired
+				got[r.SubName] = c
+			}
+		}
+		want := map[string]calls{
+			"omp_init_lock": {1, 0}, "omp_init_nest_lock": {1, 0},
+			"omp_set_nest_lock": {200, 200}, "omp_unset_nest_lock": {202, 0},
+			"omp_test_nest_lock": {3, 2}, "omp_test_lock": {1, 1},
+			"omp_unset_lock": {1, 0}, "omp_destroy_lock": {1, 0}, "omp_destroy_nest_lock": {1, 0},
+		}
+		if fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Errorf("%d threads: lock calls\n got %v\nwant %v", threads, got, want)
+		}
+		if prof.UnmatchedEvents != 0 {
+			t.Errorf("%d threads: %d unmatched events", threads, prof.UnmatchedEvents)
+		}
+	}
+}
+
+// TestFortranCancel runs fortran_cancel.f90 at 1, 2 and 4 threads, with
+// and without OMP_CANCELLATION: the loop keeps its implicit barrier, so
+// cancellation happens as uninstrumented (thread 0 runs one iteration),
+// the cancel is visited once, and no event is left unmatched.
+func TestFortranCancel(t *testing.T) {
+	t.Parallel()
+	p := buildFortran(t, "fortran_cancel.f90", fortran.Options{})
+	const n = 1000 // as in fortran_cancel.f90
+	for _, threads := range []int{1, 2, 4} {
+		for _, cancel := range []bool{true, false} {
+			env := []string{"OMP_NUM_THREADS=" + string(rune('0'+threads)), fmt.Sprintf("OMP_CANCELLATION=%v", cancel)}
+			prof, out := compareRun(t, p, env)
+			ran := n / threads
+			if cancel {
+				ran = 1
+			}
+			if want := fmt.Sprintf("found 1 thread 0 ran %d\n", ran); out.stdout != want {
+				t.Fatalf("%v: printed %q, want %q", env, out.stdout, want)
+			}
+			points := visits(prof, "cancellation point", "construct")
+			if got := visits(prof, "cancel", "construct"); got != 1 {
+				t.Errorf("%v: cancel visited %d times, want 1", env, got)
+			}
+			if (!cancel && points != n) || points > n {
+				t.Errorf("%v: cancellation point visited %d times, want %d (at most, with cancellation)", env, points, n)
+			}
+			if got := visits(prof, "for", "construct"); got != uint64(threads) {
+				t.Errorf("%v: do visited %d times, want %d", env, got, threads)
+			}
+			if prof.UnmatchedEvents != 0 {
+				t.Errorf("%v: %d unmatched events", env, prof.UnmatchedEvents)
+			}
+			checkInvariants(t, prof)
 		}
 	}
 }

@@ -48,11 +48,14 @@ func needMPI(t *testing.T) string {
 		if mpiErr = makePrefix(dir); mpiErr != nil {
 			return
 		}
-		obj := filepath.Join(dir, "pomp_mpi.o")
-		for _, argv := range [][]string{
-			{"mpicc", "-O2", "-Wall", "-Wextra", "-Werror", "-I", "..", "-c", "../mpi/pomp_mpi.c", "-o", obj},
-			{"ar", "rcs", filepath.Join(dir, "lib", "libpomp_mpi.a"), obj},
-		} {
+		ar := []string{"ar", "rcs", filepath.Join(dir, "lib", "libpomp_mpi.a")}
+		var steps [][]string
+		for _, src := range []string{"pomp_mpi", "pomp_mpi_f", "pomp_mpi_f08"} { // C, mpif.h, mpi_f08
+			obj := filepath.Join(dir, src+".o")
+			steps = append(steps, []string{"mpicc", "-O2", "-Wall", "-Wextra", "-Werror", "-I", "..", "-c", "../mpi/" + src + ".c", "-o", obj})
+			ar = append(ar, obj)
+		}
+		for _, argv := range append(steps, ar) {
 			if out, err := exec.Command(argv[0], argv[1:]...).CombinedOutput(); err != nil {
 				mpiErr = fmt.Errorf("%s: %v\n%s", strings.Join(argv, " "), err, out)
 				return

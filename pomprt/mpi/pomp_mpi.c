@@ -27,23 +27,8 @@
  *     MPI_Reduce_scatter_block recvcount x size x ranks;
  *   receives, waits and tests: none.
  */
-#include <mpi.h>
 #include <pthread.h>
-#include "../rt.h"
-
-#define MPI_CALLS(X)                                                                                        \
-	X(Init) X(Init_thread) X(Finalize) X(Abort) X(Send) X(Ssend) X(Bsend) X(Rsend) X(Isend) X(Issend) X(Ibsend)     \
-	X(Irsend) X(Recv) X(Irecv) X(Sendrecv) X(Sendrecv_replace) X(Probe) X(Iprobe) X(Wait) X(Waitall)       \
-	X(Waitany) X(Waitsome) X(Test) X(Testall) X(Testany) X(Testsome) X(Barrier) X(Bcast) X(Reduce)         \
-	X(Allreduce) X(Gather) X(Gatherv) X(Scatter) X(Scatterv) X(Allgather) X(Allgatherv) X(Alltoall)        \
-	X(Alltoallv) X(Reduce_scatter) X(Reduce_scatter_block) X(Scan) X(Exscan)
-
-enum {
-#define X(n) W_##n,
-	MPI_CALLS(X)
-#undef X
-	W_COUNT
-};
+#include "pomp_mpi.h"
 
 static const char *const names[W_COUNT] = {
 #define X(n) "MPI_" #n,
@@ -80,14 +65,6 @@ static POMP_Region *region(int w)
 	}
 	return &regions[w];
 }
-
-/* A call in progress: its region (NULL when the runtime does not
- * measure), its thread, and the call it is made in (pomp_call_begin). */
-typedef struct {
-	POMP_Region *r;
-	pomp_thr *t;
-	int prev;
-} mcall;
 
 static mcall enter(int w)
 {
@@ -458,4 +435,32 @@ int MPI_Reduce_scatter_block(const void *s, void *d, int rcount, MPI_Datatype t,
 	int rc = PMPI_Reduce_scatter_block(s, d, rcount, t, op, c);
 	leave(r, 0, r.r ? bytes(rcount, t) * (uint64_t)comm_size(c) : 0);
 	return rc;
+}
+
+/* ---------------------------------------------------------------------
+ * For the Fortran wrappers (pomp_mpi_f.c).
+ */
+mcall pomp_mpi_enter(int w)
+{
+	return enter(w);
+}
+
+void pomp_mpi_leave(mcall c, uint64_t messages, uint64_t b)
+{
+	leave(c, messages, b);
+}
+
+uint64_t pomp_mpi_bytes(int count, MPI_Datatype t)
+{
+	return bytes(count, t);
+}
+
+int pomp_mpi_is_root(int root, MPI_Comm c)
+{
+	return is_root(root, c);
+}
+
+int pomp_mpi_comm_size(MPI_Comm c)
+{
+	return comm_size(c);
 }

@@ -256,3 +256,25 @@ func TestModuleUpToDate(t *testing.T) {
 		}
 	}
 }
+
+// TestLineMarkerForms reads the line markers of GCC's preprocessor, of
+// #line, and of flang's preprocessor (#line "file" N).
+func TestLineMarkerForms(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		file string
+		n    int
+		ok   bool
+	}{
+		{`# 12 "a.F90" 2`, "a.F90", 12, true},
+		{`#line 7 "b c.F"`, "b c.F", 7, true},
+		{`#line "/x/fortran_fixed.F" 4`, "/x/fortran_fixed.F", 4, true},
+		{`#line "x.F"`, "", 0, false},
+		{`#define N 40`, "", 0, false},
+	} {
+		f, n, ok := lineMarker(c.in)
+		if f != c.file || n != c.n || ok != c.ok {
+			t.Errorf("lineMarker(%q) = %q, %d, %v; want %q, %d, %v", c.in, f, n, ok, c.file, c.n, c.ok)
+		}
+	}
+}

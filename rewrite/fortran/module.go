@@ -75,7 +75,8 @@ func Module() string {
 	fixed := []string{"POMP_Get_current_task", "POMP_Set_current_task", "POMP_Parallel_fork", "POMP_Parallel_begin",
 		"POMP_Parallel_end", "POMP_Parallel_join", "POMP_Task_create_begin", "POMP_Task_create_end", "POMP_Task_begin",
 		"POMP_Task_end", "POMP_Section_begin", "POMP_Init", "POMP_On", "POMP_Off",
-		"POMP_Init_lock", "POMP_Destroy_lock", "POMP_Set_lock", "POMP_Unset_lock",
+		"POMP_Init_lock", "POMP_Destroy_lock", "POMP_Set_lock", "POMP_Unset_lock", "POMP_Test_lock",
+		"POMP_Init_nest_lock", "POMP_Destroy_nest_lock", "POMP_Set_nest_lock", "POMP_Unset_nest_lock", "POMP_Test_nest_lock",
 		"POMP_Chunk_init", "POMP_Chunk_init_count", "POMP_Chunk_iteration", "POMP_Chunk_close", "POMP_Chunk_close_count",
 		"POMP_Taskloop_enter", "POMP_Taskloop_loop", "POMP_Taskloop_schedule", "POMP_Taskloop_iteration",
 		"POMP_Taskloop_iteration_end"}
@@ -130,7 +131,9 @@ func interfaces(w func(format string, args ...any)) {
 	const r = "type(c_ptr), value :: r"
 	iface("function", "POMP_Get_current_task", "pomp_f_get_current_task", "", "integer(c_long_long) :: POMP_Get_current_task")
 	iface("subroutine", "POMP_Set_current_task", "pomp_f_set_current_task", "t", "integer(c_long_long), value :: t")
-	iface("function", "POMP_Parallel_fork", "POMP_Parallel_fork", "r, old", r+"; integer(c_long_long), value :: old; type(pomp_task_info) :: POMP_Parallel_fork")
+	// A subroutine: flang 19 returns a bind(C) type of 16 bytes otherwise
+	// than C does (pomprt/fortran.c).
+	iface("subroutine", "POMP_Parallel_fork", "pomp_f_parallel_fork", "r, old, team", r+"; integer(c_long_long), value :: old; type(pomp_task_info) :: team")
 	iface("subroutine", "POMP_Parallel_begin", "POMP_Parallel_begin", "r, old, team", r+"; integer(c_long_long), value :: old; type(pomp_task_info), value :: team")
 	iface("subroutine", "POMP_Parallel_end", "POMP_Parallel_end", "r", r)
 	iface("subroutine", "POMP_Parallel_join", "POMP_Parallel_join", "r, old", r+"; integer(c_long_long), value :: old")
@@ -150,6 +153,16 @@ func interfaces(w func(format string, args ...any)) {
 	for _, n := range []string{"POMP_Init_lock", "POMP_Destroy_lock", "POMP_Set_lock", "POMP_Unset_lock"} {
 		iface("subroutine", n, n, "r, lock", r+"; type(*) :: lock")
 	}
+	// omp_test_lock's logical is read from C's int (the rewrite compares
+	// it with 0).
+	iface("function", "POMP_Test_lock", "POMP_Test_lock", "r, lock", r+"; type(*) :: lock; integer(c_int) :: POMP_Test_lock")
+	// Nest locks: omp_nest_lock_kind storage is not the C lock in libgomp
+	// (a pointer to it), so these call the Fortran routines
+	// (pomprt/fortran_locks.c).
+	for _, n := range []string{"Init", "Destroy", "Set", "Unset"} {
+		iface("subroutine", "POMP_"+n+"_nest_lock", "pomp_f_"+strings.ToLower(n)+"_nest_lock", "r, lock", r+"; type(*) :: lock")
+	}
+	iface("function", "POMP_Test_nest_lock", "pomp_f_test_nest_lock", "r, lock", r+"; type(*) :: lock; integer(c_int) :: POMP_Test_nest_lock")
 	const ck = "type(pomp_chunk) :: c"
 	const ll = "integer(c_long_long), value ::"
 	iface("subroutine", "POMP_Chunk_init", "pomp_f_chunk_init", "c, r, step, size, lbv, vstep", ck+"; "+r+"; "+ll+" step, size, lbv, vstep")

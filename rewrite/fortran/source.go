@@ -104,11 +104,23 @@ func splitLines(src []byte, name string) []line {
 	return out
 }
 
-// lineMarker parses "# N "file" ..." or "#line N "file"".
+// lineMarker parses "# N "file" ...", "#line N "file"" or flang's
+// "#line "file" N".
 func lineMarker(s string) (string, int, bool) {
 	s = strings.TrimPrefix(s, "#")
 	s = strings.TrimLeft(s, " \t")
 	s = strings.TrimPrefix(s, "line")
+	if t := strings.TrimLeft(s, " \t"); strings.HasPrefix(t, "\"") {
+		end := strings.IndexByte(t[1:], '"')
+		if end < 0 {
+			return "", 0, false
+		}
+		n, err := strconv.Atoi(strings.TrimSpace(t[end+2:]))
+		if err != nil {
+			return "", 0, false
+		}
+		return t[1 : end+1], n, true
+	}
 	f := strings.Fields(s)
 	if len(f) < 2 {
 		return "", 0, false

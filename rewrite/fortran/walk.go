@@ -19,7 +19,9 @@ func (r *rw) walk() {
 		case it.isPomp:
 			r.pomp(k)
 		case it.dir == nil:
-			r.lockCall(k)
+			if !r.lockCall(k) {
+				r.testCall(k)
+			}
 		default:
 			r.directive(k)
 		}
@@ -135,6 +137,8 @@ func (r *rw) directive(k int) {
 		r.block(k)
 	case d.info.shape == sAtomic:
 		r.atomic(k)
+	case d.info.kind == constructs.Cancel || d.info.kind == constructs.CancellationPoint:
+		r.cancel(k)
 	case d.info.shape == sNone:
 		r.standalone(k)
 	case d.info.shape == sSection:
@@ -163,10 +167,6 @@ func (r *rw) passOver(k int) {
 			r.skip = e
 		} else if last, end := r.loopAt(k); last >= 0 {
 			r.skip = max(last, end)
-		}
-	case sPass:
-		if d.name == "cancel" || d.name == "cancellation point" {
-			r.warn(k, "!$omp %s is not instrumented in Fortran; left as written", d.name)
 		}
 	}
 }
@@ -282,7 +282,7 @@ func (r *rw) wrapBlock(k, e, endDir int, name string, cs, endCs []clause, loop b
 		endCs = r.its[e].dir.clauses
 	}
 	ws := kind == constructs.For || kind == constructs.Sections || kind == constructs.Single || kind == constructs.Scope
-	if ws && !hasClause(endCs, "copyprivate") {
+	if ws && !hasClause(endCs, "copyprivate") && !r.cancellable(k, e, name) {
 		endCs = append(without(endCs, "nowait"), clause{name: "nowait"})
 	}
 	dirName := name
@@ -355,7 +355,7 @@ func (r *rw) wrapBlock(k, e, endDir int, name string, cs, endCs []clause, loop b
 func (r *rw) parallel(k, e int, name string, cs []clause, bodyEnd, tail func([]string)) {
 	reg := r.newRegion(k, e, constructs.Parallel, "", cs)
 	r.addBefore(r.its[k].first, r.open(declOld, "type(pomp_task_info) :: pomp_team", saveTask,
-		"pomp_team = POMP_Parallel_fork("+reg+", pomp_old_task)"))
+		call("POMP_Parallel_fork", reg, "pomp_old_task", "pomp_team")))
 	cs = append(append([]clause(nil), cs...), clause{name: "firstprivate", args: "pomp_old_task, pomp_team", hasArgs: true})
 	r.setDirective(k, name, cs)
 	r.addAfter(r.its[k].last, r.code(call("POMP_Parallel_begin", reg, "pomp_old_task", "pomp_team")))
@@ -399,7 +399,7 @@ func hasClause(cs []clause, name string) bool {
 func (r *rw) worksharing(k, e int, kind constructs.ID, name string, cs, endCs []clause, bodyEnd, tail func([]string)) {
 	spec := constructs.Get(kind)
 	userNowait := hasClause(r.endClausesAsWritten(k, e), "nowait")
-	keep := hasClause(endCs, "copyprivate")
+	keep := hasClause(endCs, "copyprivate") || r.cancellable(k, e, name)
 	flags := []string{"POMP_FLAG_BARRIER"}
 	switch {
 	case userNowait:
@@ -454,8 +454,13 @@ func (r *rw) endClausesAsWritten(k, e int) []clause {
 // starts after line first and ends at item e (its end directive), with
 // calls of region reg.
 func (r *rw) sections(k, e int, reg string, first int, closeLast bool) {
-	depth, n := 0, 0
-	r.addAfter(first, r.code(fmt.Sprintf("call POMP_Section_begin(%s, %d_pomp_int_kind)", reg, n)))
+	// The first section directive is optional; when it is written, the
+	// first section begins after it, not before.
+	depth, n := 0, -1
+	if d := r.its[k+1].dir; k+1 >= e || d == nil || d.name != "section" {
+		n = 0
+		r.addAfter(first, r.code(fmt.Sprintf("call POMP_Section_begin(%s, %d_pomp_int_kind)", reg, n)))
+	}
 	for j := k + 1; j < e; j++ {
 		d := r.its[j].dir
 		if d == nil {
@@ -471,7 +476,9 @@ func (r *rw) sections(k, e int, reg string, first int, closeLast bool) {
 		if d.name == "section" && depth == 0 {
 			n++
 			r.done[j] = true
-			r.addBefore(r.its[j].first, r.code(call("POMP_Section_end", reg)))
+			if n > 0 {
+				r.addBefore(r.its[j].first, r.code(call("POMP_Section_end", reg)))
+			}
 			r.addAfter(r.its[j].last, r.code(fmt.Sprintf("call POMP_Section_begin(%s, %d_pomp_int_kind)", reg, n)))
 		}
 	}
@@ -512,24 +519,9 @@ func (r *rw) combined(k int) {
 	par, in := split(d.clauses, inner)
 	innerKind := map[string]constructs.ID{"do": constructs.For, "do simd": constructs.For,
 		"sections": constructs.Sections, "workshare": constructs.For}[inner]
-	last, end := -1, -1
-	if d.info.shape == sLoop {
-		if last, end = r.loopAt(k); last < 0 {
-			r.fail(k, "!$omp %s is not followed by a DO loop", d.name)
-			return
-		}
-		if d.info.inner {
-			r.skip = max(last, end)
-		}
-	} else if end = r.findEnd(k); end < 0 {
-		r.fail(k, "!$omp %s without !$omp end %s", d.name, d.name)
-		return
-	}
-	e := end
+	last, end, e := r.combinedEnd(k)
 	if e < 0 {
-		e = last
-	} else {
-		r.done[end] = true
+		return
 	}
 	r.body = [2]int{k, e}
 	l := r.lines[r.its[k].first]
@@ -541,7 +533,7 @@ func (r *rw) combined(k int) {
 		preg = r.addRegion(region{kind: constructs.Parallel, flags: append([]string{"POMP_FLAG_COMBINED"}, flagsOf(par)...),
 			begin: l.num, end: r.lineOf(e, true), file: l.file, name: d.name, c: clauseText(par)})
 		r.addBefore(r.its[k].first, r.open(declOld, "type(pomp_task_info) :: pomp_team", saveTask,
-			"pomp_team = POMP_Parallel_fork("+preg+", pomp_old_task)"))
+			call("POMP_Parallel_fork", preg, "pomp_old_task", "pomp_team")))
 		par = append(par, clause{name: "firstprivate", args: "pomp_old_task, pomp_team", hasArgs: true})
 	}
 	head = r.dirLines("parallel", par)
@@ -549,38 +541,70 @@ func (r *rw) combined(k int) {
 		head = append(head, r.code(call("POMP_Parallel_begin", preg, "pomp_old_task", "pomp_team"))...)
 	}
 	spec := constructs.Get(innerKind)
+	// A cancellable inner construct keeps its implicit barrier (cancel.go).
+	keep := r.cancellable(k, e, inner)
 	if innerOn {
-		ireg = r.addRegion(region{kind: innerKind, flags: append([]string{"POMP_FLAG_COMBINED"}, flagsOf(in)...),
+		flags := []string{"POMP_FLAG_COMBINED"}
+		var pre []string
+		if keep {
+			flags, pre = append(flags, "POMP_FLAG_IMPLICIT_BARRIER"), []string{declOld, saveTask}
+		}
+		ireg = r.addRegion(region{kind: innerKind, flags: append(flags, flagsOf(in)...),
 			begin: l.num, end: r.lineOf(e, true), file: l.file, name: d.name, c: clauseText(in)})
 		ck = r.chunkPlan(k, inner, ireg, in)
-		head = append(head, r.open(append(append(ck.decls, call(spec.Enter.Name, ireg)), ck.init...)...)...)
+		head = append(head, r.open(append(append(append(pre, ck.decls...), call(spec.Enter.Name, ireg)), ck.init...)...)...)
 		if ck.hook != nil {
 			r.addAfter(r.its[k+1].last, r.code(ck.hook...))
 		}
 	}
-	head = append(head, r.dirLines(inner, in)...)
-	r.replace[r.its[k].first] = head
-	for i := r.its[k].first + 1; i <= r.its[k].last; i++ {
-		r.drop[i] = true
-	}
+	r.replaceItem(k, append(head, r.dirLines(inner, in)...))
 	if innerOn && innerKind == constructs.Sections {
 		r.sections(k, e, ireg, r.its[k].last, false)
 		closing = append(closing, r.code(call("POMP_Section_end", ireg))...)
 	}
-	closing = append(closing, r.dirLines("end "+inner, []clause{{name: "nowait"}})...)
+	if keep {
+		closing = append(closing, r.dirLines("end "+inner, nil)...)
+	} else {
+		closing = append(closing, r.dirLines("end "+inner, []clause{{name: "nowait"}})...)
+	}
 	if innerOn {
-		closing = append(closing, r.code(append(ck.close, call(spec.Exit.Name, ireg), "end block")...)...)
+		post := ck.close
+		if keep {
+			post = append(append([]string(nil), post...), restore)
+		}
+		closing = append(closing, r.code(append(post, call(spec.Exit.Name, ireg), "end block")...)...)
 	}
 	closing = append(closing, r.parallelClose(preg)...)
 	if end >= 0 {
-		// The user's end directive becomes the closing lines.
-		r.replace[r.its[end].first] = closing
-		for i := r.its[end].first + 1; i <= r.its[end].last; i++ {
-			r.drop[i] = true
-		}
+		r.replaceItem(end, closing) // the user's end directive becomes the closing lines
 		return
 	}
 	r.addAfter(r.its[last].last, closing)
+}
+
+// combinedEnd returns the loop's last statement (-1 for a block), the end
+// directive (or -1) and the last item of the combined construct at k, or
+// e = -1 after an error.
+func (r *rw) combinedEnd(k int) (last, end, e int) {
+	d := r.its[k].dir
+	last, end = -1, -1
+	if d.info.shape == sLoop {
+		if last, end = r.loopAt(k); last < 0 {
+			r.fail(k, "!$omp %s is not followed by a DO loop", d.name)
+			return -1, -1, -1
+		}
+		if d.info.inner {
+			r.skip = max(last, end)
+		}
+	} else if end = r.findEnd(k); end < 0 {
+		r.fail(k, "!$omp %s without !$omp end %s", d.name, d.name)
+		return -1, -1, -1
+	}
+	if end < 0 {
+		return last, end, last
+	}
+	r.done[end] = true
+	return last, end, end
 }
 
 // atomic: one statement, or a block closed by end atomic.
@@ -609,36 +633,6 @@ func (r *rw) atomic(k int) {
 	r.addBefore(r.its[k].first, r.open(call("POMP_Atomic_enter", reg)))
 	r.setDirective(k, "atomic", d.clauses)
 	r.addAfter(r.its[last].last, r.code(call("POMP_Atomic_exit", reg), "end block"))
-}
-
-var lockRx = regexp.MustCompile(`^CALLOMP_(INIT|DESTROY|SET|UNSET)_LOCK\(`)
-
-// lockCall wraps a call of a lock routine alone on its line.
-func (r *rw) lockCall(k int) {
-	it := r.its[k]
-	m := lockRx.FindStringSubmatch(it.norm)
-	if m == nil || r.disabled(constructs.Lock) {
-		return
-	}
-	alone := it.label == "" && (k == 0 || r.its[k-1].last < it.first) && (k+1 >= len(r.its) || r.its[k+1].first > it.last)
-	if !alone {
-		r.warn(k, "a call of omp_%s_lock not alone on its line, or labeled, is not measured", strings.ToLower(m[1]))
-		return
-	}
-	open := strings.IndexByte(it.raw, '(')
-	close := strings.LastIndexByte(it.raw, ')')
-	if open < 0 || close < open {
-		return
-	}
-	routine := "omp_" + strings.ToLower(m[1]) + "_lock"
-	l := r.lines[it.first]
-	reg := r.addRegion(region{kind: constructs.Lock, begin: l.num, end: r.lines[it.last].num, file: l.file, name: "lock", sub: routine})
-	wrapper := "POMP_" + strings.ToUpper(m[1][:1]) + strings.ToLower(m[1][1:]) + "_lock"
-	lines := r.open(call(wrapper, reg, strings.TrimSpace(it.raw[open+1:close])), "end block")
-	r.replace[it.first] = lines
-	for i := it.first + 1; i <= it.last; i++ {
-		r.drop[i] = true
-	}
 }
 
 // pomp: !$pomp inst begin(name) / end(name) / altend(name) / init / on / off.

@@ -52,6 +52,7 @@ program fortran_counts
   end do
   !$omp end do
   !$omp sections
+  !$omp section
   !$omp atomic
   secs = secs + 1
   !$omp section

@@ -29,6 +29,12 @@ module pomp_lib
   public :: POMP_Destroy_lock
   public :: POMP_Set_lock
   public :: POMP_Unset_lock
+  public :: POMP_Test_lock
+  public :: POMP_Init_nest_lock
+  public :: POMP_Destroy_nest_lock
+  public :: POMP_Set_nest_lock
+  public :: POMP_Unset_nest_lock
+  public :: POMP_Test_nest_lock
   public :: POMP_Chunk_init
   public :: POMP_Chunk_init_count
   public :: POMP_Chunk_iteration
@@ -119,12 +125,12 @@ module pomp_lib
       import :: c_ptr, c_int, c_long_long, pomp_task_info, pomp_chunk, pomp_taskloop_info
       integer(c_long_long), value :: t
     end subroutine
-    function POMP_Parallel_fork(r, old) bind(C, name="POMP_Parallel_fork")
+    subroutine POMP_Parallel_fork(r, old, team) bind(C, name="pomp_f_parallel_fork")
       import :: c_ptr, c_int, c_long_long, pomp_task_info, pomp_chunk, pomp_taskloop_info
       type(c_ptr), value :: r
       integer(c_long_long), value :: old
-      type(pomp_task_info) :: POMP_Parallel_fork
-    end function
+      type(pomp_task_info) :: team
+    end subroutine
     subroutine POMP_Parallel_begin(r, old, team) bind(C, name="POMP_Parallel_begin")
       import :: c_ptr, c_int, c_long_long, pomp_task_info, pomp_chunk, pomp_taskloop_info
       type(c_ptr), value :: r
@@ -386,6 +392,38 @@ module pomp_lib
       type(c_ptr), value :: r
       type(*) :: lock
     end subroutine
+    function POMP_Test_lock(r, lock) bind(C, name="POMP_Test_lock")
+      import :: c_ptr, c_int, c_long_long, pomp_task_info, pomp_chunk, pomp_taskloop_info
+      type(c_ptr), value :: r
+      type(*) :: lock
+      integer(c_int) :: POMP_Test_lock
+    end function
+    subroutine POMP_Init_nest_lock(r, lock) bind(C, name="pomp_f_init_nest_lock")
+      import :: c_ptr, c_int, c_long_long, pomp_task_info, pomp_chunk, pomp_taskloop_info
+      type(c_ptr), value :: r
+      type(*) :: lock
+    end subroutine
+    subroutine POMP_Destroy_nest_lock(r, lock) bind(C, name="pomp_f_destroy_nest_lock")
+      import :: c_ptr, c_int, c_long_long, pomp_task_info, pomp_chunk, pomp_taskloop_info
+      type(c_ptr), value :: r
+      type(*) :: lock
+    end subroutine
+    subroutine POMP_Set_nest_lock(r, lock) bind(C, name="pomp_f_set_nest_lock")
+      import :: c_ptr, c_int, c_long_long, pomp_task_info, pomp_chunk, pomp_taskloop_info
+      type(c_ptr), value :: r
+      type(*) :: lock
+    end subroutine
+    subroutine POMP_Unset_nest_lock(r, lock) bind(C, name="pomp_f_unset_nest_lock")
+      import :: c_ptr, c_int, c_long_long, pomp_task_info, pomp_chunk, pomp_taskloop_info
+      type(c_ptr), value :: r
+      type(*) :: lock
+    end subroutine
+    function POMP_Test_nest_lock(r, lock) bind(C, name="pomp_f_test_nest_lock")
+      import :: c_ptr, c_int, c_long_long, pomp_task_info, pomp_chunk, pomp_taskloop_info
+      type(c_ptr), value :: r
+      type(*) :: lock
+      integer(c_int) :: POMP_Test_nest_lock
+    end function
     subroutine POMP_Chunk_init(c, r, step, size, lbv, vstep) bind(C, name="pomp_f_chunk_init")
       import :: c_ptr, c_int, c_long_long, pomp_task_info, pomp_chunk, pomp_taskloop_info
       type(pomp_chunk) :: c
