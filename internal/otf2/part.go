@@ -63,6 +63,7 @@ type part struct {
 	conv    func(uint64) uint64         // ticks to archive timestamps
 	funcs   map[uint64]C.OTF2_RegionRef // function regions by address
 	syms    *symbols.Resolver           // made at the first function
+	samples *partSamples                // the run's samples (samples.go); nil if none
 	// The cut (cut.go): the locations kept, the window in ticks, and
 	// whether the replay is in it or past it.
 	on         []bool
@@ -461,7 +462,7 @@ func (p *part) closeAt(to *uint64) {
 			if loc < 0 || p.writers[loc] == nil {
 				continue
 			}
-			at := p.r.Locs[loc].Last
+			at := max(p.r.Locs[loc].Last, p.last[loc]) // a sample may come after the location's last event
 			if to != nil {
 				at = *to
 				// At a window's end the tasks go on: each suspended one
