@@ -232,6 +232,7 @@ func (x *exporter) source(i int, s source) error {
 			p.gap(g)
 		}
 		p.samplesTo(math.MaxUint64)
+		p.writeHeld()
 		err = x.err
 	}
 	if err == nil {

@@ -304,8 +304,10 @@ func (p *part) teamEnd(loc int, t uint64) {
 // when the team has joined (or the run ended): only then is its size
 // known. The fork is written no earlier than what the location wrote
 // after it, which only a gap of dropped records marked there can be:
-// OTF2 takes a location's events in time order.
+// OTF2 takes a location's events in time order. The samples taken at
+// the location meanwhile, held until now, go between the two.
 func (p *part) forkJoin(loc int, fork, join uint64, size int) {
+	held := p.joined(loc)
 	if !p.keep(loc) {
 		return
 	}
@@ -314,8 +316,11 @@ func (p *part) forkJoin(loc int, fork, join uint64, size int) {
 		fork = p.last[loc]
 		p.x.stats.Timeline.Clamped++
 	}
-	join = max(join, fork)
 	p.x.rec("THREAD_FORK", C.OTF2_EvtWriter_ThreadFork(p.writer(loc), nil, p.at(loc, fork), C.OTF2_PARADIGM_OPENMP, C.uint32_t(size)))
+	for _, s := range held {
+		p.writeSample(s)
+	}
+	join = max(join, p.last[loc])
 	p.x.rec("THREAD_JOIN", C.OTF2_EvtWriter_ThreadJoin(p.writer(loc), nil, p.at(loc, join), C.OTF2_PARADIGM_OPENMP))
 }
 
@@ -372,6 +377,8 @@ func (p *part) event(ev *timeline.Event) error {
 		p.leaveCalls(loc, t, ev.Calls)
 		p.leave(loc, t, p.region(ev.Region, kindImplicit))
 		p.enter(loc, t, p.region(ev.Region, kindClosing))
+	case typ == events.Fork:
+		p.forked(loc)
 	case typ == events.Join:
 		for _, m := range ev.Team.Members {
 			if m.Loc < 0 {

@@ -68,7 +68,12 @@ type partSamples struct {
 	rep  []int                      // per tree node: its first node in the profile
 	ctx  []C.OTF2_CallingContextRef // per tree node, once defined
 	prev []C.OTF2_CallingContextRef // per location: its last sample's context
-	gen  C.OTF2_InterruptGeneratorRef
+	// Per location: the teams it forked that have not joined, and the
+	// samples taken there meanwhile, written at the join after the
+	// fork (forkJoin).
+	forks []int
+	held  [][]events.Sample
+	gen   C.OTF2_InterruptGeneratorRef
 }
 
 const noContext = C.OTF2_CallingContextRef(C.OTF2_UNDEFINED_CALLING_CONTEXT)
@@ -92,7 +97,7 @@ func (p *part) loadSamples() error {
 	}
 	sort.SliceStable(ss, func(i, j int) bool { return ss[i].Tick < ss[j].Tick })
 	ps := &partSamples{list: ss, tree: t, rep: make([]int, len(t.Nodes)), ctx: make([]C.OTF2_CallingContextRef, len(t.Nodes)),
-		prev: make([]C.OTF2_CallingContextRef, len(p.r.Locs))}
+		prev: make([]C.OTF2_CallingContextRef, len(p.r.Locs)), forks: make([]int, len(p.r.Locs)), held: make([][]events.Sample, len(p.r.Locs))}
 	for i := range ps.ctx {
 		ps.ctx[i], ps.rep[i] = noContext, -1
 	}
@@ -170,19 +175,66 @@ func (p *part) samplesTo(t uint64) {
 	for ; ps.next < len(ps.list) && ps.list[ps.next].Tick <= t; ps.next++ {
 		s := ps.list[ps.next]
 		loc := int(s.Loc)
-		if !p.keep(loc) || s.Tick < p.fromT || s.Tick > p.toT {
-			continue
+		switch {
+		case !p.keep(loc) || s.Tick < p.fromT || s.Tick > p.toT:
+		case ps.forks[loc] > 0:
+			ps.held[loc] = append(ps.held[loc], s)
+		default:
+			p.writeSample(s)
 		}
-		ctx := p.context(ps.tree.Of[s.Node])
-		at := s.Tick
-		if at < p.last[loc] {
-			at = p.last[loc] // after what the location wrote: OTF2 takes its events in time order
-			p.x.stats.Timeline.Clamped++
-		}
-		p.x.rec("CALLING_CONTEXT_SAMPLE", C.OTF2_EvtWriter_CallingContextSample(p.writer(loc), nil, p.at(loc, at), ctx,
-			C.uint32_t(p.x.unwindDistance(ps.prev[loc], ctx)), ps.gen))
-		ps.prev[loc] = ctx
 	}
+}
+
+// writeSample writes sample s, no earlier than what its location wrote:
+// OTF2 takes a location's events in time order.
+func (p *part) writeSample(s events.Sample) {
+	ps, loc := p.samples, int(s.Loc)
+	ctx := p.context(ps.tree.Of[s.Node])
+	at := s.Tick
+	if at < p.last[loc] {
+		at = p.last[loc]
+		p.x.stats.Timeline.Clamped++
+	}
+	p.x.rec("CALLING_CONTEXT_SAMPLE", C.OTF2_EvtWriter_CallingContextSample(p.writer(loc), nil, p.at(loc, at), ctx,
+		C.uint32_t(p.x.unwindDistance(ps.prev[loc], ctx)), ps.gen))
+	ps.prev[loc] = ctx
+}
+
+// writeHeld writes the samples still held at the end of a run: of teams
+// whose join the run lost with their fork.
+func (p *part) writeHeld() {
+	if p.samples == nil {
+		return
+	}
+	for loc, held := range p.samples.held {
+		for _, s := range held {
+			p.writeSample(s)
+		}
+		p.samples.held[loc] = nil
+	}
+}
+
+// forked notes that location loc forked a team: its fork is written at
+// the join (forkJoin), and its samples are held until then.
+func (p *part) forked(loc int) {
+	if p.samples != nil && loc >= 0 {
+		p.samples.forks[loc]++
+	}
+}
+
+// joined notes that a team location loc forked joined, and returns the
+// samples held at loc if no other fork of its is open.
+func (p *part) joined(loc int) []events.Sample {
+	ps := p.samples
+	if ps == nil || loc < 0 || ps.forks[loc] == 0 {
+		return nil
+	}
+	if ps.forks[loc]--; ps.forks[loc] > 0 {
+		return nil
+	}
+	held := ps.held[loc]
+	ps.held[loc] = nil
+	return held
 }
 
 // unwindDistance is OTF2's unwind distance of a sample at context cur

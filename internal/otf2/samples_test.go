@@ -3,6 +3,7 @@
 package otf2
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -156,7 +157,8 @@ func checkDistances(t *testing.T, ctx map[string][2]string, got []ctxSample) {
 
 // TestSamples writes the sampled Mixed run: one CALLING_CONTEXT_SAMPLE
 // per sample, on its location at its tick, its context's chain the
-// frames of its call path; unwind distances as OTF2 defines them; and
+// frames of its call path, the other events those of the run without
+// samples; unwind distances as OTF2 defines them; and
 // cut to a window and two threads, the samples there.
 func TestSamples(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "exp")
@@ -167,11 +169,32 @@ func TestSamples(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	plain := filepath.Join(t.TempDir(), "plain")
+	if _, err := Write(plain, exp); err != nil {
+		t.Fatal(err)
+	}
 	ss, tree := sampled(t, exp)
 	whole := filepath.Join(t.TempDir(), "whole")
 	st, err := Write(whole, exp)
 	if err != nil {
 		t.Fatal(err)
+	}
+	// The other events are as they were: the samples taken at a thread
+	// while its team ran, before the team's fork is written (at its
+	// join), move no fork.
+	// References aside: regions are numbered as first used.
+	ref := regexp.MustCompile(` <\d+>`)
+	var before, after []string
+	for _, e := range listing(t, whole) {
+		if e.typ != "CALLING_CONTEXT_SAMPLE" {
+			after = append(after, fmt.Sprintf("%s %d %d %s", e.typ, e.loc, e.time, ref.ReplaceAllString(e.rest, "")))
+		}
+	}
+	for _, e := range listing(t, plain) {
+		before = append(before, fmt.Sprintf("%s %d %d %s", e.typ, e.loc, e.time, ref.ReplaceAllString(e.rest, "")))
+	}
+	if !slices.Equal(before, after) {
+		t.Errorf("the events besides the samples differ from those of the run without samples:\n%s\n%s", strings.Join(before, "\n"), strings.Join(after, "\n"))
 	}
 	ctx, got := contexts(t, whole)
 	if len(got) != len(ss) || st.Records["CALLING_CONTEXT_SAMPLE"] != int64(len(ss)) {
