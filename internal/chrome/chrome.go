@@ -621,14 +621,19 @@ func (c *writer) loadSamples(exp *events.Experiment) error {
 }
 
 // samplesTo writes the samples taken up to tick t as instant events on
-// their threads' tracks, with their paths.
+// their threads' tracks, with their paths: those the cut keeps, the
+// window open or not yet (a sample before the first event in the window
+// is in it too).
 func (c *writer) samplesTo(t uint64) {
 	for ; c.next < len(c.samples) && c.samples[c.next].Tick <= t; c.next++ {
 		s := c.samples[c.next]
-		p := c.paths[s.Node]
-		if c.shows(int(s.Loc), s.Tick) {
-			c.stats.Samples++
+		loc, ns := int(s.Loc), c.ns(s.Tick)
+		if c.done || !c.tracks[loc].on || ns < c.opt.From || ns > c.opt.To {
+			continue
 		}
-		c.instant(int(s.Loc), s.Tick, p[0], []Arg{{Key: "path", Kind: String, S: p[1]}})
+		p := c.paths[s.Node]
+		c.enc.Instant(c.run.Pid, loc, ns, p[0], []Arg{{Key: "path", Kind: String, S: p[1]}})
+		c.stats.Events++
+		c.stats.Samples++
 	}
 }
