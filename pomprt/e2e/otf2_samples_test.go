@@ -23,6 +23,7 @@ import (
 	"gopari/internal/events"
 	"gopari/internal/experiment"
 	"gopari/internal/perfetto"
+	"gopari/internal/profile"
 )
 
 // TestSampledTraceOTF2 runs sampled.c (about 0.5 s of CPU time) at 1, 2
@@ -89,9 +90,10 @@ func TestSampledTraceOTF2(t *testing.T) {
 }
 
 // An otf2Sample is a CALLING_CONTEXT_SAMPLE of an archive: its
-// location's team path, its time, and its context's chain of region
+// location and the location's team path, its time, and its context's chain of region
 // names, outermost first.
 type otf2Sample struct {
+	loc   string // its location's ID
 	path  string
 	time  uint64
 	chain []string
@@ -141,7 +143,7 @@ func otf2Samples(t *testing.T, dir string) []otf2Sample {
 			open[m[2]] = st[:len(st)-1]
 		default:
 			ts, _ := strconv.ParseUint(m[3], 10, 64)
-			s := otf2Sample{path: locs[m[2]], time: ts}
+			s := otf2Sample{loc: m[2], path: locs[m[2]], time: ts}
 			for id := m[5]; id != ""; id = ctx[id][1] {
 				s.chain = append([]string{ctx[id][0]}, s.chain...)
 			}
@@ -201,4 +203,70 @@ func chromeSamples(t *testing.T, js, pf string) (chrome, pfto int) {
 		t.Fatal(err)
 	}
 	return count(b), count(pj)
+}
+
+// TestSampledJobTrace runs hybrid.c as 2 ranks of 2 threads, traced and
+// sampled at 1000 Hz of wall-clock time (its threads mostly wait), and
+// exports the job with gopari trace --otf2 --chrome --perfetto: the
+// archive has every rank's samples (as many as its samples file, about
+// 350), each on a location of its rank, on the thread and with the call
+// path of one of the rank's samples, inside its innermost construct as
+// TestSampledTraceOTF2 checks; the Chrome and Perfetto traces have as
+// many sample instants.
+func TestSampledJobTrace(t *testing.T) {
+	if _, err := exec.LookPath("otf2-print"); err != nil {
+		t.Skip("otf2-print not installed (Debian otf2-tools)")
+	}
+	p := buildMPI(t, "hybrid.c", "-fopenmp")
+	dir := t.TempDir()
+	env := []string{"-x", "GOPARI_MODE=trace", "-x", "GOPARI_SAMPLE_HZ=1000", "-x", "GOPARI_SAMPLE_CLOCK=wall"}
+	if got := mpirun(t, dir, 2, env, p.inst, "2"); got.code != 0 {
+		t.Fatalf("mpirun: exit %d\n%s", got.code, got.stderr)
+	}
+	jobs := jobDirs(t, dir)
+	if len(jobs) != 1 {
+		t.Fatalf("job directories %v", jobs)
+	}
+	want := map[string]int{} // rank, thread, call path
+	total := 0
+	for r := 0; r < 2; r++ {
+		rd := filepath.Join(jobs[0], fmt.Sprintf("rank-%05d", r))
+		prof, err := profile.Read(filepath.Join(rd, "profile.json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		tree, err := callpath.FromProfile(prof)
+		if err != nil || tree == nil {
+			t.Fatalf("rank %d: no call paths (%v)", r, err)
+		}
+		ss, err := events.ReadSamples(experiment.Samples(rd))
+		if err != nil || len(ss) == 0 {
+			t.Fatalf("rank %d: %d samples (%v)", r, len(ss), err)
+		}
+		for _, s := range ss {
+			want[fmt.Sprintf("%d %s %s", r, prof.Threads[s.Loc].Path, strings.Join(tree.Path(tree.Of[s.Node]), ";"))]++
+		}
+		total += len(ss)
+	}
+	out := t.TempDir()
+	arch, js, pf := filepath.Join(out, "otf2"), filepath.Join(out, "job.json"), filepath.Join(out, "job.pftrace")
+	if b, err := exec.Command(gopariOTF2(t), "trace", "--otf2", arch, "--chrome", js, "--perfetto", pf, jobs[0]).CombinedOutput(); err != nil {
+		t.Fatalf("gopari trace: %v\n%s", err, b)
+	}
+	rankOf := locationRanks(t, otf2Print(t, arch, "-G"))
+	got := otf2Samples(t, arch)
+	for _, s := range got {
+		k := fmt.Sprintf("%d %s %s", rankOf[s.loc], s.path, strings.Join(s.chain, ";"))
+		if want[k] == 0 {
+			t.Errorf("a sample (rank, thread, chain) %s that no rank's samples file has", k)
+		}
+		want[k]--
+	}
+	if len(got) != total {
+		t.Errorf("%d CALLING_CONTEXT_SAMPLE events, the ranks' samples files have %d", len(got), total)
+	}
+	if c, p := chromeSamples(t, js, pf); c != total || p != total {
+		t.Errorf("%d sample instants in the Chrome trace, %d in the Perfetto trace, want %d", c, p, total)
+	}
+	t.Logf("%d samples", total)
 }
