@@ -38,6 +38,8 @@ import (
 // barrier, which holds its wait for the next team; between the
 // THREAD_FORK and THREAD_JOIN of the thread that forked a parallel
 // region); the Chrome and Perfetto traces have as many sample instants.
+// At 2 threads, cut to a window and a thread, both have the samples
+// there.
 func TestSampledTraceOTF2(t *testing.T) {
 	needTools(t)
 	gopari := gopariOTF2(t)
@@ -83,10 +85,74 @@ func TestSampledTraceOTF2(t *testing.T) {
 				if c, p := chromeSamples(t, js, pf); c != len(ss) || p != len(ss) {
 					t.Errorf("%d threads: %d sample instants in the Chrome trace, %d in the Perfetto trace, want %d", n, c, p, len(ss))
 				}
+				if n == 2 {
+					checkSampledCut(t, gopari, r.dir, ss)
+				}
 				t.Logf("%d threads: %d samples", n, len(ss))
 			}
 		})
 	}
+}
+
+// checkSampledCut exports the run in dir cut to its middle third
+// (between two samples: a sample's tick and its time in ns agree on
+// which side of an edge it is) and to thread 0.1 with gopari trace
+// --otf2 --chrome --window --threads: each has the samples of that
+// thread in that window.
+func checkSampledCut(t *testing.T, gopari, dir string, ss []events.Sample) {
+	t.Helper()
+	exp, err := events.OpenExperiment(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ns := make([]float64, len(ss))
+	for i, s := range ss {
+		ns[i] = exp.Clock.Ns(s.Tick)
+	}
+	slices.Sort(ns)
+	edge := func(q float64) float64 {
+		i := int(q * float64(len(ns)-1))
+		return (ns[i] + ns[i+1]) / 2
+	}
+	from, to := edge(1.0/3), edge(2.0/3)
+	want := 0
+	for _, s := range ss {
+		if at := exp.Clock.Ns(s.Tick); exp.Threads[s.Loc].Path == "0.1" && at >= from && at <= to {
+			want++
+		}
+	}
+	out := t.TempDir()
+	arch, js := filepath.Join(out, "otf2"), filepath.Join(out, "cut.json")
+	window := strconv.FormatFloat(from/1e9, 'g', -1, 64) + ":" + strconv.FormatFloat(to/1e9, 'g', -1, 64)
+	if b, err := exec.Command(gopari, "trace", "--otf2", arch, "--chrome", js, "--window", window, "--threads", "0.1", dir).CombinedOutput(); err != nil {
+		t.Fatalf("gopari trace --window %s --threads 0.1: %v\n%s", window, err, b)
+	}
+	got := otf2Samples(t, arch)
+	for _, s := range got {
+		if s.path != "0.1" {
+			t.Errorf("a sample of thread %s in the archive cut to thread 0.1", s.path)
+		}
+	}
+	b, err := os.ReadFile(js)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		TraceEvents []struct{ Ph, Name string }
+	}
+	if err := json.Unmarshal(b, &doc); err != nil {
+		t.Fatal(err)
+	}
+	inst := 0
+	for _, e := range doc.TraceEvents {
+		if e.Ph == "i" && strings.HasPrefix(e.Name, "sample: ") {
+			inst++
+		}
+	}
+	if len(got) != want || inst != want || want == 0 {
+		t.Errorf("cut to %s s and thread 0.1: %d samples in the archive, %d in the Chrome trace, want %d", window, len(got), inst, want)
+	}
+	t.Logf("cut to %s s and thread 0.1: %d of %d samples", window, want, len(ss))
 }
 
 // An otf2Sample is a CALLING_CONTEXT_SAMPLE of an archive: its
