@@ -275,6 +275,7 @@ func (p *part) enter(loc int, t uint64, reg C.OTF2_RegionRef) {
 	if !p.keep(loc) {
 		return
 	}
+	p.touch(loc, reg)
 	p.x.rec("ENTER", C.OTF2_EvtWriter_Enter(p.writer(loc), nil, p.at(loc, t), reg))
 }
 
@@ -282,6 +283,7 @@ func (p *part) leave(loc int, t uint64, reg C.OTF2_RegionRef) {
 	if !p.keep(loc) {
 		return
 	}
+	p.touch(loc, reg)
 	p.x.rec("LEAVE", C.OTF2_EvtWriter_Leave(p.writer(loc), nil, p.at(loc, t), reg))
 }
 

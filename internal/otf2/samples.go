@@ -73,7 +73,10 @@ type partSamples struct {
 	// fork (forkJoin).
 	forks []int
 	held  [][]events.Sample
-	gen   C.OTF2_InterruptGeneratorRef
+	// Per location: the regions it entered or left since its last
+	// sample (unwindDistance).
+	touched []map[C.OTF2_RegionRef]bool
+	gen     C.OTF2_InterruptGeneratorRef
 }
 
 const noContext = C.OTF2_CallingContextRef(C.OTF2_UNDEFINED_CALLING_CONTEXT)
@@ -97,7 +100,8 @@ func (p *part) loadSamples() error {
 	}
 	sort.SliceStable(ss, func(i, j int) bool { return ss[i].Tick < ss[j].Tick })
 	ps := &partSamples{list: ss, tree: t, rep: make([]int, len(t.Nodes)), ctx: make([]C.OTF2_CallingContextRef, len(t.Nodes)),
-		prev: make([]C.OTF2_CallingContextRef, len(p.r.Locs)), forks: make([]int, len(p.r.Locs)), held: make([][]events.Sample, len(p.r.Locs))}
+		prev: make([]C.OTF2_CallingContextRef, len(p.r.Locs)), forks: make([]int, len(p.r.Locs)), held: make([][]events.Sample, len(p.r.Locs)),
+		touched: make([]map[C.OTF2_RegionRef]bool, len(p.r.Locs))}
 	for i := range ps.ctx {
 		ps.ctx[i], ps.rep[i] = noContext, -1
 	}
@@ -196,8 +200,21 @@ func (p *part) writeSample(s events.Sample) {
 		p.x.stats.Timeline.Clamped++
 	}
 	p.x.rec("CALLING_CONTEXT_SAMPLE", C.OTF2_EvtWriter_CallingContextSample(p.writer(loc), nil, p.at(loc, at), ctx,
-		C.uint32_t(p.x.unwindDistance(ps.prev[loc], ctx)), ps.gen))
+		C.uint32_t(p.x.unwindDistance(ps.prev[loc], ctx, ps.touched[loc])), ps.gen))
 	ps.prev[loc] = ctx
+	clear(ps.touched[loc])
+}
+
+// touch notes that location loc entered or left region reg.
+func (p *part) touch(loc int, reg C.OTF2_RegionRef) {
+	ps := p.samples
+	if ps == nil || loc < 0 || loc >= len(ps.touched) {
+		return
+	}
+	if ps.touched[loc] == nil {
+		ps.touched[loc] = map[C.OTF2_RegionRef]bool{}
+	}
+	ps.touched[loc][reg] = true
 }
 
 // writeHeld writes the samples still held at the end of a run: of teams
@@ -238,26 +255,45 @@ func (p *part) joined(loc int) []events.Sample {
 }
 
 // unwindDistance is OTF2's unwind distance of a sample at context cur
-// after one at prev on the same location: the number of frames of cur
-// below the deepest frame the two share, plus one (that frame, which
-// made progress). All a sampler knows is the two stacks: a frame left
-// and entered again between them reads as one that went on.
-func (x *exporter) unwindDistance(prev, cur C.OTF2_CallingContextRef) int {
+// after one at prev on the same location, which since entered or left
+// the regions touched: the number of frames of cur below the deepest
+// frame that went on from one to the other, plus one (that frame, which
+// made progress). That frame is the deepest the two contexts share,
+// unless a shared frame's region was entered or left in between: then
+// its parent (of a region that repeats in the chain, as recursion
+// makes it, the innermost counts). Between the frames gopari measures,
+// a sampler sees only stacks: a function left and called again reads as
+// one that went on.
+func (x *exporter) unwindDistance(prev, cur C.OTF2_CallingContextRef, touched map[C.OTF2_RegionRef]bool) int {
+	sd := &x.samp
 	d := func(c C.OTF2_CallingContextRef) int {
 		if c == noContext {
 			return 0
 		}
-		return x.samp.depth[c]
+		return sd.depth[c]
 	}
 	a, b := prev, cur
 	for d(a) > d(b) {
-		a = x.samp.ctxs[a].parent
+		a = sd.ctxs[a].parent
 	}
 	for d(b) > d(a) {
-		b = x.samp.ctxs[b].parent
+		b = sd.ctxs[b].parent
 	}
 	for a != b {
-		a, b = x.samp.ctxs[a].parent, x.samp.ctxs[b].parent
+		a, b = sd.ctxs[a].parent, sd.ctxs[b].parent
+	}
+	if len(touched) > 0 {
+		var chain []C.OTF2_CallingContextRef // a and its ancestors, innermost first
+		for c := a; c != noContext; c = sd.ctxs[c].parent {
+			chain = append(chain, c)
+		}
+		seen := map[C.OTF2_RegionRef]bool{}
+		for _, c := range chain { // innermost first: the last touched one not repeated inside is the outermost
+			if r := sd.ctxs[c].region; touched[r] && !seen[r] {
+				a = sd.ctxs[c].parent
+			}
+			seen[sd.ctxs[c].region] = true
+		}
 	}
 	return d(cur) - d(a) + 1
 }

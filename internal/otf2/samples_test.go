@@ -22,7 +22,7 @@ import (
 
 // sampled gives the Mixed run exp call paths (the root; the parallel
 // region, fork and implicit task; a function below it; a task below
-// that; the idle node) and a samples file: per location, 5 samples
+// that, and a task of the same construct below that; the idle node) and a samples file: per location, 5 samples
 // spread over the time it has events, their nodes in turn. It returns
 // the samples and the call-path tree.
 func sampled(t *testing.T, exp *events.Experiment) ([]events.Sample, *callpath.Tree) {
@@ -45,7 +45,8 @@ func sampled(t *testing.T, exp *events.Experiment) ([]events.Sample, *callpath.T
 			{Parent: 1, Kind: "region", Region: par, Frame: "implicit"},
 			{Parent: 2, Kind: "function", Addr: 0x4000},
 			{Parent: 3, Kind: "region", Region: task, Frame: "task"},
-			{Parent: 0, Kind: "idle"}},
+			{Parent: 0, Kind: "idle"},
+			{Parent: 4, Kind: "region", Region: task, Frame: "task"}}, // a task in a task of one construct
 		Sampling: &profile.Sampling{Hz: 1000, Clock: "cpu", PeriodNs: 1e6},
 	}
 	tree, err := callpath.FromProfile(exp.Profile)
@@ -64,7 +65,7 @@ func sampled(t *testing.T, exp *events.Experiment) ([]events.Sample, *callpath.T
 		t.Fatal(err)
 	}
 	var ss []events.Sample
-	nodes := []uint32{2, 3, 4, 4, 5}
+	nodes := []uint32{2, 3, 4, 6, 6, 5} // thread 0.0: two in the inner task, a task begun and ended between
 	for loc, s := range span {
 		for i := range 5 {
 			tick := s[0] + (s[1]-s[0])*uint64(i)/4
@@ -85,12 +86,14 @@ func sampled(t *testing.T, exp *events.Experiment) ([]events.Sample, *callpath.T
 	return ss, tree
 }
 
-// A ctxSample is a CALLING_CONTEXT_SAMPLE of otf2-print's listing.
+// A ctxSample is a CALLING_CONTEXT_SAMPLE of otf2-print's listing, with
+// the regions its location entered or left since its previous sample.
 type ctxSample struct {
 	loc      int
 	time     uint64
 	ctx      string
 	distance int
+	touched  map[string]bool
 }
 
 // contexts reads an archive's calling contexts (ID -> region name and
@@ -104,8 +107,16 @@ func contexts(t *testing.T, dir string) (map[string][2]string, []ctxSample) {
 		ctx[m[1]] = [2]string{m[2], m[3]}
 	}
 	sample := regexp.MustCompile(`^Calling Context: "[^"]*" <(\d+)>, Unwind Distance: (\d+), Interrupt Generator: "GOPARI_SAMPLE_HZ=1000 \(thread CPU time\)" <0>$`)
+	region := regexp.MustCompile(`^Region: "([^"]*)"`)
+	touched := map[int]map[string]bool{}
 	var out []ctxSample
 	for _, e := range listing(t, dir) {
+		if e.typ == "ENTER" || e.typ == "LEAVE" {
+			if touched[e.loc] == nil {
+				touched[e.loc] = map[string]bool{}
+			}
+			touched[e.loc][region.FindStringSubmatch(e.rest)[1]] = true
+		}
 		if e.typ != "CALLING_CONTEXT_SAMPLE" {
 			continue
 		}
@@ -114,7 +125,8 @@ func contexts(t *testing.T, dir string) (map[string][2]string, []ctxSample) {
 			t.Fatalf("a sample %q", e.rest)
 		}
 		d, _ := strconv.Atoi(m[2])
-		out = append(out, ctxSample{e.loc, e.time, m[1], d})
+		out = append(out, ctxSample{e.loc, e.time, m[1], d, touched[e.loc]})
+		touched[e.loc] = nil
 	}
 	return ctx, out
 }
@@ -128,28 +140,42 @@ func chain(ctx map[string][2]string, id string) []string {
 	return out
 }
 
-// checkDistances checks each sample's unwind distance d against the
-// previous sample on its location: the context d-1 frames up from the
-// sample's is in the previous sample's chain (or is no context), and the
-// frame below it is not (it was entered since).
+// checkDistances checks each sample's unwind distance against the
+// previous sample on its location: the frames of its context below the
+// deepest one the two share, plus one; or, when its location entered or
+// left the region of a shared frame in between, below that frame's
+// parent (the outermost such frame; of a region the chain repeats, its
+// innermost place counts).
 func checkDistances(t *testing.T, ctx map[string][2]string, got []ctxSample) {
 	t.Helper()
 	prev := map[int]string{}
 	for _, s := range got {
-		var ids []string // the sample's context and its ancestors, innermost first
+		var ids, before []string // the two contexts and their ancestors, innermost first
 		for id := s.ctx; id != ""; id = ctx[id][1] {
 			ids = append(ids, id)
 		}
-		var before []string
 		for id := prev[s.loc]; id != ""; id = ctx[id][1] {
 			before = append(before, id)
 		}
-		d := s.distance
-		if d < 1 || d > len(ids)+1 {
-			t.Fatalf("a sample at %d with unwind distance %d, depth %d", s.time, d, len(ids))
+		shared := 0 // frames shared from the root
+		for shared < min(len(ids), len(before)) && ids[len(ids)-1-shared] == before[len(before)-1-shared] {
+			shared++
 		}
-		if d <= len(ids) && !slices.Contains(before, ids[d-1]) || d > 1 && slices.Contains(before, ids[d-2]) {
-			t.Errorf("a sample at %d on location %d: unwind distance %d in %v after %v", s.time, s.loc, d, ids, before)
+		kept := shared
+		for i := 0; i < shared; i++ { // from the root down
+			name := ctx[ids[len(ids)-1-i]][0]
+			inner := false
+			for j := i + 1; j < shared; j++ {
+				inner = inner || ctx[ids[len(ids)-1-j]][0] == name
+			}
+			if s.touched[name] && !inner {
+				kept = i
+				break
+			}
+		}
+		if want := len(ids) - kept + 1; s.distance != want {
+			t.Errorf("a sample at %d on location %d: unwind distance %d in %v after %v (regions entered or left between: %v), want %d",
+				s.time, s.loc, s.distance, ids, before, s.touched, want)
 		}
 		prev[s.loc] = s.ctx
 	}
