@@ -18,15 +18,10 @@ package chrome
 
 import (
 	"errors"
-	"fmt"
 	"math"
-	"sort"
 	"strconv"
-	"strings"
 
-	"gopari/internal/callpath"
 	"gopari/internal/events"
-	"gopari/internal/experiment"
 	"gopari/internal/profile"
 	"gopari/internal/symbols"
 	"gopari/internal/timeline"
@@ -591,44 +586,4 @@ func (c *writer) gap(g timeline.Gap) {
 	c.args = append(c.args[:0], Arg{Key: "dropped_records", Kind: Int, I: g.Records},
 		Arg{Key: "from_us", Kind: Float, F: c.ns(g.From) / 1e3}, Arg{Key: "to_us", Kind: Float, F: c.ns(g.To) / 1e3})
 	c.instant(g.Loc, g.From, name, c.args)
-}
-
-// loadSamples reads the run's samples (GOPARI_SAMPLE_HZ in trace mode,
-// events/samples.bin), sorted by time, and names their paths: the
-// innermost frame, and the whole path.
-func (c *writer) loadSamples(exp *events.Experiment) error {
-	c.samples, c.next, c.paths = nil, 0, map[uint32][2]string{}
-	ss, err := events.ReadSamples(experiment.Samples(exp.Dir))
-	if err != nil || len(ss) == 0 || exp.Profile == nil {
-		return err
-	}
-	t, err := callpath.FromProfile(exp.Profile)
-	if err != nil || t == nil {
-		return err
-	}
-	for _, s := range ss {
-		if int(s.Node) >= len(t.Of) || int(s.Loc) >= len(c.tracks) {
-			return fmt.Errorf("%s: a sample of node %d at location %d: no such node or location", experiment.Samples(exp.Dir), s.Node, s.Loc)
-		}
-		if _, ok := c.paths[s.Node]; !ok {
-			id := t.Of[s.Node]
-			c.paths[s.Node] = [2]string{"sample: " + t.Nodes[id].Name, strings.Join(t.Path(id), ";")}
-		}
-	}
-	sort.SliceStable(ss, func(i, j int) bool { return ss[i].Tick < ss[j].Tick })
-	c.samples = ss
-	return nil
-}
-
-// samplesTo writes the samples taken up to tick t as instant events on
-// their threads' tracks, with their paths.
-func (c *writer) samplesTo(t uint64) {
-	for ; c.next < len(c.samples) && c.samples[c.next].Tick <= t; c.next++ {
-		s := c.samples[c.next]
-		p := c.paths[s.Node]
-		if c.shows(int(s.Loc), s.Tick) {
-			c.stats.Samples++
-		}
-		c.instant(int(s.Loc), s.Tick, p[0], []Arg{{Key: "path", Kind: String, S: p[1]}})
-	}
 }

@@ -20,8 +20,9 @@ type Measurer interface {
 // makes (an ENTER a slice's begin, a TASK_BEGIN the end of the slice it
 // suspends, its own begin and the end of its flow, ...), named as the
 // export names them, and counts each kind's bytes as many times as the
-// census found it. What it cannot know (how many frames a task switch
-// closes and reopens) it takes as one.
+// census found it; a sampled run's samples, each path's instant as many
+// times as the cut keeps its samples. What it cannot know (how many
+// frames a task switch closes and reopens) it takes as one.
 func Estimate(m Measurer, runs []Run, census []*timeline.Census, opt Options) int64 {
 	var total int64
 	for i, run := range runs {
@@ -35,11 +36,12 @@ func Estimate(m Measurer, runs []Run, census []*timeline.Census, opt Options) in
 			}
 		}
 		total += m.Written() - before
+		tid := len(run.Exp.Threads) - 1
+		total += estimateSamples(m, run, opt, tid)
 		if cs.Kept == 0 {
 			continue
 		}
 		ns := c.ns(cs.First/2 + cs.Last/2)
-		tid := len(run.Exp.Threads) - 1
 		for k, n := range cs.ByKey {
 			c.sample(k, tid, ns) // the first use of a name may intern it
 			before := m.Written()

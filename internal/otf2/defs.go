@@ -148,6 +148,7 @@ func (x *exporter) definitions(g *C.OTF2_GlobalDefWriter) error {
 	for _, c := range x.comms {
 		x.str(c.name)
 	}
+	x.sampleStrings()
 	for i, s := range x.strList {
 		cs := C.CString(s)
 		do("a string", C.OTF2_GlobalDefWriter_WriteString(g, C.OTF2_StringRef(i), cs))
@@ -188,6 +189,7 @@ func (x *exporter) definitions(g *C.OTF2_GlobalDefWriter) error {
 			d.role, d.paradigm, C.OTF2_REGION_FLAG_NONE, file, C.uint32_t(d.begin), C.uint32_t(d.end)))
 	}
 	do("the groups", x.groupDefs(g))
+	do("the samples' calling contexts", x.sampleDefinitions(g))
 	return err
 }
 

@@ -142,9 +142,10 @@ type exporter struct {
 	comms          []commDef
 	osGroups       []osGroup
 	nlocks         uint32
-	mpi            bool   // an MPI region was defined
-	dropAttr       bool   // the attribute "dropped records" is used
-	ticksPerSecond uint64 // one run: its clock's rate
+	samp           sampleDefs // the samples' calling contexts (samples.go)
+	mpi            bool       // an MPI region was defined
+	dropAttr       bool       // the attribute "dropped records" is used
+	ticksPerSecond uint64     // one run: its clock's rate
 	// realtimeOf returns the wall-clock ns of a timestamp; nil if unknown.
 	realtimeOf func(uint64) uint64
 	min, max   uint64
@@ -165,6 +166,7 @@ func write(dir string, x *exporter, srcs []source) (Stats, error) {
 	x.archive = a
 	x.strings = map[string]C.OTF2_StringRef{}
 	x.regIndex = map[regionDef]C.OTF2_RegionRef{}
+	x.samp = sampleDefs{ctxIndex: map[ctxDef]C.OTF2_CallingContextRef{}, sclIndex: map[sclDef]C.OTF2_SourceCodeLocationRef{}}
 	x.stats = Stats{Records: map[string]int64{}}
 	err := check("setting up the archive", C.gopari_otf2_setup(a))
 	if err == nil {
@@ -194,13 +196,21 @@ func (x *exporter) source(i int, s source) error {
 		off = float64(s.exp.Clock.Realtime0Ns - x.origin)
 	}
 	p.cut(x.opt, off)
+	if err := p.loadSamples(); err != nil {
+		return err
+	}
 	base, n := x.stats.Timeline.Records, 0
 	// The window opens and closes before the record that crosses its
 	// edge is applied: what is open there is what the archive has open.
+	// The samples taken before a record are written before it.
 	p.r.Before = func(t uint64) error {
+		if t > p.toT {
+			p.samplesTo(p.toT)
+		}
 		if !p.window(t) {
 			return errDone
 		}
+		p.samplesTo(t)
 		return nil
 	}
 	err := p.r.Run(func(ev *timeline.Event) error {
@@ -221,6 +231,8 @@ func (x *exporter) source(i int, s source) error {
 		for _, g := range p.r.EndGaps() {
 			p.gap(g)
 		}
+		p.samplesTo(math.MaxUint64)
+		p.writeHeld()
 		err = x.err
 	}
 	if err == nil {

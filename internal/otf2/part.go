@@ -63,6 +63,7 @@ type part struct {
 	conv    func(uint64) uint64         // ticks to archive timestamps
 	funcs   map[uint64]C.OTF2_RegionRef // function regions by address
 	syms    *symbols.Resolver           // made at the first function
+	samples *partSamples                // the run's samples (samples.go); nil if none
 	// The cut (cut.go): the locations kept, the window in ticks, and
 	// whether the replay is in it or past it.
 	on         []bool
@@ -274,6 +275,7 @@ func (p *part) enter(loc int, t uint64, reg C.OTF2_RegionRef) {
 	if !p.keep(loc) {
 		return
 	}
+	p.touch(loc, reg)
 	p.x.rec("ENTER", C.OTF2_EvtWriter_Enter(p.writer(loc), nil, p.at(loc, t), reg))
 }
 
@@ -281,6 +283,7 @@ func (p *part) leave(loc int, t uint64, reg C.OTF2_RegionRef) {
 	if !p.keep(loc) {
 		return
 	}
+	p.touch(loc, reg)
 	p.x.rec("LEAVE", C.OTF2_EvtWriter_Leave(p.writer(loc), nil, p.at(loc, t), reg))
 }
 
@@ -303,8 +306,10 @@ func (p *part) teamEnd(loc int, t uint64) {
 // when the team has joined (or the run ended): only then is its size
 // known. The fork is written no earlier than what the location wrote
 // after it, which only a gap of dropped records marked there can be:
-// OTF2 takes a location's events in time order.
+// OTF2 takes a location's events in time order. The samples taken at
+// the location meanwhile, held until now, go between the two.
 func (p *part) forkJoin(loc int, fork, join uint64, size int) {
+	held := p.joined(loc)
 	if !p.keep(loc) {
 		return
 	}
@@ -313,8 +318,11 @@ func (p *part) forkJoin(loc int, fork, join uint64, size int) {
 		fork = p.last[loc]
 		p.x.stats.Timeline.Clamped++
 	}
-	join = max(join, fork)
 	p.x.rec("THREAD_FORK", C.OTF2_EvtWriter_ThreadFork(p.writer(loc), nil, p.at(loc, fork), C.OTF2_PARADIGM_OPENMP, C.uint32_t(size)))
+	for _, s := range held {
+		p.writeSample(s)
+	}
+	join = max(join, p.last[loc])
 	p.x.rec("THREAD_JOIN", C.OTF2_EvtWriter_ThreadJoin(p.writer(loc), nil, p.at(loc, join), C.OTF2_PARADIGM_OPENMP))
 }
 
@@ -371,6 +379,8 @@ func (p *part) event(ev *timeline.Event) error {
 		p.leaveCalls(loc, t, ev.Calls)
 		p.leave(loc, t, p.region(ev.Region, kindImplicit))
 		p.enter(loc, t, p.region(ev.Region, kindClosing))
+	case typ == events.Fork:
+		p.forked(loc)
 	case typ == events.Join:
 		for _, m := range ev.Team.Members {
 			if m.Loc < 0 {
@@ -461,7 +471,7 @@ func (p *part) closeAt(to *uint64) {
 			if loc < 0 || p.writers[loc] == nil {
 				continue
 			}
-			at := p.r.Locs[loc].Last
+			at := max(p.r.Locs[loc].Last, p.last[loc]) // a sample may come after the location's last event
 			if to != nil {
 				at = *to
 				// At a window's end the tasks go on: each suspended one

@@ -5,7 +5,9 @@
 // 0.1.1), grouped by the OS threads they ran on; OpenMP records are
 // OTF2's own: thread fork/join, team begin/end, task create, switch and
 // complete, lock acquire/release, and enter/leave of regions whose
-// definitions carry the source file and lines.
+// definitions carry the source file and lines. A sampled run's samples
+// (GOPARI_SAMPLE_HZ in trace mode) are calling-context samples whose
+// calling contexts are their call paths (samples.go).
 //
 // The package needs cgo and libotf2 (build tag otf2); without the tag,
 // Write reports that support is missing and the rest of gopari builds.

@@ -204,7 +204,7 @@ func (p *Plan) Estimate(format string) int64 {
 	case "perfetto":
 		return chrome.Estimate(perfetto.New(io.Discard), p.runs, p.census, p.Opt)
 	}
-	return otf2.Estimate(p.census, p.locs)
+	return otf2.Estimate(p.census, p.locs, chrome.KeptSamples(p.runs, p.Opt))
 }
 
 // Refuse returns the error that refuses a Chrome JSON of est bytes, with

@@ -78,8 +78,16 @@ func (p *Plan) WriteChrome(stderr io.Writer, out string, force bool) (string, in
 	if err != nil {
 		return "", 0, err
 	}
-	return fmt.Sprintf("wrote %s: %d trace events (%d slices, %d flows) from %d stream records in %.2f s",
-		out, st.Events, st.Slices, st.Flows, st.Records, time.Since(start).Seconds()), st.Timeline.Dropped, nil
+	return fmt.Sprintf("wrote %s: %d trace events (%d slices, %d flows%s) from %d stream records in %.2f s",
+		out, st.Events, st.Slices, st.Flows, samples(st), st.Records, time.Since(start).Seconds()), st.Timeline.Dropped, nil
+}
+
+// samples says how many samples an export wrote, if any.
+func samples(st chrome.Stats) string {
+	if st.Samples == 0 {
+		return ""
+	}
+	return fmt.Sprintf(", %d samples", st.Samples)
 }
 
 // WritePerfetto writes the Perfetto trace to out, whole or not at all.
@@ -101,8 +109,8 @@ func (p *Plan) WritePerfetto(stderr io.Writer, out string) (string, int64, error
 	if err != nil {
 		return "", 0, err
 	}
-	return fmt.Sprintf("wrote %s: %d track events (%d slices, %d flows) from %d stream records in %.2f s",
-		out, st.Events, st.Slices, st.Flows, st.Records, time.Since(start).Seconds()), st.Timeline.Dropped, nil
+	return fmt.Sprintf("wrote %s: %d track events (%d slices, %d flows%s) from %d stream records in %.2f s",
+		out, st.Events, st.Slices, st.Flows, samples(st), st.Records, time.Since(start).Seconds()), st.Timeline.Dropped, nil
 }
 
 // WriteOTF2 writes the OTF2 archive into the new directory dir.
@@ -126,6 +134,9 @@ func (p *Plan) WriteOTF2(stderr io.Writer, dir string) (string, int64, error) {
 	var n int64
 	for _, v := range st.Records {
 		n += v
+	}
+	if k := st.Records["CALLING_CONTEXT_SAMPLE"]; k > 0 {
+		where += fmt.Sprintf(" (%d samples)", k)
 	}
 	return fmt.Sprintf("wrote %s: %d records on %d locations%s from %d stream records in %.2f s",
 		filepath.Join(dir, "traces.otf2"), n, st.Locations, where, st.Timeline.Records, time.Since(start).Seconds()), st.Timeline.Dropped, nil
