@@ -89,65 +89,12 @@ int pomp_cp_go_ready(void)
 }
 
 /* ---------------------------------------------------------------------
- * The tree.
+ * The tree, through a per-thread cache of lookups (cptree.c has it).
  */
-static inline unsigned hash2(uint32_t parent, uint64_t key)
-{
-	uint64_t h = (key ^ ((uint64_t)parent << 40) ^ parent) * 0x9e3779b97f4a7c15ull;
-	return (unsigned)(h >> 32);
-}
-
-/* grow_hash doubles the hash table (pomp_cp.mu held): it starts small,
- * so that a run's first nodes do not each touch a page of a table sized
- * for the largest tree (a page fault per node in a short run). 0 if
- * there was no memory. */
-static int grow_hash(void)
-{
-	uint64_t h = 2 * ((uint64_t)pomp_cp.hmask + 1);
-	uint32_t *a = calloc(h, sizeof *a);
-	if (!a)
-		return 0;
-	uint32_t mask = (uint32_t)(h - 1);
-	for (uint32_t c = 2; c < pomp_cp.n; c++) {
-		unsigned i = hash2(pomp_cp.parent[c], pomp_cp.key[c]) & mask;
-		while (a[i])
-			i = (i + 1) & mask;
-		a[i] = c;
-	}
-	free(pomp_cp.hash);
-	pomp_cp.hash = a;
-	pomp_cp.hmask = mask;
-	return 1;
-}
-
-/* child_locked returns the child of parent by key, appending it if the
- * tree has room; pomp_cp.mu is held. */
-static uint32_t child_locked(uint32_t parent, uint64_t key)
-{
-	if (2 * ((uint64_t)pomp_cp.n + 1) > (uint64_t)pomp_cp.hmask + 1 && (uint64_t)pomp_cp.hmask + 1 < pomp_cp.hmax && !grow_hash())
-		return CP_OVERFLOW;
-	unsigned i = hash2(parent, key) & pomp_cp.hmask;
-	for (;; i = (i + 1) & pomp_cp.hmask) {
-		uint32_t c = pomp_cp.hash[i];
-		if (c == 0)
-			break;
-		if (pomp_cp.parent[c] == parent && pomp_cp.key[c] == key)
-			return c;
-	}
-	if (pomp_cp.n >= pomp_cp.max)
-		return CP_OVERFLOW;
-	uint32_t c = pomp_cp.n;
-	pomp_cp.parent[c] = parent;
-	pomp_cp.key[c] = key;
-	pomp_cp.hash[i] = c;
-	__atomic_store_n(&pomp_cp.n, c + 1, __ATOMIC_RELEASE);
-	return c;
-}
-
 static __attribute__((noinline)) uint32_t child_slow(pomp_cpthr *c, uint32_t parent, uint64_t key, unsigned h)
 {
 	pthread_mutex_lock(&pomp_cp.mu);
-	uint32_t ch = child_locked(parent, key);
+	uint32_t ch = pomp_cp_child_locked(parent, key);
 	pthread_mutex_unlock(&pomp_cp.mu);
 	c->cache[h].key = key;
 	c->cache[h].parent = parent;
@@ -329,39 +276,6 @@ void pomp_cp_thread_new(pomp_thr *t)
 		cp_thread(t);
 }
 
-/* tree_init allocates the tree (untouched pages cost nothing); it
- * returns 0 if GOPARI_CALLPATH_NODES asks for more than the memory. */
-static int tree_init(void)
-{
-	uint64_t max = pomp_env_value(ENV_CALLPATH_NODES);
-	pomp_cp.max = (max ? (uint32_t)max : CP_DEFAULT_NODES) + 1; /* the overflow node is extra */
-	if (pomp_cp.max < 2)
-		pomp_cp.max = 2;
-	uint64_t h = 16;
-	while (h < 2 * (uint64_t)pomp_cp.max)
-		h *= 2;
-	pomp_cp.hmax = h;
-	if (h > 1024)
-		h = 1024; /* grow_hash doubles it as the tree grows */
-	pomp_cp.parent = calloc(pomp_cp.max, sizeof *pomp_cp.parent);
-	pomp_cp.key = calloc(pomp_cp.max, sizeof *pomp_cp.key);
-	pomp_cp.hash = pomp_cp.hmax <= UINT32_MAX ? calloc(h, sizeof *pomp_cp.hash) : NULL;
-	if (!pomp_cp.parent || !pomp_cp.key || !pomp_cp.hash) {
-		free(pomp_cp.parent);
-		free(pomp_cp.key);
-		free(pomp_cp.hash);
-		fprintf(stderr, "gopari: GOPARI_CALLPATH_NODES=%llu: no memory for so many call paths; none are recorded\n",
-		        (unsigned long long)max);
-		return 0;
-	}
-	pomp_cp.hmask = (uint32_t)(h - 1);
-	pomp_cp.parent[0] = UINT32_MAX;
-	pomp_cp.parent[1] = CP_ROOT;
-	pomp_cp.key[1] = UINT64_MAX;
-	pomp_cp.n = 2;
-	return 1;
-}
-
 /* turn_on decides, once, whether call paths are on: light (sampling
  * alone) or whole; whole ones stay whole, light ones become whole at the
  * first hook call. */
@@ -371,7 +285,7 @@ static int turn_on(int lite)
 	pthread_mutex_lock(&mu);
 	if (pomp_cp.on == 0) {
 		int on = pomp_g.mode == POMP_MODE_PROFILE && pomp_env_value(ENV_CALLPATHS) != ENV_CALLPATHS_OFF;
-		if (on && (on = tree_init())) {
+		if (on && (on = pomp_cp_tree_init())) {
 			__atomic_store_n(&cp_light, lite, __ATOMIC_RELAXED);
 			if (!lite)
 				pomp_g.sampling = 0; /* every frame timed */

@@ -56,6 +56,17 @@ typedef struct pomp_cpparked {
 	pomp_cpcall *cs;
 } pomp_cpparked;
 
+static inline unsigned hash2(uint32_t parent, uint64_t key)
+{
+	uint64_t h = (key ^ ((uint64_t)parent << 40) ^ parent) * 0x9e3779b97f4a7c15ull;
+	return (unsigned)(h >> 32);
+}
+
+/* The tree (cptree.c): the child of parent by key, appended if the tree
+ * has room (pomp_cp.mu held); and its allocation, 0 without memory. */
+uint32_t pomp_cp_child_locked(uint32_t parent, uint64_t key);
+int pomp_cp_tree_init(void);
+
 /* Call paths turned on by sampling alone (callpath.c): no path time. */
 int pomp_cp_is_light(void);
 
