@@ -7,6 +7,7 @@ package wrapper
 import (
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -116,7 +117,7 @@ func (p *plan) compileFortran(src input) error {
 // joinFortran compiles a Fortran source's region table into tobj and
 // joins it with the compiled source fobj into obj.
 func (p *plan) joinFortran(table, fobj, tobj, obj string) error {
-	cc := []string{tableCompiler(p.compiler)}
+	cc := []string{onPath(tableCompiler(p.compiler))}
 	cc = append(cc, codeModelFlags(p.line.args)...)
 	if err := p.exec(append(cc, "-I", p.includeDir, "-c", table, "-o", tobj)); err != nil {
 		return err
@@ -230,6 +231,25 @@ func tableCompiler(compiler []string) string {
 	}
 	c := map[string]string{"gfortran": "gcc", "flang": "clang", "flang-new": "clang", "mpif90": "mpicc", "mpif77": "mpicc", "mpifort": "mpicc"}[m[2]]
 	return m[1] + c + m[3]
+}
+
+// onPath returns the C compiler c if it is on the PATH; else the same
+// family without its version suffix (flang-new-19 with clang-14
+// installed: clang), or cc. The table is plain C data: any C compiler of
+// the machine makes an object that links with the Fortran one.
+var versioned = regexp.MustCompile(`^(.*[a-z+])-[0-9.]+$`)
+
+func onPath(c string) string {
+	names := []string{c}
+	if m := versioned.FindStringSubmatch(c); m != nil {
+		names = append(names, m[1])
+	}
+	for _, n := range append(names, "cc") {
+		if _, err := exec.LookPath(n); err == nil {
+			return n
+		}
+	}
+	return c // not found: the error names the family's compiler
 }
 
 // codeModelFlags are the options of a command that the region table's

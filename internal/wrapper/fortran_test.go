@@ -1,6 +1,8 @@
 package wrapper
 
 import (
+	"os"
+	"path/filepath"
 	"testing"
 
 	"gopari/rewrite/fortran"
@@ -15,6 +17,27 @@ func TestTableCompiler(t *testing.T) {
 		if got := tableCompiler([]string{"ccache", in}); got != want {
 			t.Errorf("tableCompiler(%q) = %q, want %q", in, got, want)
 		}
+	}
+}
+
+// TestOnPath falls back from a compiler that is not installed to its
+// family without the version, then to cc.
+func TestOnPath(t *testing.T) {
+	dir := t.TempDir()
+	for _, n := range []string{"clang", "cc"} {
+		if err := os.WriteFile(filepath.Join(dir, n), []byte("#!/bin/sh\n"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Setenv("PATH", dir)
+	for in, want := range map[string]string{"clang-19": "clang", "clang": "clang", "gcc-12": "cc", "mpicc": "cc"} {
+		if got := onPath(in); got != want {
+			t.Errorf("onPath(%q) = %q, want %q", in, got, want)
+		}
+	}
+	t.Setenv("PATH", t.TempDir())
+	if got := onPath("clang-19"); got != "clang-19" {
+		t.Errorf("onPath(clang-19) with nothing installed = %q, want clang-19", got)
 	}
 }
 
