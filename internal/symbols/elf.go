@@ -1,9 +1,11 @@
 package symbols
 
 import (
+	"bytes"
 	"cmp"
 	"debug/dwarf"
 	"debug/elf"
+	"encoding/binary"
 	"slices"
 	"sort"
 )
@@ -16,17 +18,19 @@ type elfFile struct {
 	buildID string
 	loads   []*elf.Prog
 	funcs   []funcSym // by Value, then by order in the table
-	names   []string  // by funcSym.order
+	strtab  []byte    // the names of funcs
 	rows    []lineRow // by address; nil until read
 	read    bool
 }
 
-// A funcSym is a function's symbol: its address and size, and its
-// place among the file's functions (names), which also keeps equal
-// addresses in the table's order. No pointer: sorting moves no string.
+// A funcSym is a function's symbol: its address and size, its name's
+// offset in the file's string table, and its place in the symbol table,
+// which keeps equal addresses in the table's order. No pointer: sorting
+// moves no string, and no name is made until a lookup needs it.
 type funcSym struct {
 	Value, Size uint64
-	order       int
+	name        uint32
+	order       int32
 }
 
 // A lineRow is a row of the line table; an end row closes a sequence.
@@ -48,18 +52,7 @@ func openELF(path string) (*elfFile, error) {
 			ef.loads = append(ef.loads, p)
 		}
 	}
-	syms, err := f.Symbols()
-	if err != nil || len(syms) == 0 {
-		syms, _ = f.DynamicSymbols()
-	}
-	ef.funcs = make([]funcSym, 0, len(syms))
-	ef.names = make([]string, 0, len(syms))
-	for _, s := range syms {
-		if elf.ST_TYPE(s.Info) == elf.STT_FUNC && s.Value != 0 && s.Section != elf.SHN_UNDEF {
-			ef.funcs = append(ef.funcs, funcSym{s.Value, s.Size, len(ef.funcs)})
-			ef.names = append(ef.names, s.Name)
-		}
-	}
+	ef.funcs, ef.strtab = funcSymbols(f)
 	// A stable merge sort of a large table took milliseconds of every
 	// sampled run's exit; the order makes an unstable sort stable.
 	slices.SortFunc(ef.funcs, func(a, b funcSym) int {
@@ -69,6 +62,73 @@ func openELF(path string) (*elfFile, error) {
 		return cmp.Compare(a.order, b.order)
 	})
 	return ef, nil
+}
+
+// funcSymbols returns the function symbols of f's symbol table (its
+// dynamic one if it has none) and their string table. A 64-bit
+// little-endian table is read in place: debug/elf's Symbols makes a
+// string of every symbol's name, a millisecond and more for an
+// executable with Go's runtime in it, at a sampled run's exit.
+func funcSymbols(f *elf.File) ([]funcSym, []byte) {
+	if f.Class == elf.ELFCLASS64 && f.Data == elf.ELFDATA2LSB {
+		for _, typ := range []elf.SectionType{elf.SHT_SYMTAB, elf.SHT_DYNSYM} {
+			if fs, str, ok := funcSymbols64(f, typ); ok {
+				return fs, str
+			}
+		}
+		return nil, nil
+	}
+	syms, err := f.Symbols()
+	if err != nil || len(syms) == 0 {
+		syms, _ = f.DynamicSymbols()
+	}
+	var fs []funcSym
+	var str []byte
+	for _, s := range syms {
+		if elf.ST_TYPE(s.Info) == elf.STT_FUNC && s.Value != 0 && s.Section != elf.SHN_UNDEF {
+			fs = append(fs, funcSym{s.Value, s.Size, uint32(len(str)), int32(len(fs))})
+			str = append(append(str, s.Name...), 0)
+		}
+	}
+	return fs, str
+}
+
+// funcSymbols64 reads the function symbols of f's first section of type
+// typ; ok is false if it has none or cannot be read.
+func funcSymbols64(f *elf.File, typ elf.SectionType) (fs []funcSym, str []byte, ok bool) {
+	for _, sec := range f.Sections {
+		if sec.Type != typ || int(sec.Link) >= len(f.Sections) {
+			continue
+		}
+		data, err := sec.Data()
+		if err != nil || len(data) < elf.Sym64Size {
+			return nil, nil, false
+		}
+		if str, err = f.Sections[sec.Link].Data(); err != nil {
+			return nil, nil, false
+		}
+		fs = make([]funcSym, 0, len(data)/elf.Sym64Size)
+		for off := elf.Sym64Size; off+elf.Sym64Size <= len(data); off += elf.Sym64Size { // entry 0 is null
+			e := data[off : off+elf.Sym64Size]
+			name := binary.LittleEndian.Uint32(e[0:])
+			info, shndx := e[4], elf.SectionIndex(binary.LittleEndian.Uint16(e[6:]))
+			value, size := binary.LittleEndian.Uint64(e[8:]), binary.LittleEndian.Uint64(e[16:])
+			if elf.ST_TYPE(info) == elf.STT_FUNC && value != 0 && shndx != elf.SHN_UNDEF && int(name) < len(str) {
+				fs = append(fs, funcSym{value, size, name, int32(len(fs))})
+			}
+		}
+		return fs, str, len(fs) > 0
+	}
+	return nil, nil, false
+}
+
+// nameAt is the NUL-terminated string at off of a string table.
+func nameAt(str []byte, off uint32) string {
+	b := str[off:]
+	if i := bytes.IndexByte(b, 0); i >= 0 {
+		b = b[:i]
+	}
+	return string(b)
 }
 
 // vaddr turns an offset in the file into the virtual address the file's
@@ -89,7 +149,7 @@ func (ef *elfFile) lookup(v uint64, lines bool) Frame {
 	if i >= 0 {
 		s := ef.funcs[i]
 		if v < s.Value+s.Size || (s.Size == 0 && v == s.Value) {
-			name := ef.names[s.order]
+			name := nameAt(ef.strtab, s.name)
 			fr = Frame{Func: Demangle(name), Mangled: name, Known: true, Entry: s.Value} // a file address: resolve makes it the run's
 		}
 	}

@@ -1,0 +1,54 @@
+package symbols
+
+import (
+	"debug/elf"
+	"fmt"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"testing"
+
+	"gopari/internal/symbols/symtest"
+)
+
+// TestFuncSymbols reads the function symbols of a C program (its symbol
+// table) and of the C library (its dynamic one) in place, and finds
+// exactly what debug/elf's readers find.
+func TestFuncSymbols(t *testing.T) {
+	t.Parallel()
+	if _, err := exec.LookPath("gcc"); err != nil {
+		t.Skip("no gcc")
+	}
+	dir := t.TempDir()
+	symtest.Copy(t, dir, "prog.c", "lib.c")
+	symtest.Compile(t, dir, "gcc", "-g", "-O2", "-o", "prog", "prog.c", "lib.c")
+	for _, path := range []string{filepath.Join(dir, "prog"), "/lib/x86_64-linux-gnu/libc.so.6"} {
+		f, err := elf.Open(path)
+		if err != nil {
+			t.Logf("%s: %v (skipped)", path, err)
+			continue
+		}
+		defer f.Close()
+		syms, err := f.Symbols()
+		if err != nil || len(syms) == 0 {
+			syms, _ = f.DynamicSymbols()
+		}
+		var want []string
+		for _, s := range syms {
+			if elf.ST_TYPE(s.Info) == elf.STT_FUNC && s.Value != 0 && s.Section != elf.SHN_UNDEF {
+				want = append(want, fmt.Sprintf("%x %d %s", s.Value, s.Size, s.Name))
+			}
+		}
+		fs, str := funcSymbols(f)
+		var got []string
+		for i, s := range fs {
+			if int(s.order) != i {
+				t.Fatalf("%s: symbol %d has order %d", path, i, s.order)
+			}
+			got = append(got, fmt.Sprintf("%x %d %s", s.Value, s.Size, nameAt(str, s.name)))
+		}
+		if len(want) < 3 || !slices.Equal(got, want) {
+			t.Errorf("%s: %d function symbols read in place, %d by debug/elf (or fewer than 3)", path, len(got), len(want))
+		}
+	}
+}
