@@ -102,7 +102,7 @@ func (b *bench) unitProgs() []unitProg {
 		{"tiny", "task", func(k int) []string { return []string{strconv.Itoa(tinyN[k])} }, func(k int) float64 { return float64(tinyN[k]) }},
 		{"fib", "task", func(k int) []string { return []string{strconv.Itoa(fibN[k])} }, func(k int) float64 { return fibTasks(fibN[k]) }},
 	}
-	reps := []int{1000, 4000}
+	reps := []int{2000, 12000}
 	for _, c := range []string{"parallel", "for", "barrier", "single", "critical", "atomic", "lock", "task", "taskwait", "taskgroup"} {
 		progs = append(progs, unitProg{"counts", c,
 			func(k int) []string { return []string{c, strconv.Itoa(reps[k])} }, func(k int) float64 { return float64(reps[k]) }})
