@@ -148,7 +148,8 @@ func (g *gen) keptSpans(d *parser.Directive, s *spec, clauses []parser.Clause, o
 
 // writeKept writes the directive d's text up to end, its kept spans as
 // they are and every other byte blanked, its lines kept. It reports
-// whether a line break outside a backslash-newline became a blank.
+// whether a line break outside a backslash-newline became a blank. Runs
+// of ordinary bytes, kept or blanked, are written at once.
 func (g *gen) writeKept(d *parser.Directive, keep [][2]int, end int) (broken bool) {
 	src := g.src
 	k := 0
@@ -162,6 +163,24 @@ func (g *gen) writeKept(d *parser.Directive, keep [][2]int, end int) (broken boo
 			k++
 		}
 		in := k < len(keep) && keep[k][0] <= i
+		stop := end // where in changes
+		if in {
+			stop = min(end, keep[k][1])
+		} else if k < len(keep) {
+			stop = min(end, keep[k][0])
+		}
+		j := i
+		for j < stop && !keptSpecial[src[j]] {
+			j++
+		}
+		if in {
+			g.buf = append(g.buf, src[i:j]...)
+		} else {
+			g.buf = appendBlanks(g.buf, j-i)
+		}
+		if i = j; i == stop {
+			continue
+		}
 		c := src[i]
 		if c == '\\' {
 			if j := spliceEnd(src, i, end); j > i {
@@ -193,13 +212,29 @@ func (g *gen) writeKept(d *parser.Directive, keep [][2]int, end int) (broken boo
 	return broken
 }
 
+// keptSpecial marks the bytes writeKept does not copy or blank as they
+// come: backslashes, line breaks and tabs.
+var keptSpecial = [256]bool{'\\': true, '\n': true, '\r': true, '\t': true}
+
+// blanks is a run of blanks for appendBlanks.
+const blanks = "                                                                "
+
+// appendBlanks appends n blanks to b.
+func appendBlanks(b []byte, n int) []byte {
+	for ; n > len(blanks); n -= len(blanks) {
+		b = append(b, blanks...)
+	}
+	return append(b, blanks[:n]...)
+}
+
 // sameClause reports whether the source text b of clause c, without its
 // blanks, comments and backslash-newlines, is the clause as gopari writes
 // it: a clause that gopari changed is written at the directive's end.
 func sameClause(b []byte, c parser.Clause) bool {
-	want := c.Name
+	var wb [128]byte // on the stack: most clauses fit
+	want := append(wb[:0], c.Name...)
 	if c.HasArgs {
-		want += "(" + c.Args + ")"
+		want = append(append(append(want, '('), c.Args...), ')')
 	}
 	j := 0
 	for i := 0; i < len(b); {

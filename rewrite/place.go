@@ -2,6 +2,7 @@ package rewrite
 
 import (
 	"bytes"
+	"encoding/binary"
 	"sort"
 	"strconv"
 
@@ -188,7 +189,7 @@ func (g *gen) join(at, end int, segs ...seg) seg {
 			g.edits.arena = append(g.edits.arena, ' ')
 		}
 		for {
-			k := bytes.IndexAny(text, "\x01\x02\x03")
+			k := markerIndex(text)
 			if k < 0 {
 				break
 			}
@@ -234,6 +235,27 @@ func (g *gen) join(at, end int, segs ...seg) seg {
 		}
 	}
 	return seg{a, len(g.edits.arena)}
+}
+
+// markerIndex returns the index of the first marker byte of text
+// (resyncLine, pragmaStart or resyncOptional: '\x01' to '\x03'), or -1.
+// It tests eight bytes at a time: join scans every byte gopari writes
+// into the code of a construct, and markers are few.
+func markerIndex(text []byte) int {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	i := 0
+	for ; i+8 <= len(text); i += 8 {
+		x := binary.LittleEndian.Uint64(text[i:])
+		if (x-4*ones)&^x&highs != 0 { // a byte below 4 (exact for "any")
+			break
+		}
+	}
+	for ; i < len(text); i++ {
+		if c := text[i]; c >= resyncLine && c <= resyncOptional {
+			return i
+		}
+	}
+	return -1
 }
 
 // joinLead is join with a leading blank, for code placed after a token.
