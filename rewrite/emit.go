@@ -50,9 +50,23 @@ func (g *gen) restoreTask() string {
 func (g *gen) setLocals(depth, i int) {
 	g.sfx = ""
 	if n := depth*maxLeaves + i; n > 0 {
-		g.sfx = "_" + strconv.Itoa(n)
+		if n < len(suffixes) {
+			g.sfx = suffixes[n]
+		} else {
+			g.sfx = "_" + strconv.Itoa(n)
+		}
 	}
 }
+
+// suffixes holds the suffixes of setLocals for the depths most
+// constructs nest to: building the string on every leaf cost more than
+// the rest of naming its variables.
+var suffixes = func() (s [8 * maxLeaves]string) {
+	for n := 1; n < len(s); n++ {
+		s[n] = "_" + strconv.Itoa(n)
+	}
+	return s
+}()
 
 // part builds one part in gen.buf: build writes words with w, call and
 // pragma, which separates them by blanks.
