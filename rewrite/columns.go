@@ -236,6 +236,9 @@ func sameClause(b []byte, c parser.Clause) bool {
 	if c.HasArgs {
 		want = append(append(append(want, '('), c.Args...), ')')
 	}
+	if bytes.Equal(b, want) { // as most clauses are written
+		return true
+	}
 	j := 0
 	for i := 0; i < len(b); {
 		switch {
