@@ -452,25 +452,40 @@ func (g *gen) pad(b []byte, at int) []byte {
 // tokens count them.
 func (g *gen) parenDepth(off int) int {
 	if g.depths == nil {
-		g.depths = make([]int32, len(g.toks)+1)
-		var d int32
-		for i, t := range g.toks {
-			g.depths[i] = d
-			if t.Kind == parser.Punct {
-				switch t.Sub {
-				case '(':
-					d++
-				case ')':
-					if d > 0 {
-						d--
-					}
-				}
-			}
+		if g.depthsAhead != nil {
+			g.depths = <-g.depthsAhead
+		} else {
+			g.depths = parenDepths(g.toks)
 		}
-		g.depths[len(g.toks)] = d
 	}
 	i := sort.Search(len(g.toks), func(i int) bool { return int(g.toks[i].Pos) >= off })
 	return int(g.depths[i])
+}
+
+// parensAhead is the number of tokens from which newGen builds the table
+// of parenDepth on another thread.
+const parensAhead = 1 << 16
+
+// parenDepths returns the parentheses open before each token of toks,
+// and after the last.
+func parenDepths(toks []parser.Token) []int32 {
+	depths := make([]int32, len(toks)+1)
+	var d int32
+	for i := range toks {
+		depths[i] = d
+		if t := &toks[i]; t.Kind == parser.Punct {
+			switch t.Sub {
+			case '(':
+				d++
+			case ')':
+				if d > 0 {
+					d--
+				}
+			}
+		}
+	}
+	depths[len(toks)] = d
+	return depths
 }
 
 // keepColumns ends every run of edits that user code follows on the same
