@@ -495,6 +495,7 @@ func parenDepths(toks []parser.Token) []int32 {
 func (g *gen) keepColumns() {
 	es := g.edits.edits
 	skip := g.noTail
+	lines := lineCursor{line: 1}
 	for i := range es {
 		e := &es[i]
 		end := int(e.end)
@@ -517,10 +518,28 @@ func (g *gen) keepColumns() {
 		}
 		g.edits.arena = append(g.edits.arena, text...)
 		g.edits.arena = append(g.edits.arena, g.nl...)
-		g.edits.arena = g.lineDirective(g.edits.arena, g.line(end), g.fileAt(end))
+		g.edits.arena = g.lineDirective(g.edits.arena, lines.at(g, end), g.fileAt(end))
 		g.edits.arena = g.pad(g.edits.arena, end)
 		e.text = seg32{int32(a), int32(len(g.edits.arena))}
 	}
+}
+
+// A lineCursor numbers lines for lookups that move forward through the
+// file, as keepColumns' do in the sorted edits: it counts the newlines
+// from the previous lookup, however far, and so counts each byte once.
+// (gen.line, for the walk, which also moves back, counts only from a
+// lookup nearby.)
+type lineCursor struct{ off, line int }
+
+// at returns the presumed line of offset off.
+func (c *lineCursor) at(g *gen, off int) int {
+	if g.f.HasMarkers() || off < c.off {
+		return g.line(off)
+	}
+	c.line += bytes.Count(g.src[c.off:off], []byte{'\n'})
+	g.work += off - c.off
+	c.off = off
+	return c.line
 }
 
 // codeFollows reports whether anything but blanks and comments follows
