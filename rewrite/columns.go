@@ -2,6 +2,7 @@ package rewrite
 
 import (
 	"bytes"
+	"encoding/binary"
 	"sort"
 	"strings"
 
@@ -169,10 +170,7 @@ func (g *gen) writeKept(d *parser.Directive, keep [][2]int, end int) (broken boo
 		} else if k < len(keep) {
 			stop = min(end, keep[k][0])
 		}
-		j := i
-		for j < stop && !keptSpecial[src[j]] {
-			j++
-		}
+		j := plainRun(src, i, stop)
 		if in {
 			g.buf = append(g.buf, src[i:j]...)
 		} else {
@@ -215,6 +213,25 @@ func (g *gen) writeKept(d *parser.Directive, keep [][2]int, end int) (broken boo
 // keptSpecial marks the bytes writeKept does not copy or blank as they
 // come: backslashes, line breaks and tabs.
 var keptSpecial = [256]bool{'\\': true, '\n': true, '\r': true, '\t': true}
+
+// plainRun returns the offset of the first byte of src[i:stop] that
+// keptSpecial marks, or stop. It tests eight bytes at a time for one
+// below 0x0e (tabs and line breaks among them) or a backslash.
+func plainRun(src []byte, i, stop int) int {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	for i+8 <= stop {
+		x := binary.LittleEndian.Uint64(src[i:])
+		y := x ^ '\\'*ones
+		if (x-0x0e*ones)&^x&highs|(y-ones)&^y&highs != 0 {
+			break
+		}
+		i += 8
+	}
+	for i < stop && !keptSpecial[src[i]] {
+		i++
+	}
+	return i
+}
 
 // blanks is a run of blanks for appendBlanks.
 const blanks = "                                                                "
@@ -396,11 +413,14 @@ func identEnd(src []byte, i, end int) int {
 	start := i
 	for i < end {
 		c := src[i]
-		if c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c >= 0x80 {
+		if identByte[c] {
 			i++
 			continue
 		}
-		if j := spliceEnd(src, i, end); c == '\\' && j > i && i > start && j < end && isIdentStart(src[j]) {
+		if c != '\\' {
+			break
+		}
+		if j := spliceEnd(src, i, end); j > i && i > start && j < end && isIdentStart(src[j]) {
 			i = j
 			continue
 		}
@@ -409,9 +429,16 @@ func identEnd(src []byte, i, end int) int {
 	return i
 }
 
-func isIdentStart(c byte) bool {
-	return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c >= 0x80
-}
+func isIdentStart(c byte) bool { return identByte[c] }
+
+// identByte marks the bytes of identifiers: letters, digits, '_' and the
+// bytes of UTF-8 sequences.
+var identByte = func() (t [256]bool) {
+	for c := range t {
+		t[c] = c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c >= 0x80
+	}
+	return t
+}()
 
 // closeParen returns the offset after the ')' matching the '(' at
 // src[i], or i when there is none before end.

@@ -29,3 +29,35 @@ func TestMarkerIndex(t *testing.T) {
 		}
 	}
 }
+
+// TestPlainRun checks writeKept's eight-bytes-at-a-time scan against a
+// byte-by-byte one: every special byte at every position, beside bytes
+// near them (0x0b, 0x0e, 0x5b, 0x5d, 0xdc).
+func TestPlainRun(t *testing.T) {
+	naive := func(b []byte, i, stop int) int {
+		for i < stop && !keptSpecial[b[i]] {
+			i++
+		}
+		return i
+	}
+	for n := 0; n <= 40; n++ {
+		for _, f := range []byte{' ', 'x', 0x0b, 0x0e, 0x5b, 0x5d, 0xdc, 0x80} {
+			b := bytes.Repeat([]byte{f}, n)
+			for at := -1; at < n; at++ {
+				for _, c := range []byte{'\\', '\n', '\r', '\t'} {
+					if at >= 0 {
+						b[at] = c
+					}
+					for i := 0; i <= n; i += 3 {
+						if got, want := plainRun(b, i, n), naive(b, i, n); got != want {
+							t.Fatalf("%q from %d: plainRun %d, want %d", b, i, got, want)
+						}
+					}
+					if at >= 0 {
+						b[at] = f
+					}
+				}
+			}
+		}
+	}
+}
