@@ -32,28 +32,18 @@ func (g *gen) local(base string) string {
 
 // saveTask and restoreTask return the code of saveTask and restoreTask
 // for the leaf at hand.
-func (g *gen) saveTask() string {
-	if g.sfx == "" {
-		return saveTask
-	}
-	return "POMP_Task_handle " + g.local("pomp_old_task") + " = POMP_Get_current_task();"
-}
+func (g *gen) saveTask() string { return g.word(wSaveTask) }
 
-func (g *gen) restoreTask() string {
-	if g.sfx == "" {
-		return restoreTask
-	}
-	return "POMP_Set_current_task(" + g.local("pomp_old_task") + ");"
-}
+func (g *gen) restoreTask() string { return g.word(wRestoreTask) }
 
 // setLocals names the variables of leaf i of a construct at depth.
 func (g *gen) setLocals(depth, i int) {
-	g.sfx = ""
+	g.sfx, g.sfxN = "", 0
 	if n := depth*maxLeaves + i; n > 0 {
 		if n < len(suffixes) {
-			g.sfx = suffixes[n]
+			g.sfx, g.sfxN = suffixes[n], n
 		} else {
-			g.sfx = "_" + strconv.Itoa(n)
+			g.sfx, g.sfxN = "_"+strconv.Itoa(n), -1
 		}
 	}
 }
@@ -67,6 +57,61 @@ var suffixes = func() (s [8 * maxLeaves]string) {
 	}
 	return s
 }()
+
+// A wordKey names a word of generated code that holds the names of the
+// leaf's variables.
+type wordKey int
+
+const (
+	wSaveTask wordKey = iota
+	wRestoreTask
+	wOldTask
+	wTeam
+	wTeamDecl   // declares the team of a parallel leaf
+	wParallelFP // the firstprivate clause of a parallel leaf
+	wTaskID
+	wTaskCtx
+	wTaskDecl // declares a task's context and ID
+	wTaskCtxRef
+	wTaskFP // the firstprivate clause of a task
+	numWords
+)
+
+// wordTexts renders each word for a suffix.
+var wordTexts = [numWords]func(sfx string) string{
+	wSaveTask:    func(s string) string { return "POMP_Task_handle pomp_old_task" + s + " = POMP_Get_current_task();" },
+	wRestoreTask: func(s string) string { return "POMP_Set_current_task(pomp_old_task" + s + ");" },
+	wOldTask:     func(s string) string { return "pomp_old_task" + s },
+	wTeam:        func(s string) string { return "pomp_team" + s },
+	wTeamDecl:    func(s string) string { return "POMP_Task_info pomp_team" + s + " =" },
+	wParallelFP:  func(s string) string { return "firstprivate(pomp_old_task" + s + ", pomp_team" + s + ")" },
+	wTaskID:      func(s string) string { return "pomp_task_id" + s },
+	wTaskCtx:     func(s string) string { return "pomp_task_ctx" + s },
+	wTaskDecl: func(s string) string {
+		return "POMP_Task_ctx pomp_task_ctx" + s + "; POMP_Task_handle pomp_task_id" + s + " ="
+	},
+	wTaskCtxRef: func(s string) string { return "&pomp_task_ctx" + s },
+	wTaskFP:     func(s string) string { return "firstprivate(pomp_task_id" + s + ", pomp_task_ctx" + s + ")" },
+}
+
+// words holds the words for the suffixes of the table suffixes: built on
+// every leaf, they cost more than the rest of its code.
+var words = func() (t [numWords][len(suffixes)]string) {
+	for k := range t {
+		for n := range t[k] {
+			t[k][n] = wordTexts[k](suffixes[n])
+		}
+	}
+	return t
+}()
+
+// word returns word k for the leaf at hand.
+func (g *gen) word(k wordKey) string {
+	if g.sfxN >= 0 {
+		return words[k][g.sfxN]
+	}
+	return wordTexts[k](g.sfx)
+}
 
 // part builds one part in gen.buf: build writes words with w, call and
 // pragma, which separates them by blanks.

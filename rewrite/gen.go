@@ -55,6 +55,7 @@ type gen struct {
 	digits    []byte // regionDigits' last answer, for region digitsOf
 	digitsOf  int
 	sfx       string // the suffix of the names of the leaf's variables (emit.go)
+	sfxN      int    // its index in suffixes, or -1
 
 	// depths holds the parentheses open before each token, once
 	// parenDepth needs them; noTail holds the offsets, in increasing
