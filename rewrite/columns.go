@@ -25,7 +25,7 @@ import (
 // Markers in generated code, which join expands.
 const (
 	// pragmaStart starts a directive the user wrote, followed by the
-	// decimal offset of the directive and pragmaOffEnd: unless it
+	// offset of the directive (appendOffset) and pragmaOffEnd: unless it
 	// replaces the directive with nothing before it, join puts it on a
 	// line of its own, numbered and indented like the user's directive.
 	pragmaStart  = '\x02'
@@ -35,6 +35,29 @@ const (
 	// being the user's.
 	resyncOptional = '\x03'
 )
+
+// offsetBytes is the length of an offset that appendOffset writes.
+const offsetBytes = 5
+
+// appendOffset appends the source offset off (below 2^35) in offsetBytes
+// bytes of seven bits each, the most significant first, with the high
+// bit set: none of them is a marker, and join reads it back without
+// parsing decimals.
+func appendOffset(b []byte, off int) []byte {
+	for shift := 7 * (offsetBytes - 1); shift >= 0; shift -= 7 {
+		b = append(b, 0x80|byte(off>>shift)&0x7f)
+	}
+	return b
+}
+
+// readOffset reads what appendOffset wrote.
+func readOffset(b []byte) int {
+	off := 0
+	for _, c := range b[:offsetBytes] {
+		off = off<<7 | int(c&0x7f)
+	}
+	return off
+}
 
 // lineLayout reports whether the construct of directive d is laid out in
 // lines. A _Pragma operator inside parentheses may be inside a macro's
@@ -69,7 +92,7 @@ func (g *gen) userPragma(d *parser.Directive, s *spec, clauses []parser.Clause, 
 	keep, added := g.keptSpans(d, s, clauses, omp, keepBuf[:0])
 	g.sep()
 	g.buf = append(g.buf, pragmaStart)
-	g.buf = itoa(g.buf, d.Pos)
+	g.buf = appendOffset(g.buf, d.Pos)
 	g.buf = append(g.buf, pragmaOffEnd)
 	end := d.End
 	if d.Form == parser.FormOperator {

@@ -56,6 +56,10 @@ type gen struct {
 	digitsOf  int
 	sfx       string // the suffix of the names of the leaf's variables (emit.go)
 	sfxN      int    // its index in suffixes, or -1
+	// quoted is quotedFile as a C string literal, the name of the last
+	// line directive (lineDirective).
+	quotedFile string
+	quoted     []byte
 
 	// depths holds the parentheses open before each token, once
 	// parenDepth needs them; noTail holds the offsets, in increasing

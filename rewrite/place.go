@@ -1,7 +1,6 @@
 package rewrite
 
 import (
-	"bytes"
 	"encoding/binary"
 	"sort"
 	"strconv"
@@ -197,8 +196,8 @@ func (g *gen) join(at, end int, segs ...seg) seg {
 			switch text[k] {
 			case pragmaStart:
 				user = true
-				e := k + 1 + bytes.IndexByte(text[k+1:], pragmaOffEnd)
-				pos, _ := strconv.Atoi(string(text[k+1 : e]))
+				e := k + 1 + offsetBytes // at pragmaOffEnd
+				pos := readOffset(text[k+1 : e])
 				if len(g.edits.arena) > a || pos != at {
 					if len(g.edits.arena) > a || at > 0 && g.src[at-1] != '\n' {
 						g.edits.arena = append(g.edits.arena, g.nl...)
@@ -300,6 +299,9 @@ func (g *gen) lineDirective(b []byte, line int, file string) []byte {
 	}
 	b = itoa(b, line)
 	b = append(b, ' ')
-	b = appendQuoted(b, file)
+	if file != g.quotedFile || g.quoted == nil {
+		g.quotedFile, g.quoted = file, appendQuoted(g.quoted[:0], file)
+	}
+	b = append(b, g.quoted...)
 	return append(b, g.nl...)
 }
