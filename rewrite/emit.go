@@ -10,13 +10,6 @@ import (
 // copied into the edit arena by join (place.go). A part is a sequence of
 // words, calls and pragmas separated by blanks.
 
-// saveTask and restoreTask keep the current task across a task
-// scheduling point (pomp.h, TASK IDENTITY).
-const (
-	saveTask    = "POMP_Task_handle pomp_old_task = POMP_Get_current_task();"
-	restoreTask = "POMP_Set_current_task(pomp_old_task);"
-)
-
 // The variables gopari declares are named for the leaf at hand: a
 // construct nested in another gets names of its own, so that none hides
 // another's (-Wshadow warned about gopari's code in most programs). The
@@ -30,8 +23,9 @@ func (g *gen) local(base string) string {
 	return base + g.sfx
 }
 
-// saveTask and restoreTask return the code of saveTask and restoreTask
-// for the leaf at hand.
+// saveTask and restoreTask return the code that keeps the current task
+// across a task scheduling point (pomp.h, TASK IDENTITY) for the leaf at
+// hand.
 func (g *gen) saveTask() string { return g.word(wSaveTask) }
 
 func (g *gen) restoreTask() string { return g.word(wRestoreTask) }
