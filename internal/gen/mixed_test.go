@@ -105,9 +105,22 @@ func TestMixedCompiles(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	probe := filepath.Join(dir, "probe.c")
+	if err := os.WriteFile(probe, []byte("#include <omp.h>\nint main(void) { return omp_get_max_threads() < 1; }\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	ran := 0
 	for _, cc := range []string{"gcc", "clang-14"} {
 		if _, err := exec.LookPath(cc); err != nil {
+			continue
+		}
+		if out, err := exec.Command(cc, "-fopenmp", "-fsyntax-only", probe).CombinedOutput(); err != nil {
+			if cc == "gcc" {
+				t.Fatalf("gcc cannot compile an OpenMP program: %v\n%s", err, out)
+			}
+			// As pomprt/e2e does: clang without its libomp headers is no
+			// compiler for OpenMP programs here.
+			t.Logf("%s cannot compile an OpenMP program (its omp.h missing?): %v\n%s", cc, err, out)
 			continue
 		}
 		ran++
@@ -119,6 +132,6 @@ func TestMixedCompiles(t *testing.T) {
 		}
 	}
 	if ran == 0 {
-		t.Skip("neither gcc nor clang-14 installed")
+		t.Skip("neither gcc nor clang-14 compiles OpenMP programs here")
 	}
 }
