@@ -91,7 +91,7 @@ func (g *gen) userPragma(d *parser.Directive, s *spec, clauses []parser.Clause, 
 	var keepBuf [16][2]int
 	keep, added := g.keptSpans(d, s, clauses, omp, keepBuf[:0])
 	g.sep()
-	g.buf = append(g.buf, pragmaStart)
+	g.mark(pragmaStart)
 	g.buf = appendOffset(g.buf, d.Pos)
 	g.buf = append(g.buf, pragmaOffEnd)
 	end := d.End
@@ -124,9 +124,9 @@ func (g *gen) userPragma(d *parser.Directive, s *spec, clauses []parser.Clause, 
 		g.buf = append(g.buf, g.tmp...)
 	}
 	if broken {
-		g.buf = append(g.buf, resyncLine)
+		g.mark(resyncLine)
 	} else {
-		g.buf = append(g.buf, resyncOptional)
+		g.mark(resyncOptional)
 	}
 }
 

@@ -139,7 +139,7 @@ func (g *gen) construct(c *parser.Construct) {
 	if !enabled {
 		return
 	}
-	g.buf = g.buf[:0]
+	g.resetBuf()
 	var allBuf [maxLeaves]parts
 	var regBuf [maxLeaves]int
 	all, regs := allBuf[:0], regBuf[:0]

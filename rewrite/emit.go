@@ -1,6 +1,7 @@
 package rewrite
 
 import (
+	"sort"
 	"strconv"
 
 	"gopari/parser"
@@ -107,6 +108,27 @@ func (g *gen) word(k wordKey) string {
 	return wordTexts[k](g.sfx)
 }
 
+// mark appends the marker c (resyncLine, pragmaStart, resyncOptional)
+// to gen.buf and notes where, for join: bytes of the user's text that
+// gopari copies into the buffer are never markers, whatever their value.
+func (g *gen) mark(c byte) {
+	g.marks = append(g.marks, len(g.buf))
+	g.buf = append(g.buf, c)
+}
+
+// resetBuf empties gen.buf for the parts of a construct.
+func (g *gen) resetBuf() { g.buf, g.marks = g.buf[:0], g.marks[:0] }
+
+// nextMark returns the position in gen.buf of the first marker at or
+// after from and before to, or -1.
+func (g *gen) nextMark(from, to int) int {
+	i := sort.SearchInts(g.marks, from)
+	if i < len(g.marks) && g.marks[i] < to {
+		return g.marks[i]
+	}
+	return -1
+}
+
 // part builds one part in gen.buf: build writes words with w, call and
 // pragma, which separates them by blanks.
 func (g *gen) part(build func()) seg {
@@ -187,7 +209,7 @@ func (g *gen) writePragma() {
 		// newline and a line marker for the insertion point.
 		g.buf = append(g.buf, "\n#pragma "...)
 		g.buf = append(g.buf, g.tmp...)
-		g.buf = append(g.buf, resyncLine)
+		g.mark(resyncLine)
 		return
 	}
 	g.buf = append(g.buf, "_Pragma("...)

@@ -50,6 +50,7 @@ type gen struct {
 	leaf1     leafBuilder                             // builds the leaf at hand
 	work      int                                     // bytes counted for line numbers, for the test of linear time
 	buf       []byte                                  // scratch for the parts of one construct
+	marks     []int                                   // positions of the markers in buf (mark)
 	partStart int                                     // where the part being built starts in buf
 	tmp       []byte
 	digits    []byte // regionDigits' last answer, for region digitsOf

@@ -3,32 +3,9 @@ package rewrite
 import (
 	"bytes"
 	"testing"
-)
 
-// TestMarkerIndex checks the eight-bytes-at-a-time scan of join against
-// bytes.IndexAny: every marker at every position of texts of every length
-// up to 40, beside bytes that are near the markers (0x04, 0x7f, 0x80,
-// 0x81, 0xff), whose borrows a wrong word test would mistake.
-func TestMarkerIndex(t *testing.T) {
-	fill := []byte{' ', 'a', 0x04, 0x05, 0x7f, 0x80, 0x81, 0x83, 0xff, '\n'}
-	for n := 0; n <= 40; n++ {
-		for _, f := range fill {
-			text := bytes.Repeat([]byte{f}, n)
-			if got, want := markerIndex(text), bytes.IndexAny(text, "\x01\x02\x03"); got != want {
-				t.Fatalf("%q: markerIndex %d, IndexAny %d", text, got, want)
-			}
-			for at := 0; at < n; at++ {
-				for _, m := range []byte{resyncLine, pragmaStart, resyncOptional} {
-					text[at] = m
-					if got := markerIndex(text); got != at {
-						t.Fatalf("%q: markerIndex %d, want %d", text, got, at)
-					}
-					text[at] = f
-				}
-			}
-		}
-	}
-}
+	"gopari/parser"
+)
 
 // TestPlainRun checks writeKept's eight-bytes-at-a-time scan against a
 // byte-by-byte one: every special byte at every position, beside bytes
@@ -58,6 +35,38 @@ func TestPlainRun(t *testing.T) {
 					}
 				}
 			}
+		}
+	}
+}
+
+// TestControlBytesInDirective checks that bytes of the user's text that
+// have the values of join's markers stay text: a directive whose clause
+// holds such a byte in a string literal is instrumented as the same
+// directive with a letter there (gopari panicked on '\x02' and split the
+// literal on '\x01' and '\x03').
+func TestControlBytesInDirective(t *testing.T) {
+	t.Parallel()
+	const src = "int f(const char *c) {\n  int n = 0;\n#pragma omp parallel if(c[0] != \"@\"[0]) reduction(+:n)\n  n++;\n#pragma omp task if(c[1] != \"@\"[0])\n  n--;\n  return n;\n}\n"
+	instrument := func(c byte) []byte {
+		res, diags := Source("ctl.c", bytes.ReplaceAll([]byte(src), []byte("@"), []byte{c}), parser.Config{}, Options{})
+		if res == nil {
+			t.Fatalf("%q: %v", c, diags.Err())
+		}
+		return res.Bytes()
+	}
+	// The code after the header, which names the byte escaped.
+	code := func(b []byte) []byte {
+		_, after, ok := bytes.Cut(b, []byte("#line 1 \"ctl.c\"\n"))
+		if !ok {
+			t.Fatalf("no header in\n%s", b)
+		}
+		return after
+	}
+	want := code(instrument('A'))
+	for _, c := range []byte{1, 2, 3, 4, 0x7f, 0x80} {
+		got := code(instrument(c))
+		if !bytes.Equal(got, bytes.ReplaceAll(want, []byte(`"A"`), []byte{'"', c, '"'})) {
+			t.Errorf("with %q instead of 'A':\n%s", c, got)
 		}
 	}
 }

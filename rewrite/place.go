@@ -1,7 +1,6 @@
 package rewrite
 
 import (
-	"encoding/binary"
 	"sort"
 	"strconv"
 
@@ -107,7 +106,7 @@ func (g *gen) sections(c *parser.Construct, reg int) {
 	if len(c.Sections) == 0 && !c.ImplicitFirst || reg < 0 {
 		return
 	}
-	g.buf = g.buf[:0]
+	g.resetBuf()
 	number := 0
 	open := func() seg {
 		return g.part(func() {
@@ -183,15 +182,16 @@ func (g *gen) join(at, end int, segs ...seg) seg {
 		if s.empty() {
 			continue
 		}
-		text := g.buf[s.a:s.b]
-		if n := len(g.edits.arena); n > a && text[0] != '\n' && text[0] != pragmaStart && g.edits.arena[n-1] != '\n' {
+		text, base := g.buf[s.a:s.b], s.a // base: where text starts in buf
+		if n := len(g.edits.arena); n > a && text[0] != '\n' && !(text[0] == pragmaStart && g.nextMark(s.a, s.a+1) == s.a) && g.edits.arena[n-1] != '\n' {
 			g.edits.arena = append(g.edits.arena, ' ')
 		}
 		for {
-			k := markerIndex(text)
+			k := g.nextMark(base, s.b)
 			if k < 0 {
 				break
 			}
+			k -= base
 			g.edits.arena = append(g.edits.arena, text[:k]...)
 			switch text[k] {
 			case pragmaStart:
@@ -205,7 +205,7 @@ func (g *gen) join(at, end int, segs ...seg) seg {
 					g.edits.arena = g.lineDirective(g.edits.arena, g.line(pos), g.fileAt(pos))
 					g.edits.arena = g.pad(g.edits.arena, pos)
 				}
-				text = text[e:]
+				text, base = text[e:], base+e
 				k = 0
 			case resyncOptional:
 				if i == last && k == len(text)-1 {
@@ -224,7 +224,7 @@ func (g *gen) join(at, end int, segs ...seg) seg {
 				}
 				g.edits.arena = g.marker(g.edits.arena, end)
 			}
-			text = text[k+1:]
+			text, base = text[k+1:], base+k+1
 		}
 		g.edits.arena = append(g.edits.arena, text...)
 	}
@@ -234,27 +234,6 @@ func (g *gen) join(at, end int, segs ...seg) seg {
 		}
 	}
 	return seg{a, len(g.edits.arena)}
-}
-
-// markerIndex returns the index of the first marker byte of text
-// (resyncLine, pragmaStart or resyncOptional: '\x01' to '\x03'), or -1.
-// It tests eight bytes at a time: join scans every byte gopari writes
-// into the code of a construct, and markers are few.
-func markerIndex(text []byte) int {
-	const ones, highs = 0x0101010101010101, 0x8080808080808080
-	i := 0
-	for ; i+8 <= len(text); i += 8 {
-		x := binary.LittleEndian.Uint64(text[i:])
-		if (x-4*ones)&^x&highs != 0 { // a byte below 4 (exact for "any")
-			break
-		}
-	}
-	for ; i < len(text); i++ {
-		if c := text[i]; c >= resyncLine && c <= resyncOptional {
-			return i
-		}
-	}
-	return -1
 }
 
 // joinLead is join with a leading blank, for code placed after a token.
