@@ -147,7 +147,7 @@ func (g *gen) w(words ...string) {
 }
 
 func (g *gen) sep() {
-	if len(g.buf) > g.partStart && g.buf[len(g.buf)-1] != resyncLine && g.buf[len(g.buf)-1] != resyncOptional {
+	if n := len(g.buf); n > g.partStart && !(len(g.marks) > 0 && g.marks[len(g.marks)-1] == n-1 && g.buf[n-1] != pragmaStart) {
 		g.buf = append(g.buf, ' ')
 	}
 }
