@@ -314,6 +314,12 @@ func sameClause(b []byte, c parser.Clause) bool {
 // the directive is not written as gopari expects.
 func ompEnd(src []byte, d *parser.Directive, toks []parser.Token) (int, int) {
 	i, strEnd := d.Pos, d.End
+	const plain = "#pragma omp" // as nearly every directive is written
+	if d.Form == parser.FormHash && d.End-i > len(plain) && string(src[i:i+len(plain)]) == plain {
+		if c := src[i+len(plain)]; !identByte[c] && c != '\\' {
+			return i + len(plain), strEnd
+		}
+	}
 	switch d.Form {
 	case parser.FormHash:
 		if src[i] == '%' {

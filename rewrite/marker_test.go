@@ -70,3 +70,31 @@ func TestControlBytesInDirective(t *testing.T) {
 		}
 	}
 }
+
+// TestOmpEnd checks where ompEnd finds the end of "omp" in #pragma
+// lines, on its fast path for the plain spelling and off it.
+func TestOmpEnd(t *testing.T) {
+	for _, c := range []struct {
+		src  string
+		want int
+	}{
+		{"#pragma omp parallel", 11},
+		{"#pragma omp\tparallel", 11},
+		{"#pragma omp(x)", 11},
+		{"#pragma omp", 11},
+		{"#pragma ompx parallel", -1},
+		{"#pragma omp_x", -1},
+		{"#pragma om\\\np parallel", 13},
+		{"#pragma omp\\\nx parallel", -1},
+		{"#pragma omp\\\n parallel", 11},
+		{"#  pragma   omp parallel", 15},
+		{"%:pragma omp parallel", 12},
+		{"#pragma /* c */ omp parallel", 19},
+		{"#pragma pomp inst begin(x)", -1},
+	} {
+		d := &parser.Directive{Form: parser.FormHash, Pos: 0, End: len(c.src)}
+		if got, _ := ompEnd([]byte(c.src), d, nil); got != c.want {
+			t.Errorf("ompEnd(%q) = %d, want %d", c.src, got, c.want)
+		}
+	}
+}
