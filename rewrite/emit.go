@@ -122,9 +122,18 @@ func (g *gen) resetBuf() { g.buf, g.marks = g.buf[:0], g.marks[:0] }
 // nextMark returns the position in gen.buf of the first marker at or
 // after from and before to, or -1.
 func (g *gen) nextMark(from, to int) int {
-	i := sort.SearchInts(g.marks, from)
-	if i < len(g.marks) && g.marks[i] < to {
-		return g.marks[i]
+	marks := g.marks // in increasing order
+	if len(marks) > 8 {
+		// Many sections in one construct: a search keeps it linear.
+		marks = marks[sort.SearchInts(marks, from):]
+	}
+	for _, m := range marks {
+		if m >= from {
+			if m < to {
+				return m
+			}
+			break
+		}
 	}
 	return -1
 }
