@@ -239,7 +239,9 @@ func (p *parser) loopTest(l *LoopLevel, s Span) string {
 func (p *parser) loopIncr(l *LoopLevel, s Span) string {
 	l.Incr = s
 	v := p.text(l.Var)
-	why := "its loop increment is not one of ++, --, +=, -= or " + v + " = " + v + " + step"
+	why := func() string { // built only when needed: most loops are canonical
+		return "its loop increment is not one of ++, --, +=, -= or " + v + " = " + v + " + step"
+	}
 	n := s.To - s.From
 	op := func(k int) string {
 		if k < s.To && p.toks[k].Kind == Punct {
@@ -261,10 +263,10 @@ func (p *parser) loopIncr(l *LoopLevel, s Span) string {
 	case n >= 5 && p.isIdent(s.From, v) && op(s.From+1) == "=" && p.isIdent(s.To-1, v) && op(s.To-2) == "+":
 		l.Step = Span{s.From + 2, s.To - 2}
 	default:
-		return why
+		return why()
 	}
 	if !p.topLevel(l.Step) {
-		return why
+		return why()
 	}
 	if l.Rel == "!=" && !l.Step.Empty() {
 		return "its loop test is != and its step is not ++ or --"

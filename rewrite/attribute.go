@@ -54,7 +54,7 @@ func (g *gen) attributes() {
 			if g.attrDone[e] {
 				continue
 			}
-			g.buf = g.buf[:0]
+			g.resetBuf()
 			text := g.part(func() { g.pragmaText(e.Text) })
 			g.edits.replace(e.Pos, e.End, g.join(e.Pos, e.End, text))
 		}

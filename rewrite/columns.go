@@ -2,6 +2,7 @@ package rewrite
 
 import (
 	"bytes"
+	"encoding/binary"
 	"sort"
 	"strings"
 
@@ -24,7 +25,7 @@ import (
 // Markers in generated code, which join expands.
 const (
 	// pragmaStart starts a directive the user wrote, followed by the
-	// decimal offset of the directive and pragmaOffEnd: unless it
+	// offset of the directive (appendOffset) and pragmaOffEnd: unless it
 	// replaces the directive with nothing before it, join puts it on a
 	// line of its own, numbered and indented like the user's directive.
 	pragmaStart  = '\x02'
@@ -34,6 +35,29 @@ const (
 	// being the user's.
 	resyncOptional = '\x03'
 )
+
+// offsetBytes is the length of an offset that appendOffset writes.
+const offsetBytes = 5
+
+// appendOffset appends the source offset off (below 2^35) in offsetBytes
+// bytes of seven bits each, the most significant first, with the high
+// bit set: none of them is a marker, and join reads it back without
+// parsing decimals.
+func appendOffset(b []byte, off int) []byte {
+	for shift := 7 * (offsetBytes - 1); shift >= 0; shift -= 7 {
+		b = append(b, 0x80|byte(off>>shift)&0x7f)
+	}
+	return b
+}
+
+// readOffset reads what appendOffset wrote.
+func readOffset(b []byte) int {
+	off := 0
+	for _, c := range b[:offsetBytes] {
+		off = off<<7 | int(c&0x7f)
+	}
+	return off
+}
 
 // lineLayout reports whether the construct of directive d is laid out in
 // lines. A _Pragma operator inside parentheses may be inside a macro's
@@ -67,8 +91,8 @@ func (g *gen) userPragma(d *parser.Directive, s *spec, clauses []parser.Clause, 
 	var keepBuf [16][2]int
 	keep, added := g.keptSpans(d, s, clauses, omp, keepBuf[:0])
 	g.sep()
-	g.buf = append(g.buf, pragmaStart)
-	g.buf = itoa(g.buf, d.Pos)
+	g.mark(pragmaStart)
+	g.buf = appendOffset(g.buf, d.Pos)
 	g.buf = append(g.buf, pragmaOffEnd)
 	end := d.End
 	if d.Form == parser.FormOperator {
@@ -100,9 +124,9 @@ func (g *gen) userPragma(d *parser.Directive, s *spec, clauses []parser.Clause, 
 		g.buf = append(g.buf, g.tmp...)
 	}
 	if broken {
-		g.buf = append(g.buf, resyncLine)
+		g.mark(resyncLine)
 	} else {
-		g.buf = append(g.buf, resyncOptional)
+		g.mark(resyncOptional)
 	}
 }
 
@@ -148,7 +172,8 @@ func (g *gen) keptSpans(d *parser.Directive, s *spec, clauses []parser.Clause, o
 
 // writeKept writes the directive d's text up to end, its kept spans as
 // they are and every other byte blanked, its lines kept. It reports
-// whether a line break outside a backslash-newline became a blank.
+// whether a line break outside a backslash-newline became a blank. Runs
+// of ordinary bytes, kept or blanked, are written at once.
 func (g *gen) writeKept(d *parser.Directive, keep [][2]int, end int) (broken bool) {
 	src := g.src
 	k := 0
@@ -162,6 +187,21 @@ func (g *gen) writeKept(d *parser.Directive, keep [][2]int, end int) (broken boo
 			k++
 		}
 		in := k < len(keep) && keep[k][0] <= i
+		stop := end // where in changes
+		if in {
+			stop = min(end, keep[k][1])
+		} else if k < len(keep) {
+			stop = min(end, keep[k][0])
+		}
+		j := plainRun(src, i, stop)
+		if in {
+			g.buf = append(g.buf, src[i:j]...)
+		} else {
+			g.buf = appendBlanks(g.buf, j-i)
+		}
+		if i = j; i == stop {
+			continue
+		}
 		c := src[i]
 		if c == '\\' {
 			if j := spliceEnd(src, i, end); j > i {
@@ -193,13 +233,51 @@ func (g *gen) writeKept(d *parser.Directive, keep [][2]int, end int) (broken boo
 	return broken
 }
 
+// keptSpecial marks the bytes writeKept does not copy or blank as they
+// come: backslashes, line breaks and tabs.
+var keptSpecial = [256]bool{'\\': true, '\n': true, '\r': true, '\t': true}
+
+// plainRun returns the offset of the first byte of src[i:stop] that
+// keptSpecial marks, or stop. It tests eight bytes at a time for one
+// below 0x0e (tabs and line breaks among them) or a backslash.
+func plainRun(src []byte, i, stop int) int {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	for i+8 <= stop {
+		x := binary.LittleEndian.Uint64(src[i:])
+		y := x ^ '\\'*ones
+		if (x-0x0e*ones)&^x&highs|(y-ones)&^y&highs != 0 {
+			break
+		}
+		i += 8
+	}
+	for i < stop && !keptSpecial[src[i]] {
+		i++
+	}
+	return i
+}
+
+// blanks is a run of blanks for appendBlanks.
+const blanks = "                                                                "
+
+// appendBlanks appends n blanks to b.
+func appendBlanks(b []byte, n int) []byte {
+	for ; n > len(blanks); n -= len(blanks) {
+		b = append(b, blanks...)
+	}
+	return append(b, blanks[:n]...)
+}
+
 // sameClause reports whether the source text b of clause c, without its
 // blanks, comments and backslash-newlines, is the clause as gopari writes
 // it: a clause that gopari changed is written at the directive's end.
 func sameClause(b []byte, c parser.Clause) bool {
-	want := c.Name
+	var wb [128]byte // on the stack: most clauses fit
+	want := append(wb[:0], c.Name...)
 	if c.HasArgs {
-		want += "(" + c.Args + ")"
+		want = append(append(append(want, '('), c.Args...), ')')
+	}
+	if bytes.Equal(b, want) { // as most clauses are written
+		return true
 	}
 	j := 0
 	for i := 0; i < len(b); {
@@ -236,6 +314,12 @@ func sameClause(b []byte, c parser.Clause) bool {
 // the directive is not written as gopari expects.
 func ompEnd(src []byte, d *parser.Directive, toks []parser.Token) (int, int) {
 	i, strEnd := d.Pos, d.End
+	const plain = "#pragma omp" // as nearly every directive is written
+	if d.Form == parser.FormHash && d.End-i > len(plain) && string(src[i:i+len(plain)]) == plain {
+		if c := src[i+len(plain)]; !identByte[c] && c != '\\' {
+			return i + len(plain), strEnd
+		}
+	}
 	switch d.Form {
 	case parser.FormHash:
 		if src[i] == '%' {
@@ -358,11 +442,14 @@ func identEnd(src []byte, i, end int) int {
 	start := i
 	for i < end {
 		c := src[i]
-		if c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c >= 0x80 {
+		if identByte[c] {
 			i++
 			continue
 		}
-		if j := spliceEnd(src, i, end); c == '\\' && j > i && i > start && j < end && isIdentStart(src[j]) {
+		if c != '\\' {
+			break
+		}
+		if j := spliceEnd(src, i, end); j > i && i > start && j < end && isIdentStart(src[j]) {
 			i = j
 			continue
 		}
@@ -371,9 +458,16 @@ func identEnd(src []byte, i, end int) int {
 	return i
 }
 
-func isIdentStart(c byte) bool {
-	return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c >= 0x80
-}
+func isIdentStart(c byte) bool { return identByte[c] }
+
+// identByte marks the bytes of identifiers: letters, digits, '_' and the
+// bytes of UTF-8 sequences.
+var identByte = func() (t [256]bool) {
+	for c := range t {
+		t[c] = c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c >= 0x80
+	}
+	return t
+}()
 
 // closeParen returns the offset after the ')' matching the '(' at
 // src[i], or i when there is none before end.
@@ -414,25 +508,40 @@ func (g *gen) pad(b []byte, at int) []byte {
 // tokens count them.
 func (g *gen) parenDepth(off int) int {
 	if g.depths == nil {
-		g.depths = make([]int32, len(g.toks)+1)
-		var d int32
-		for i, t := range g.toks {
-			g.depths[i] = d
-			if t.Kind == parser.Punct {
-				switch t.Sub {
-				case '(':
-					d++
-				case ')':
-					if d > 0 {
-						d--
-					}
-				}
-			}
+		if g.depthsAhead != nil {
+			g.depths = <-g.depthsAhead
+		} else {
+			g.depths = parenDepths(g.toks)
 		}
-		g.depths[len(g.toks)] = d
 	}
 	i := sort.Search(len(g.toks), func(i int) bool { return int(g.toks[i].Pos) >= off })
 	return int(g.depths[i])
+}
+
+// parensAhead is the number of tokens from which newGen builds the table
+// of parenDepth on another thread.
+const parensAhead = 1 << 16
+
+// parenDepths returns the parentheses open before each token of toks,
+// and after the last.
+func parenDepths(toks []parser.Token) []int32 {
+	depths := make([]int32, len(toks)+1)
+	var d int32
+	for i := range toks {
+		depths[i] = d
+		if t := &toks[i]; t.Kind == parser.Punct {
+			switch t.Sub {
+			case '(':
+				d++
+			case ')':
+				if d > 0 {
+					d--
+				}
+			}
+		}
+	}
+	depths[len(toks)] = d
+	return depths
 }
 
 // keepColumns ends every run of edits that user code follows on the same
@@ -442,6 +551,7 @@ func (g *gen) parenDepth(off int) int {
 func (g *gen) keepColumns() {
 	es := g.edits.edits
 	skip := g.noTail
+	lines := lineCursor{line: 1}
 	for i := range es {
 		e := &es[i]
 		end := int(e.end)
@@ -464,10 +574,28 @@ func (g *gen) keepColumns() {
 		}
 		g.edits.arena = append(g.edits.arena, text...)
 		g.edits.arena = append(g.edits.arena, g.nl...)
-		g.edits.arena = g.lineDirective(g.edits.arena, g.line(end), g.fileAt(end))
+		g.edits.arena = g.lineDirective(g.edits.arena, lines.at(g, end), g.fileAt(end))
 		g.edits.arena = g.pad(g.edits.arena, end)
 		e.text = seg32{int32(a), int32(len(g.edits.arena))}
 	}
+}
+
+// A lineCursor numbers lines for lookups that move forward through the
+// file, as keepColumns' do in the sorted edits: it counts the newlines
+// from the previous lookup, however far, and so counts each byte once.
+// (gen.line, for the walk, which also moves back, counts only from a
+// lookup nearby.)
+type lineCursor struct{ off, line int }
+
+// at returns the presumed line of offset off.
+func (c *lineCursor) at(g *gen, off int) int {
+	if g.f.HasMarkers() || off < c.off {
+		return g.line(off)
+	}
+	c.line += bytes.Count(g.src[c.off:off], []byte{'\n'})
+	g.work += off - c.off
+	c.off = off
+	return c.line
 }
 
 // codeFollows reports whether anything but blanks and comments follows

@@ -139,7 +139,7 @@ func (g *gen) construct(c *parser.Construct) {
 	if !enabled {
 		return
 	}
-	g.buf = g.buf[:0]
+	g.resetBuf()
 	var allBuf [maxLeaves]parts
 	var regBuf [maxLeaves]int
 	all, regs := allBuf[:0], regBuf[:0]
@@ -403,12 +403,12 @@ func taskReduction(cs []parser.Clause) bool {
 // every implicit task with the encountering task's handle.
 func (b *leafBuilder) parallel() {
 	g, r := b.g, b.r
-	old, team := g.local("pomp_old_task"), g.local("pomp_team")
+	old, team := g.word(wOldTask), g.word(wTeam)
 	b.p.pre = g.part(func() {
-		g.w("{", g.saveTask(), "POMP_Task_info "+team+" =")
+		g.w("{", g.saveTask(), g.word(wTeamDecl))
 		g.call(b.cl.Enter.Name, r, old)
 	})
-	b.p.pragma = b.pragma("firstprivate(" + old + ", " + team + ")")
+	b.p.pragma = b.pragma(g.word(wParallelFP))
 	b.body(old, team)
 	b.p.post = g.part(func() { g.call(b.cl.Exit.Name, r, old); g.w(g.restoreTask(), "}") })
 }
@@ -419,17 +419,17 @@ func (b *leafBuilder) parallel() {
 // of its own).
 func (b *leafBuilder) task() {
 	g, r := b.g, b.r
-	id, ctx := g.local("pomp_task_id"), g.local("pomp_task_ctx")
+	id, ctx := g.word(wTaskID), g.word(wTaskCtx)
 	b.p.pre = g.part(func() {
-		g.w("{", "POMP_Task_ctx "+ctx+"; POMP_Task_handle "+id+" =")
+		g.w("{", g.word(wTaskDecl))
 		if it := g.taskIteration(b.c); it != nil {
-			g.call(constructs.TaskCreateIter.Name, r, append([]string{"&" + ctx}, it...)...) // iteration.go
+			g.call(constructs.TaskCreateIter.Name, r, append([]string{g.word(wTaskCtxRef)}, it...)...) // iteration.go
 		} else {
-			g.call(b.cl.Enter.Name, r, "&"+ctx)
+			g.call(b.cl.Enter.Name, r, g.word(wTaskCtxRef))
 		}
 		g.w(g.saveTask())
 	})
-	b.p.pragma = b.pragma("firstprivate(" + id + ", " + ctx + ")")
+	b.p.pragma = b.pragma(g.word(wTaskFP))
 	b.body(id, ctx)
 	b.p.post = g.part(func() { g.w(g.restoreTask()); g.call(b.cl.Exit.Name, r, ctx); g.w("}") })
 }

@@ -58,7 +58,7 @@ func TestKeyRange(t *testing.T) {
 
 // TestItoa checks the short path of itoa against strconv.
 func TestItoa(t *testing.T) {
-	for _, i := range []int{0, 7, 9, 10, 99, 100, 12345, 999_999_999, 1_000_000_000, -1, -120, 1 << 40} {
+	for _, i := range []int{0, 7, 9, 10, 11, 99, 100, 101, 999, 1000, 12345, 654321, 999_999, 1_000_000, 99_999_999, 100_000_000, 999_999_999, 1_000_000_000, -1, -120, 1 << 40} {
 		if got, want := string(itoa([]byte("x"), i)), "x"+strconv.Itoa(i); got != want {
 			t.Errorf("itoa(%d) = %q, want %q", i, got, want)
 		}

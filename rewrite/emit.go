@@ -1,6 +1,7 @@
 package rewrite
 
 import (
+	"sort"
 	"strconv"
 
 	"gopari/parser"
@@ -9,13 +10,6 @@ import (
 // The code of one construct is built in gen.buf, part by part, and then
 // copied into the edit arena by join (place.go). A part is a sequence of
 // words, calls and pragmas separated by blanks.
-
-// saveTask and restoreTask keep the current task across a task
-// scheduling point (pomp.h, TASK IDENTITY).
-const (
-	saveTask    = "POMP_Task_handle pomp_old_task = POMP_Get_current_task();"
-	restoreTask = "POMP_Set_current_task(pomp_old_task);"
-)
 
 // The variables gopari declares are named for the leaf at hand: a
 // construct nested in another gets names of its own, so that none hides
@@ -30,28 +24,118 @@ func (g *gen) local(base string) string {
 	return base + g.sfx
 }
 
-// saveTask and restoreTask return the code of saveTask and restoreTask
-// for the leaf at hand.
-func (g *gen) saveTask() string {
-	if g.sfx == "" {
-		return saveTask
-	}
-	return "POMP_Task_handle " + g.local("pomp_old_task") + " = POMP_Get_current_task();"
-}
+// saveTask and restoreTask return the code that keeps the current task
+// across a task scheduling point (pomp.h, TASK IDENTITY) for the leaf at
+// hand.
+func (g *gen) saveTask() string { return g.word(wSaveTask) }
 
-func (g *gen) restoreTask() string {
-	if g.sfx == "" {
-		return restoreTask
-	}
-	return "POMP_Set_current_task(" + g.local("pomp_old_task") + ");"
-}
+func (g *gen) restoreTask() string { return g.word(wRestoreTask) }
 
 // setLocals names the variables of leaf i of a construct at depth.
 func (g *gen) setLocals(depth, i int) {
-	g.sfx = ""
+	g.sfx, g.sfxN = "", 0
 	if n := depth*maxLeaves + i; n > 0 {
-		g.sfx = "_" + strconv.Itoa(n)
+		if n < len(suffixes) {
+			g.sfx, g.sfxN = suffixes[n], n
+		} else {
+			g.sfx, g.sfxN = "_"+strconv.Itoa(n), -1
+		}
 	}
+}
+
+// suffixes holds the suffixes of setLocals for the depths most
+// constructs nest to: building the string on every leaf cost more than
+// the rest of naming its variables.
+var suffixes = func() (s [8 * maxLeaves]string) {
+	for n := 1; n < len(s); n++ {
+		s[n] = "_" + strconv.Itoa(n)
+	}
+	return s
+}()
+
+// A wordKey names a word of generated code that holds the names of the
+// leaf's variables.
+type wordKey int
+
+const (
+	wSaveTask wordKey = iota
+	wRestoreTask
+	wOldTask
+	wTeam
+	wTeamDecl   // declares the team of a parallel leaf
+	wParallelFP // the firstprivate clause of a parallel leaf
+	wTaskID
+	wTaskCtx
+	wTaskDecl // declares a task's context and ID
+	wTaskCtxRef
+	wTaskFP // the firstprivate clause of a task
+	numWords
+)
+
+// wordTexts renders each word for a suffix.
+var wordTexts = [numWords]func(sfx string) string{
+	wSaveTask:    func(s string) string { return "POMP_Task_handle pomp_old_task" + s + " = POMP_Get_current_task();" },
+	wRestoreTask: func(s string) string { return "POMP_Set_current_task(pomp_old_task" + s + ");" },
+	wOldTask:     func(s string) string { return "pomp_old_task" + s },
+	wTeam:        func(s string) string { return "pomp_team" + s },
+	wTeamDecl:    func(s string) string { return "POMP_Task_info pomp_team" + s + " =" },
+	wParallelFP:  func(s string) string { return "firstprivate(pomp_old_task" + s + ", pomp_team" + s + ")" },
+	wTaskID:      func(s string) string { return "pomp_task_id" + s },
+	wTaskCtx:     func(s string) string { return "pomp_task_ctx" + s },
+	wTaskDecl: func(s string) string {
+		return "POMP_Task_ctx pomp_task_ctx" + s + "; POMP_Task_handle pomp_task_id" + s + " ="
+	},
+	wTaskCtxRef: func(s string) string { return "&pomp_task_ctx" + s },
+	wTaskFP:     func(s string) string { return "firstprivate(pomp_task_id" + s + ", pomp_task_ctx" + s + ")" },
+}
+
+// words holds the words for the suffixes of the table suffixes: built on
+// every leaf, they cost more than the rest of its code.
+var words = func() (t [numWords][len(suffixes)]string) {
+	for k := range t {
+		for n := range t[k] {
+			t[k][n] = wordTexts[k](suffixes[n])
+		}
+	}
+	return t
+}()
+
+// word returns word k for the leaf at hand.
+func (g *gen) word(k wordKey) string {
+	if g.sfxN >= 0 {
+		return words[k][g.sfxN]
+	}
+	return wordTexts[k](g.sfx)
+}
+
+// mark appends the marker c (resyncLine, pragmaStart, resyncOptional)
+// to gen.buf and notes where, for join: bytes of the user's text that
+// gopari copies into the buffer are never markers, whatever their value.
+func (g *gen) mark(c byte) {
+	g.marks = append(g.marks, len(g.buf))
+	g.buf = append(g.buf, c)
+}
+
+// resetBuf empties gen.buf for the parts of a construct.
+func (g *gen) resetBuf() { g.buf, g.marks = g.buf[:0], g.marks[:0] }
+
+// nextMark returns the position in gen.buf of the first marker at or
+// after from and before to, or -1.
+func (g *gen) nextMark(from, to int) int {
+	marks := g.marks // in increasing order
+	if len(marks) > 8 {
+		// Many sections in one construct: a search keeps it linear.
+		marks = marks[sort.SearchInts(marks, from):]
+	}
+	for _, m := range marks {
+		if m >= from {
+			if m < to {
+				return m
+			}
+			break
+		}
+	}
+	return -1
 }
 
 // part builds one part in gen.buf: build writes words with w, call and
@@ -72,7 +156,7 @@ func (g *gen) w(words ...string) {
 }
 
 func (g *gen) sep() {
-	if len(g.buf) > g.partStart && g.buf[len(g.buf)-1] != resyncLine && g.buf[len(g.buf)-1] != resyncOptional {
+	if n := len(g.buf); n > g.partStart && !(len(g.marks) > 0 && g.marks[len(g.marks)-1] == n-1 && g.buf[n-1] != pragmaStart) {
 		g.buf = append(g.buf, ' ')
 	}
 }
@@ -134,7 +218,7 @@ func (g *gen) writePragma() {
 		// newline and a line marker for the insertion point.
 		g.buf = append(g.buf, "\n#pragma "...)
 		g.buf = append(g.buf, g.tmp...)
-		g.buf = append(g.buf, resyncLine)
+		g.mark(resyncLine)
 		return
 	}
 	g.buf = append(g.buf, "_Pragma("...)

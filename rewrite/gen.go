@@ -50,18 +50,25 @@ type gen struct {
 	leaf1     leafBuilder                             // builds the leaf at hand
 	work      int                                     // bytes counted for line numbers, for the test of linear time
 	buf       []byte                                  // scratch for the parts of one construct
+	marks     []int                                   // positions of the markers in buf (mark)
 	partStart int                                     // where the part being built starts in buf
 	tmp       []byte
 	digits    []byte // regionDigits' last answer, for region digitsOf
 	digitsOf  int
 	sfx       string // the suffix of the names of the leaf's variables (emit.go)
+	sfxN      int    // its index in suffixes, or -1
+	// quoted is quotedFile as a C string literal, the name of the last
+	// line directive (lineDirective).
+	quotedFile string
+	quoted     []byte
 
 	// depths holds the parentheses open before each token, once
 	// parenDepth needs them; noTail holds the offsets, in increasing
 	// order, where keepColumns leaves the line after an edit as it is
 	// (columns.go).
-	depths []int32
-	noTail []int
+	depths      []int32
+	depthsAhead chan []int32 // depths, built on another thread (newGen)
+	noTail      []int
 }
 
 func newGen(pr *parser.Result, opts Options) *gen {
@@ -86,6 +93,13 @@ func newGen(pr *parser.Result, opts Options) *gen {
 	mem.Prefault(g.edits.tmp, cap(g.edits.tmp))
 	g.regions = make([]region, 0, len(pr.Directives)+len(pr.Locks)+8)
 	mem.Prefault(g.regions, cap(g.regions))
+	if !g.preprocessed && len(g.toks) >= parensAhead {
+		// keepColumns asks parenDepth where code follows an edit on its
+		// line, which in a large file is nearly always: its table of
+		// every token is built beside the walk over the constructs.
+		g.depthsAhead = make(chan []int32, 1)
+		go func(toks []parser.Token, ch chan<- []int32) { ch <- parenDepths(toks) }(g.toks, g.depthsAhead)
+	}
 	for c := range classes {
 		if k := classes[c].Kind; k != nil && k.Group != "" {
 			g.off[c] = g.disabled(k.Group)

@@ -1,7 +1,6 @@
 package rewrite
 
 import (
-	"bytes"
 	"sort"
 	"strconv"
 
@@ -107,7 +106,7 @@ func (g *gen) sections(c *parser.Construct, reg int) {
 	if len(c.Sections) == 0 && !c.ImplicitFirst || reg < 0 {
 		return
 	}
-	g.buf = g.buf[:0]
+	g.resetBuf()
 	number := 0
 	open := func() seg {
 		return g.part(func() {
@@ -183,21 +182,22 @@ func (g *gen) join(at, end int, segs ...seg) seg {
 		if s.empty() {
 			continue
 		}
-		text := g.buf[s.a:s.b]
-		if n := len(g.edits.arena); n > a && text[0] != '\n' && text[0] != pragmaStart && g.edits.arena[n-1] != '\n' {
+		text, base := g.buf[s.a:s.b], s.a // base: where text starts in buf
+		if n := len(g.edits.arena); n > a && text[0] != '\n' && !(text[0] == pragmaStart && g.nextMark(s.a, s.a+1) == s.a) && g.edits.arena[n-1] != '\n' {
 			g.edits.arena = append(g.edits.arena, ' ')
 		}
 		for {
-			k := bytes.IndexAny(text, "\x01\x02\x03")
+			k := g.nextMark(base, s.b)
 			if k < 0 {
 				break
 			}
+			k -= base
 			g.edits.arena = append(g.edits.arena, text[:k]...)
 			switch text[k] {
 			case pragmaStart:
 				user = true
-				e := k + 1 + bytes.IndexByte(text[k+1:], pragmaOffEnd)
-				pos, _ := strconv.Atoi(string(text[k+1 : e]))
+				e := k + 1 + offsetBytes // at pragmaOffEnd
+				pos := readOffset(text[k+1 : e])
 				if len(g.edits.arena) > a || pos != at {
 					if len(g.edits.arena) > a || at > 0 && g.src[at-1] != '\n' {
 						g.edits.arena = append(g.edits.arena, g.nl...)
@@ -205,7 +205,7 @@ func (g *gen) join(at, end int, segs ...seg) seg {
 					g.edits.arena = g.lineDirective(g.edits.arena, g.line(pos), g.fileAt(pos))
 					g.edits.arena = g.pad(g.edits.arena, pos)
 				}
-				text = text[e:]
+				text, base = text[e:], base+e
 				k = 0
 			case resyncOptional:
 				if i == last && k == len(text)-1 {
@@ -224,7 +224,7 @@ func (g *gen) join(at, end int, segs ...seg) seg {
 				}
 				g.edits.arena = g.marker(g.edits.arena, end)
 			}
-			text = text[k+1:]
+			text, base = text[k+1:], base+k+1
 		}
 		g.edits.arena = append(g.edits.arena, text...)
 	}
@@ -278,6 +278,9 @@ func (g *gen) lineDirective(b []byte, line int, file string) []byte {
 	}
 	b = itoa(b, line)
 	b = append(b, ' ')
-	b = appendQuoted(b, file)
+	if file != g.quotedFile || g.quoted == nil {
+		g.quotedFile, g.quoted = file, appendQuoted(g.quoted[:0], file)
+	}
+	b = append(b, g.quoted...)
 	return append(b, g.nl...)
 }

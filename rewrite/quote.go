@@ -56,8 +56,63 @@ var needsEscape = func() (t [256]bool) {
 	return t
 }()
 
-// itoa appends the decimal form of i.
-func itoa(b []byte, i int) []byte { return strconv.AppendInt(b, int64(i), 10) }
+// itoa appends the decimal form of i. The offsets, lines and region
+// numbers gopari writes are below a billion: they are written in place,
+// two digits at a time, in a third of strconv.AppendInt's instructions.
+func itoa(b []byte, i int) []byte {
+	if i < 0 || i >= 1e9 {
+		return strconv.AppendInt(b, int64(i), 10)
+	}
+	n := decimalDigits(i)
+	at := len(b)
+	if cap(b)-at < n {
+		b = append(b, "000000000"[:n]...)
+	} else {
+		b = b[:at+n]
+	}
+	k := at + n
+	for i >= 100 {
+		q := i / 100
+		r := 2 * (i - 100*q)
+		k -= 2
+		b[k], b[k+1] = pairs[r], pairs[r+1]
+		i = q
+	}
+	if i >= 10 {
+		b[k-2], b[k-1] = pairs[2*i], pairs[2*i+1]
+	} else {
+		b[k-1] = byte('0' + i)
+	}
+	return b
+}
+
+// pairs holds the two digits of 00 to 99.
+const pairs = "00010203040506070809" + "10111213141516171819" + "20212223242526272829" + "30313233343536373839" +
+	"40414243444546474849" + "50515253545556575859" + "60616263646566676869" + "70717273747576777879" +
+	"80818283848586878889" + "90919293949596979899"
+
+// decimalDigits returns the number of decimal digits of 0 <= i < 1e9.
+func decimalDigits(i int) int {
+	switch {
+	case i < 10:
+		return 1
+	case i < 100:
+		return 2
+	case i < 1000:
+		return 3
+	case i < 10000:
+		return 4
+	case i < 100000:
+		return 5
+	case i < 1000000:
+		return 6
+	case i < 10000000:
+		return 7
+	case i < 100000000:
+		return 8
+	}
+	return 9
+}
 
 // LineMarker returns a GCC line marker, # line "name", with its newline:
 // as the first line of preprocessed input it names the file compiled.

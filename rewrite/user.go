@@ -18,7 +18,7 @@ func (g *gen) userRegion(u *parser.UserRegion) {
 		last = u.Ends[n-1]
 	}
 	i := g.addRegion(region{kind: userKind.Const, file: g.fileAt(u.Begin.Pos), begin: g.line(u.Begin.Pos), end: g.line(last.Pos), name: "user region", sub: u.Name})
-	g.buf = g.buf[:0]
+	g.resetBuf()
 	begin := g.part(func() { g.call(userKind.Enter.Name, i) })
 	end := g.part(func() { g.call(userKind.Exit.Name, i) })
 	g.edits.replace(u.Begin.Pos, u.Begin.End, g.join(u.Begin.Pos, u.Begin.End, begin))
@@ -33,7 +33,7 @@ func (g *gen) userControl(d *parser.Directive) {
 		return
 	}
 	fn := controlCalls[d.Name]
-	g.buf = g.buf[:0]
+	g.resetBuf()
 	text := g.part(func() { g.w(fn) })
 	g.edits.replace(d.Pos, d.End, g.join(d.Pos, d.End, text))
 }
