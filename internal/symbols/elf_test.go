@@ -1,8 +1,10 @@
 package symbols
 
 import (
+	"cmp"
 	"debug/elf"
 	"fmt"
+	"math/rand/v2"
 	"os/exec"
 	"path/filepath"
 	"slices"
@@ -49,6 +51,28 @@ func TestFuncSymbols(t *testing.T) {
 		}
 		if len(want) < 3 || !slices.Equal(got, want) {
 			t.Errorf("%s: %d function symbols read in place, %d by debug/elf (or fewer than 3)", path, len(got), len(want))
+		}
+	}
+}
+
+// TestSortByValue sorts random symbols, many at equal addresses, as a
+// stable sort by address does.
+func TestSortByValue(t *testing.T) {
+	t.Parallel()
+	rng := rand.New(rand.NewPCG(1, 2))
+	for _, n := range []int{0, 1, 2, 3, 100, 5000} {
+		fs := make([]funcSym, n)
+		for i := range fs {
+			v := 0x400000 + rng.Uint64N(2000)*16
+			if i%7 == 0 {
+				v = rng.Uint64() // other bytes differ too
+			}
+			fs[i] = funcSym{Value: v, Size: uint64(i), order: int32(i)}
+		}
+		want := slices.Clone(fs)
+		slices.SortStableFunc(want, func(a, b funcSym) int { return cmp.Compare(a.Value, b.Value) })
+		if got := sortByValue(fs); !slices.Equal(got, want) {
+			t.Errorf("%d symbols: sorted differently from a stable sort by address", n)
 		}
 	}
 }
