@@ -50,13 +50,31 @@ func addCallPaths(p *profile.Profile, g *C.pomp_rt, ck clock) {
 	n := int(C.pomp_cp.n)
 	parents := unsafe.Slice(C.pomp_cp.parent, n)
 	keys := unsafe.Slice(C.pomp_cp.key, n)
-	cp.Nodes = make([]profile.CallNode, n)
+	keep := sampledPaths(parents) // nil: every path
+	ids := make([]int, n)         // the run's node -> cp.Nodes, -1 if left out
+	cp.Nodes = make([]profile.CallNode, 0, n)
 	for i := 0; i < n; i++ {
-		cp.Nodes[i] = callNode(i, int(parents[i]), uint64(keys[i]))
+		if keep != nil && !keep[i] {
+			ids[i] = -1
+			cp.PrunedNodes++
+			continue
+		}
+		nd := callNode(i, int(parents[i]), uint64(keys[i]))
+		if nd.Parent >= 0 && nd.Parent < i {
+			nd.Parent = ids[nd.Parent] // kept: a kept node's ancestors are
+		}
+		ids[i] = len(cp.Nodes)
+		cp.Nodes = append(cp.Nodes, nd)
 	}
 	C.pthread_mutex_unlock(&C.pomp_cp.mu)
 	probe := uint64(C.pomp_cp_probe())
-	nodes, renumber := profile.DropLeaves(cp.Nodes, func(n profile.CallNode) bool { return n.Kind == "function" && n.Addr == probe })
+	nodes, dropped := profile.DropLeaves(cp.Nodes, func(n profile.CallNode) bool { return n.Kind == "function" && n.Addr == probe })
+	renumber := ids // the run's node -> its ID in the profile, -1 if left out
+	for i, id := range ids {
+		if id >= 0 {
+			renumber[i] = dropped[id]
+		}
+	}
 	var unmatched, lost C.uint64_t
 	C.pomp_cp_totals(&unmatched, &lost)
 	cp.UnmatchedCalls, cp.LostCreations = uint64(unmatched), uint64(lost)
@@ -97,7 +115,7 @@ func addCallPaths(p *profile.Profile, g *C.pomp_rt, ck clock) {
 	cp.Nodes = nodes
 	p.CallPaths = cp
 	p.Mappings = symbols.ReadMappings("/proc/self/maps")
-	addSamples(p, cp) // GOPARI_SAMPLE_HZ (sample.go)
+	addSamples(p, cp, renumber) // GOPARI_SAMPLE_HZ (sample.go)
 }
 
 // callNode is node i of the tree, with its parent and key as callpath.c

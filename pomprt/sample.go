@@ -3,6 +3,7 @@ package main
 /*
 #include "rt.h"
 #include "sample.h"
+int pomp_cp_is_light(void);
 */
 import "C"
 
@@ -30,10 +31,42 @@ import (
 // outlined function or of the OpenMP runtime library, which stand for
 // the construct the path already names.
 
+// sampledPaths returns, for a run whose call paths serve its samples
+// alone (light call paths, no function measured), which of the run's
+// nodes (parents: each node's parent) a sample names, or is an ancestor
+// of one; nil for any other run. The others are left out before they
+// are made: a recursive task code makes thousands (fib with tasks to
+// depth 12: 12,000) where its samples name tens, and making them all
+// and pruning them after the samples cost a millisecond at exit.
+func sampledPaths(parents []C.uint32_t) []bool {
+	sg := &C.pomp_sg
+	if sg.on != 2 || C.pomp_cp_is_light() == 0 {
+		return nil
+	}
+	keep := make([]bool, len(parents))
+	for _, id := range []int{C.CP_ROOT, C.CP_OVERFLOW} {
+		if id < len(keep) {
+			keep[id] = true
+		}
+	}
+	for _, s := range unsafe.Slice(sg.folds, int(sg.nfolds)) {
+		if int(s.node) < len(keep) {
+			keep[s.node] = true
+		}
+	}
+	for i := len(keep) - 1; i > C.CP_OVERFLOW; i-- {
+		if keep[i] && int(parents[i]) < i {
+			keep[parents[i]] = true
+		}
+	}
+	return keep
+}
+
 // addSamples folds the run's samples into cp (the call paths of the
-// run, already collected), resolving their program counters with the
-// run's mappings.
-func addSamples(p *profile.Profile, cp *profile.CallPaths) {
+// run, already collected; ids: the run's node -> its ID in cp.Nodes, -1
+// if left out), resolving their program counters with the run's
+// mappings.
+func addSamples(p *profile.Profile, cp *profile.CallPaths, ids []int) {
 	sg := &C.pomp_sg
 	if sg.on != 2 {
 		return
@@ -56,7 +89,14 @@ func addSamples(p *profile.Profile, cp *profile.CallPaths) {
 	for i := range folds {
 		s := &folds[i]
 		pcs := unsafe.Slice((*uint64)(unsafe.Pointer(s.pc)), int(s.depth))
-		nodes[i] = uint32(f.add(int(s.loc), uint32(s.node), int(s.region), pcs, [2]uint64{uint64(s.weight), uint64(s.ns)}))
+		node := uint32(s.node)
+		if int(node) < len(ids) {
+			node = C.CP_ROOT // left out: cannot be, but safe
+			if ids[s.node] >= 0 {
+				node = uint32(ids[s.node])
+			}
+		}
+		nodes[i] = uint32(f.add(int(s.loc), node, int(s.region), pcs, [2]uint64{uint64(s.weight), uint64(s.ns)}))
 	}
 	f.finish()
 	if !measured {
@@ -373,7 +413,7 @@ func prune(cp *profile.CallPaths) []int {
 			nodes = append(nodes, n)
 		}
 	}
-	cp.PrunedNodes = len(cp.Nodes) - len(nodes)
+	cp.PrunedNodes += len(cp.Nodes) - len(nodes) // and those addCallPaths left out
 	cp.Nodes = nodes
 	threads := cp.Threads[:0]
 	for _, th := range cp.Threads {
