@@ -147,8 +147,9 @@ static int fast_unwind(pomp_srec *r, ucontext_t *uc)
 	return 0;
 }
 
-/* unwind writes the program counters of context uc into r. */
-static void unwind(pomp_srec *r, ucontext_t *uc)
+/* unwind_locked writes the program counters of context uc into r (the
+ * caller unwinds alone: unwind). */
+static void unwind_locked(pomp_srec *r, ucontext_t *uc)
 {
 	if (u_backtrace && fast_unwind(r, uc))
 		return;
@@ -164,6 +165,54 @@ static void unwind(pomp_srec *r, ucontext_t *uc)
 	}
 	r->depth = (uint16_t)n;
 	r->truncated = n == SAMPLE_DEPTH;
+}
+
+/* One thread unwinds at a time. libunwind takes a lock of its own and
+ * then the loader's (dl_iterate_phdr); a thread interrupted while it
+ * holds the loader's (in dlopen or dlclose: Open MPI's MPI_Finalize
+ * closes its components) would wait in its handler for libunwind's lock,
+ * held by another thread's handler that waits for the loader: both hung
+ * (TestSampledJobTrace, once in a few runs on a loaded machine). A
+ * handler that finds another thread unwinding waits for it (threads'
+ * CPU-time timers fire at the same tick: they meet often, for the few
+ * microseconds an unwinding takes); after UNWIND_WAIT_NS it drops the
+ * sample and returns, which lets the loader go. */
+#define UNWIND_WAIT_NS 10000000
+static int unwinding;
+
+static uint64_t mono_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts); /* async-signal-safe */
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static int unwind_begin(uint64_t wait_ns)
+{
+	if (!__atomic_exchange_n(&unwinding, 1, __ATOMIC_ACQUIRE))
+		return 1;
+	uint64_t t0 = mono_ns();
+	do {
+		for (int i = 0; i < 64; i++) {
+			__builtin_ia32_pause();
+			if (!__atomic_load_n(&unwinding, __ATOMIC_RELAXED) && !__atomic_exchange_n(&unwinding, 1, __ATOMIC_ACQUIRE))
+				return 1;
+		}
+	} while (mono_ns() - t0 < wait_ns);
+	return 0;
+}
+
+static void unwind_end(void) { __atomic_store_n(&unwinding, 0, __ATOMIC_RELEASE); }
+
+/* unwind writes the program counters of context uc into r; 0 if it
+ * could not (another thread unwound for UNWIND_WAIT_NS). */
+static int unwind(pomp_srec *r, ucontext_t *uc)
+{
+	if (!unwind_begin(UNWIND_WAIT_NS))
+		return 0;
+	unwind_locked(r, uc);
+	unwind_end();
+	return 1;
 }
 
 /* where notes what t runs: its path; with none, the region of the
@@ -213,8 +262,10 @@ static void on_sample(int sig, siginfo_t *si, void *uc)
 			r->ns = t0 - s->last;
 			s->last = t0;
 			where(r, pomp_self_tls);
-			unwind(r, uc);
-			__atomic_store_n(&s->head, h + 1, __ATOMIC_RELEASE);
+			if (unwind(r, uc))
+				__atomic_store_n(&s->head, h + 1, __ATOMIC_RELEASE);
+			else
+				s->dropped++; /* a path without its stack would mislead */
 		}
 		s->signals++;
 		s->handler += read_clock(s->clock) - t0; /* the thread's CPU time in here, with the cpu clock */
@@ -233,8 +284,14 @@ static void warm_up(void)
 {
 	ucontext_t uc;
 	pomp_srec *r = calloc(1, sizeof *r);
-	if (r && getcontext(&uc) == 0)
-		unwind(r, &uc);
+	if (r && getcontext(&uc) == 0) {
+		/* Outside a handler it may wait longer; not for ever: a thread
+		 * that registers in a library's constructor holds the loader. */
+		if (unwind_begin(50 * UNWIND_WAIT_NS)) {
+			unwind_locked(r, &uc);
+			unwind_end();
+		}
+	}
 	free(r);
 }
 

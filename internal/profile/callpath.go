@@ -61,7 +61,9 @@ type Sampling struct {
 	Clock    string `json:"clock"` // "cpu" or "wall"
 	PeriodNs uint64 `json:"period_ns"`
 	// Samples counts the samples taken (a timer's overruns count too);
-	// Dropped those lost because a thread's buffer was full, Truncated
+	// Dropped those lost because a thread's buffer was full, or because
+	// another thread unwound its stack for 10 ms (the runtime unwinds
+	// one stack at a time: pomprt/sample.c), Truncated
 	// those whose stack was deeper than the runtime keeps (their
 	// outermost frames are missing).
 	Samples uint64 `json:"samples"`
