@@ -106,7 +106,13 @@ func mpirun(t *testing.T, dir string, np int, extra []string, exe string, args .
 	cmd := exec.CommandContext(ctx, "mpirun", argv...)
 	cmd.Dir = dir
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
+	cmd.Cancel = func() error {
+		// Open MPI starts the ranks outside mpirun's process group: a
+		// hung rank would outlive the test. The program's path is the
+		// test's own.
+		exec.Command("pkill", "-KILL", "-f", "^"+regexp.QuoteMeta(exe)).Run()
+		return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+	}
 	cmd.WaitDelay = time.Second
 	var env []string
 	for _, e := range os.Environ() {
