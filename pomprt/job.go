@@ -180,13 +180,20 @@ func (m *mpiJob) jobDir(program string) (string, error) {
 // directory half made.
 func (m *mpiJob) claim(dir, program string) (bool, error) {
 	want := experiment.JobMarker{Format: experiment.JobMarkerFormat, Version: experiment.JobMarkerVersion, Job: m.Job, Token: m.token, Launcher: m.Launcher, Size: m.Size, Program: program}
+	ours := func(b []byte) bool {
+		var got experiment.JobMarker
+		return json.Unmarshal(b, &got) == nil && got.Format == want.Format && got.Job == want.Job && got.Token == want.Token
+	}
+	marker := filepath.Join(dir, experiment.JobMarkerFile)
 	for attempt := 0; attempt < 10; attempt++ {
-		if b, err := os.ReadFile(filepath.Join(dir, experiment.JobMarkerFile)); err == nil {
-			var got experiment.JobMarker
-			return json.Unmarshal(b, &got) == nil && got.Format == want.Format && got.Job == want.Job && got.Token == want.Token, nil
+		if b, err := os.ReadFile(marker); err == nil {
+			return ours(b), nil
 		}
 		if _, err := os.Lstat(dir); err == nil {
-			return false, nil // not a job's directory: kept
+			// Another rank may have made it since the marker was looked
+			// for: a job's directory appears with its marker in it.
+			b, err := os.ReadFile(marker)
+			return err == nil && ours(b), nil // else not a job's directory: kept
 		}
 		tmp := fmt.Sprintf("%s.tmp-%d-%d", dir, m.Rank, os.Getpid())
 		if err := os.Mkdir(tmp, 0o755); err != nil {
