@@ -142,24 +142,9 @@ func isNameByte(c byte) bool {
 // parenArgs returns the text inside the parenthesis that opens s and the
 // index of its closing one, or -1.
 func parenArgs(s string) (string, int) {
-	depth := 0
-	var quote byte
-	for i := 0; i < len(s); i++ {
-		switch c := s[i]; {
-		case quote != 0:
-			if c == quote {
-				quote = 0
-			}
-		case c == '\'' || c == '"':
-			quote = c
-		case c == '(':
-			depth++
-		case c == ')':
-			depth--
-			if depth == 0 {
-				return strings.TrimSpace(s[1:i]), i
-			}
-		}
+	i := closeParen(s)
+	if i < 0 {
+		return "", -1
 	}
-	return "", -1
+	return strings.TrimSpace(s[1:i]), i
 }
