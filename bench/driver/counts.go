@@ -80,14 +80,7 @@ func (b *bench) countingPrefix() string {
 // compileCounting builds src with gopari cc against the counting
 // runtime, as name.count.
 func (b *bench) compileCounting(name, src string) {
-	exe := filepath.Join(b.work, name+".count")
-	args := append([]string{b.gopari, "cc", "gcc", "-O2", "-fopenmp"}, layout...)
-	cmd := exec.Command(args[0], append(args[1:], src, "-o", exe)...)
-	cmd.Env = append(os.Environ(), "GOPARI_PREFIX="+b.countingPrefix())
-	if out, err := cmd.CombinedOutput(); err != nil {
-		fatalf("building %s: %v\n%s", exe, err, out)
-	}
-	b.exe[name+".count"] = exe
+	b.compileEnv([]string{"GOPARI_PREFIX=" + b.countingPrefix()}, name, src, "count", b.gopari)
 }
 
 func (b *bench) unitProgs() []unitProg {

@@ -47,13 +47,20 @@ func peakRSS(stderr []byte) float64 {
 // compile builds src as b.exe[name+"."+kind]: uninstrumented when gopari
 // is "", else through that gopari's cc wrapper, with gcc -O2 -fopenmp.
 func (b *bench) compile(name, src, kind, gopari string, libs ...string) {
+	b.compileEnv(nil, name, src, kind, gopari, libs...)
+}
+
+// compileEnv is compile with env added to the build's environment.
+func (b *bench) compileEnv(env []string, name, src, kind, gopari string, libs ...string) {
 	exe := filepath.Join(b.work, name+"."+kind)
 	args := append([]string{"gcc", "-O2", "-fopenmp"}, layout...)
 	args = append(append(args, src, "-o", exe), libs...)
 	if gopari != "" {
 		args = append([]string{gopari, "cc"}, args...)
 	}
-	if out, err := exec.Command(args[0], args[1:]...).CombinedOutput(); err != nil {
+	cmd := exec.Command(args[0], args[1:]...)
+	cmd.Env = append(os.Environ(), env...)
+	if out, err := cmd.CombinedOutput(); err != nil {
 		fatalf("building %s: %v\n%s", exe, err, out)
 	}
 	b.exe[name+"."+kind] = exe
