@@ -3,6 +3,7 @@ package main
 /*
 #include <stdlib.h>
 #include "rt.h"
+#include "buildid.h"
 void pomp_cp_totals(uint64_t *unmatched, uint64_t *lost);
 int pomp_cp_go_ready(void);
 const char *pomp_cp_embedded_filter(const char **name);
@@ -13,6 +14,7 @@ extern int pomp_cp_cost_pairs;
 import "C"
 
 import (
+	"encoding/hex"
 	"fmt"
 	"math"
 	"os"
@@ -52,7 +54,16 @@ func addCallPaths(p *profile.Profile, g *C.pomp_rt, ck clock) {
 	keys := unsafe.Slice(C.pomp_cp.key, n)
 	keep := sampledPaths(parents) // nil: every path
 	ids := make([]int, n)         // the run's node -> cp.Nodes, -1 if left out
-	cp.Nodes = make([]profile.CallNode, 0, n)
+	size := n                     // the collector is off at exit: size once
+	if keep != nil {
+		size = 0
+		for _, k := range keep {
+			if k {
+				size++
+			}
+		}
+	}
+	cp.Nodes = make([]profile.CallNode, 0, size)
 	for i := 0; i < n; i++ {
 		if keep != nil && !keep[i] {
 			ids[i] = -1
@@ -114,8 +125,25 @@ func addCallPaths(p *profile.Profile, g *C.pomp_rt, ck clock) {
 	C.pthread_mutex_unlock(&g.mu)
 	cp.Nodes = nodes
 	p.CallPaths = cp
-	p.Mappings = symbols.ReadMappings("/proc/self/maps")
+	p.Mappings = symbols.ReadMappings("/proc/self/maps", loadedBuildIDs())
 	addSamples(p, cp, renumber) // GOPARI_SAMPLE_HZ (sample.go)
+}
+
+// loadedBuildIDs returns the build IDs of the objects loaded in this
+// process, read from memory (buildid.c), by an address a mapping of each
+// starts at: a mapping of none is read from its file.
+func loadedBuildIDs() func(profile.Mapping) (string, bool) {
+	var objs [256]C.pomp_objid
+	n := int(C.pomp_build_ids(&objs[0], C.int(len(objs))))
+	return func(m profile.Mapping) (string, bool) {
+		for i := 0; i < n; i++ {
+			o := &objs[i]
+			if m.Start >= uint64(o.lo) && m.Start < uint64(o.hi) {
+				return hex.EncodeToString(C.GoBytes(unsafe.Pointer(&o.id[0]), C.int(o.len))), true
+			}
+		}
+		return "", false
+	}
 }
 
 // callNode is node i of the tree, with its parent and key as callpath.c

@@ -5,7 +5,9 @@ import (
 	"debug/dwarf"
 	"debug/elf"
 	"encoding/binary"
+	"os"
 	"sort"
+	"syscall"
 )
 
 // An elfFile is what one file tells about its addresses: its loadable
@@ -39,10 +41,22 @@ type lineRow struct {
 	end  bool
 }
 
-func openELF(path string) (*elfFile, error) {
-	f, err := elf.Open(path)
-	if err != nil {
-		return nil, err
+// openELF reads path's loadable segments and function symbols; mapped,
+// from a read-only mapping of the file, whose symbol and string tables
+// are used where they lie: no copy, no fresh pages to fill. Only a
+// running program's own objects are read so (the file can then not
+// change under the mapping without the program failing first).
+func openELF(path string, mapped bool) (*elfFile, error) {
+	var f *elf.File
+	var data []byte
+	var err error
+	if mapped {
+		f, data = mapELF(path)
+	}
+	if f == nil {
+		if f, err = elf.Open(path); err != nil {
+			return nil, err
+		}
 	}
 	ef := &elfFile{f: f, buildID: buildID(f)}
 	for _, p := range f.Progs {
@@ -50,9 +64,44 @@ func openELF(path string) (*elfFile, error) {
 			ef.loads = append(ef.loads, p)
 		}
 	}
-	ef.funcs, ef.strtab = funcSymbols(f)
+	ef.funcs, ef.strtab = funcSymbols(f, data)
 	ef.funcs = sortByValue(ef.funcs)
 	return ef, nil
+}
+
+// mapELF maps path read-only and parses its headers from the mapping;
+// nil if it cannot (then the file is read instead). The mapping stays
+// for the life of the process, as the resolver's files do.
+func mapELF(path string) (*elf.File, []byte) {
+	fd, err := os.Open(path)
+	if err != nil {
+		return nil, nil
+	}
+	defer fd.Close()
+	st, err := fd.Stat()
+	if err != nil || st.Size() <= 0 || st.Size() != int64(int(st.Size())) {
+		return nil, nil
+	}
+	data, err := syscall.Mmap(int(fd.Fd()), 0, int(st.Size()), syscall.PROT_READ, syscall.MAP_SHARED)
+	if err != nil {
+		return nil, nil
+	}
+	f, err := elf.NewFile(bytes.NewReader(data))
+	if err != nil {
+		syscall.Munmap(data)
+		return nil, nil
+	}
+	return f, data
+}
+
+// sectionData is sec's contents: in place in data (the whole file,
+// mapped) when they lie there uncompressed, else read.
+func sectionData(sec *elf.Section, data []byte) ([]byte, error) {
+	if data != nil && sec.Type != elf.SHT_NOBITS && sec.Flags&elf.SHF_COMPRESSED == 0 &&
+		sec.Offset <= uint64(len(data)) && sec.Size <= uint64(len(data))-sec.Offset {
+		return data[sec.Offset : sec.Offset+sec.Size : sec.Offset+sec.Size], nil
+	}
+	return sec.Data()
 }
 
 // sortByValue sorts symbols by address, equal addresses in table order:
@@ -87,14 +136,15 @@ func sortByValue(fs []funcSym) []funcSym {
 }
 
 // funcSymbols returns the function symbols of f's symbol table (its
-// dynamic one if it has none) and their string table. A 64-bit
-// little-endian table is read in place: debug/elf's Symbols makes a
-// string of every symbol's name, a millisecond and more for an
-// executable with Go's runtime in it, at a sampled run's exit.
-func funcSymbols(f *elf.File) ([]funcSym, []byte) {
+// dynamic one if it has none) and their string table; data is the
+// whole file mapped, or nil. A 64-bit little-endian table is read in
+// place: debug/elf's Symbols makes a string of every symbol's name, a
+// millisecond and more for an executable with Go's runtime in it, at a
+// sampled run's exit.
+func funcSymbols(f *elf.File, data []byte) ([]funcSym, []byte) {
 	if f.Class == elf.ELFCLASS64 && f.Data == elf.ELFDATA2LSB {
 		for _, typ := range []elf.SectionType{elf.SHT_SYMTAB, elf.SHT_DYNSYM} {
-			if fs, str, ok := funcSymbols64(f, typ); ok {
+			if fs, str, ok := funcSymbols64(f, typ, data); ok {
 				return fs, str
 			}
 		}
@@ -116,17 +166,18 @@ func funcSymbols(f *elf.File) ([]funcSym, []byte) {
 }
 
 // funcSymbols64 reads the function symbols of f's first section of type
-// typ; ok is false if it has none or cannot be read.
-func funcSymbols64(f *elf.File, typ elf.SectionType) (fs []funcSym, str []byte, ok bool) {
+// typ (from file, the whole file mapped, if not nil); ok is false if it
+// has none or cannot be read.
+func funcSymbols64(f *elf.File, typ elf.SectionType, file []byte) (fs []funcSym, str []byte, ok bool) {
 	for _, sec := range f.Sections {
 		if sec.Type != typ || int(sec.Link) >= len(f.Sections) {
 			continue
 		}
-		data, err := sec.Data()
+		data, err := sectionData(sec, file)
 		if err != nil || len(data) < elf.Sym64Size {
 			return nil, nil, false
 		}
-		if str, err = f.Sections[sec.Link].Data(); err != nil {
+		if str, err = sectionData(f.Sections[sec.Link], file); err != nil {
 			return nil, nil, false
 		}
 		fs = make([]funcSym, 0, len(data)/elf.Sym64Size)

@@ -14,8 +14,9 @@ import (
 )
 
 // TestFuncSymbols reads the function symbols of a C program (its symbol
-// table) and of the C library (its dynamic one) in place, and finds
-// exactly what debug/elf's readers find.
+// table) and of the C library (its dynamic one) in place, read and from
+// a mapping of the file, and finds exactly what debug/elf's readers
+// find.
 func TestFuncSymbols(t *testing.T) {
 	t.Parallel()
 	if _, err := exec.LookPath("gcc"); err != nil {
@@ -41,16 +42,26 @@ func TestFuncSymbols(t *testing.T) {
 				want = append(want, fmt.Sprintf("%x %d %s", s.Value, s.Size, s.Name))
 			}
 		}
-		fs, str := funcSymbols(f)
-		var got []string
-		for i, s := range fs {
-			if int(s.order) != i {
-				t.Fatalf("%s: symbol %d has order %d", path, i, s.order)
-			}
-			got = append(got, fmt.Sprintf("%x %d %s", s.Value, s.Size, nameAt(str, s.name)))
+		mf, data := mapELF(path)
+		if mf == nil {
+			t.Fatalf("%s: cannot be mapped", path)
 		}
-		if len(want) < 3 || !slices.Equal(got, want) {
-			t.Errorf("%s: %d function symbols read in place, %d by debug/elf (or fewer than 3)", path, len(got), len(want))
+		for _, file := range [][]byte{nil, data} {
+			ef := f
+			if file != nil {
+				ef = mf
+			}
+			fs, str := funcSymbols(ef, file)
+			var got []string
+			for i, s := range fs {
+				if int(s.order) != i {
+					t.Fatalf("%s: symbol %d has order %d", path, i, s.order)
+				}
+				got = append(got, fmt.Sprintf("%x %d %s", s.Value, s.Size, nameAt(str, s.name)))
+			}
+			if len(want) < 3 || !slices.Equal(got, want) {
+				t.Errorf("%s (mapped: %v): %d function symbols read in place, %d by debug/elf (or fewer than 3)", path, file != nil, len(got), len(want))
+			}
 		}
 	}
 }

@@ -20,8 +20,10 @@ import (
 )
 
 // ReadMappings returns the file mappings of a /proc/PID/maps file that
-// hold code, each with its file's build ID.
-func ReadMappings(path string) []profile.Mapping {
+// hold code, each with its file's build ID: the one known gives (a
+// running program reads its own objects' from memory), or "" and false
+// for one read from the file. known may be nil.
+func ReadMappings(path string, known func(m profile.Mapping) (string, bool)) []profile.Mapping {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil
@@ -37,7 +39,12 @@ func ReadMappings(path string) []profile.Mapping {
 		}
 		id, seen := ids[m.File]
 		if !seen {
-			id = FileBuildID(m.File)
+			if known != nil {
+				id, seen = known(m)
+			}
+			if !seen {
+				id = FileBuildID(m.File)
+			}
 			ids[m.File] = id
 		}
 		m.BuildID = id

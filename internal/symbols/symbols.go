@@ -44,6 +44,7 @@ type Resolver struct {
 	warnings []string
 	done     map[uint64]Frame
 	noLines  bool
+	mapped   bool // files read through a mapping (openELF)
 }
 
 // New returns a resolver of the addresses of a run with these mappings.
@@ -56,10 +57,11 @@ func New(maps []profile.Mapping) *Resolver {
 // NewFuncs returns a resolver that resolves addresses to functions only,
 // without reading DWARF's line tables (an instrumented program's holds
 // the Go runtime's: reading it costs a tenth of a second): the sampler's,
-// at the end of a run.
+// at the end of a run. Its files are the run's own, mapped by the loader,
+// and their symbols are read from a mapping of each (openELF).
 func NewFuncs(maps []profile.Mapping) *Resolver {
 	r := New(maps)
-	r.noLines = true
+	r.noLines, r.mapped = true, true
 	return r
 }
 
@@ -136,7 +138,7 @@ func (r *Resolver) file(m *profile.Mapping) *elfFile {
 	if ef, ok := r.files[m.File]; ok {
 		return ef
 	}
-	ef, err := openELF(m.File)
+	ef, err := openELF(m.File, r.mapped)
 	switch {
 	case err != nil:
 		r.warnings = append(r.warnings, fmt.Sprintf("%s: %v; its functions are shown as addresses", m.File, err))
