@@ -16,6 +16,7 @@ import (
 	"gopari/internal/callpath"
 	"gopari/internal/chrome"
 	"gopari/internal/profile"
+	"gopari/internal/symbols"
 )
 
 // Sampled call paths (issue 26): testdata/sampled.c, built through gopari
@@ -84,6 +85,7 @@ func TestSampledCallPaths(t *testing.T) {
 					}
 					checkSampledChain(t, tree, got)
 					checkSampledTasks(t, tree, got)
+					checkMappings(t, readProfile(t, r), exe)
 					if n == 2 {
 						checkSampledBarrier(t, tree, got)
 					}
@@ -97,6 +99,23 @@ func TestSampledCallPaths(t *testing.T) {
 				})
 			}
 		})
+	}
+}
+
+// checkMappings checks the build IDs of a run's mappings, which the
+// runtime reads from the notes its loader mapped: each is the one its
+// file holds on disk, and the executable has one.
+func checkMappings(t *testing.T, p *profile.Profile, exe string) {
+	t.Helper()
+	sawExe := false
+	for _, m := range p.Mappings {
+		if want := symbols.FileBuildID(m.File); m.BuildID != want {
+			t.Errorf("mapping of %s: build ID %q, its file's is %q", m.File, m.BuildID, want)
+		}
+		sawExe = sawExe || (m.File == exe && m.BuildID != "")
+	}
+	if !sawExe {
+		t.Errorf("no mapping of %s with a build ID among %d mappings", exe, len(p.Mappings))
 	}
 }
 
