@@ -276,6 +276,10 @@ func (f *folder) inside(pcs []uint64, cur profile.CallNode) []uint64 {
 		if i > 0 {
 			pc-- // a return address: the call is before it
 		}
+		if ompLibrary(f.res.Module(pc)) {
+			stopped = true // its name is not needed: its library's symbols are not read
+			break
+		}
 		r := f.res.Frame(pc)
 		e := fr{pc, classify(r), r.Mangled}
 		if r.Known {
@@ -329,12 +333,18 @@ func (f *folder) inside(pcs []uint64, cur profile.CallNode) []uint64 {
 	return out
 }
 
+// ompLibrary reports whether module is an OpenMP runtime library.
+func ompLibrary(module string) bool {
+	base := filepath.Base(module)
+	return strings.HasPrefix(base, "libgomp") || strings.HasPrefix(base, "libomp") || strings.HasPrefix(base, "libiomp")
+}
+
 // classify says what kind of code frame r is.
 func classify(r symbols.Frame) int {
 	base := filepath.Base(r.Module)
 	name := r.Mangled
 	switch {
-	case strings.HasPrefix(base, "libgomp") || strings.HasPrefix(base, "libomp") || strings.HasPrefix(base, "libiomp"):
+	case ompLibrary(r.Module):
 		return ompRuntime
 	case r.Known && symbols.IsOutlined(name):
 		return outlined

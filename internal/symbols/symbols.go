@@ -123,6 +123,15 @@ func (r *Resolver) resolve(addr uint64) Frame {
 	return f
 }
 
+// Module is the file whose mapping holds addr, "" if none: a frame's
+// module, known without reading the file.
+func (r *Resolver) Module(addr uint64) string {
+	if m := r.mapping(addr); m != nil {
+		return m.File
+	}
+	return ""
+}
+
 // mapping is the mapping that holds addr, nil if none.
 func (r *Resolver) mapping(addr uint64) *profile.Mapping {
 	i := sort.Search(len(r.maps), func(i int) bool { return r.maps[i].Start > addr }) - 1
