@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -37,10 +38,11 @@ func (b *bench) sampling(w io.Writer) {
 	b.sampleCost(w, fib)
 	fmt.Fprintf(w, "## Sampled call paths at 1000 Hz: overhead\n\n")
 	fmt.Fprintf(w, "Each program uninstrumented (orig), instrumented in profile mode (profile) and the same build with GOPARI_SAMPLE_HZ=1000 "+
-		"(sampled; call paths on, so every frame is timed); %d paired rounds, medians of the per-round ratios of wall and of process CPU time. "+
+		"(sampled; light call paths on); paired rounds, at least %d and as many as make 8 s of each build's runs (short programs "+
+		"move by a few percent from run to run), medians of the per-round ratios of wall and of process CPU time. "+
 		"OMP_WAIT_POLICY=passive, so that waiting threads do not spin.\n\n", 3**pairs)
-	fmt.Fprintf(w, "| program | threads | orig s | profile s | sampled s | sampled/profile wall | CPU | sampled/orig wall | samples/run |\n"+
-		"|---|---:|---:|---:|---:|---:|---:|---:|---:|\n")
+	fmt.Fprintf(w, "| program | threads | rounds | orig s | profile s | sampled s | sampled/profile wall | CPU | sampled/orig wall | samples/run |\n"+
+		"|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n")
 	for _, p := range []struct {
 		label, exe string
 		args       []string
@@ -132,7 +134,11 @@ func (b *bench) sampleCost(w io.Writer, args []string) {
 // sampleOverhead writes one row of part b.
 func (b *bench) sampleOverhead(w io.Writer, label, exe string, threads int, args []string) {
 	runs := map[string][]sampleRun{}
-	roundsOf([]string{"orig", "profile", "sampled"}, 3**pairs, func(kind string, r int) {
+	rounds := 3 * *pairs
+	if l := b.runSampled(exe+".inst", threads, 0, args...).wall; l > 0 && int(math.Ceil(8/l)) > rounds {
+		rounds = min(int(math.Ceil(8/l)), 10**pairs)
+	}
+	roundsOf([]string{"orig", "profile", "sampled"}, rounds, func(kind string, r int) {
 		switch kind {
 		case "orig":
 			runs[kind] = append(runs[kind], b.runSampled(exe+".orig", threads, 0, args...))
@@ -159,7 +165,7 @@ func (b *bench) sampleOverhead(w io.Writer, label, exe string, threads int, args
 	wall := func(r sampleRun) float64 { return r.wall }
 	cpu := func(r sampleRun) float64 { return r.cpu }
 	rw, rc := ratio("sampled", "profile", wall), ratio("sampled", "profile", cpu)
-	fmt.Fprintf(w, "| %s | %d | %.3f | %.3f | %.3f | %.3f | %.3f | %.3f | %.0f |\n", label, threads, med("orig", wall), med("profile", wall),
+	fmt.Fprintf(w, "| %s | %d | %d | %.3f | %.3f | %.3f | %.3f | %.3f | %.3f | %.0f |\n", label, threads, rounds, med("orig", wall), med("profile", wall),
 		med("sampled", wall), rw, rc, ratio("sampled", "orig", wall), med("sampled", func(r sampleRun) float64 { return float64(r.sampling.Samples) }))
 	// At 1 thread the CPU time is the figure to judge (one thread does
 	// all the work), at 2 the wall time, as fib's part does.
