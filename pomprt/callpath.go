@@ -52,24 +52,20 @@ func addCallPaths(p *profile.Profile, g *C.pomp_rt, ck clock) {
 	n := int(C.pomp_cp.n)
 	parents := unsafe.Slice(C.pomp_cp.parent, n)
 	keys := unsafe.Slice(C.pomp_cp.key, n)
-	keep := sampledPaths(parents) // nil: every path
-	ids := make([]int, n)         // the run's node -> cp.Nodes, -1 if left out
-	size := n                     // the collector is off at exit: size once
-	if keep != nil {
-		size = 0
-		for _, k := range keep {
-			if k {
-				size++
-			}
+	kept := sampledPaths(parents) // nil: every path; else the kept nodes, ascending
+	if kept == nil {
+		kept = make([]int, n)
+		for i := range kept {
+			kept[i] = i
 		}
 	}
-	cp.Nodes = make([]profile.CallNode, 0, size)
-	for i := 0; i < n; i++ {
-		if keep != nil && !keep[i] {
-			ids[i] = -1
-			cp.PrunedNodes++
-			continue
-		}
+	ids := make([]int, n) // the run's node -> cp.Nodes, -1 if left out
+	for i := range ids {
+		ids[i] = -1
+	}
+	cp.PrunedNodes = n - len(kept)
+	cp.Nodes = make([]profile.CallNode, 0, len(kept)) // the collector is off at exit: size once
+	for _, i := range kept {
 		nd := callNode(i, int(parents[i]), uint64(keys[i]))
 		if nd.Parent >= 0 && nd.Parent < i {
 			nd.Parent = ids[nd.Parent] // kept: a kept node's ancestors are
@@ -97,22 +93,22 @@ func addCallPaths(p *profile.Profile, g *C.pomp_rt, ck clock) {
 			continue
 		}
 		counts := unsafe.Slice(l.cp, int(l.ncp))
-		kept := func(id int) bool {
+		has := func(id int) bool {
 			c := counts[id]
 			return (c.visits != 0 || c.excl != 0) && renumber[id] >= 0
 		}
 		k := 0 // the collector is off at exit: size once
-		for id := 0; id < len(counts) && id < n; id++ {
-			if kept(id) {
+		for _, id := range kept {
+			if id < len(counts) && has(id) {
 				k++
 			}
 		}
 		th := profile.CallThread{Thread: li, Nodes: make([][3]uint64, 0, k)}
-		for id := 0; id < len(counts) && id < n; id++ {
-			c := counts[id]
-			if !kept(id) {
+		for _, id := range kept {
+			if id >= len(counts) || !has(id) {
 				continue
 			}
+			c := counts[id]
 			th.Nodes = append(th.Nodes, [3]uint64{uint64(renumber[id]), uint64(c.visits), ck.ns(c.excl)})
 			if id == C.CP_OVERFLOW {
 				cp.OverflowVisits += uint64(c.visits)

@@ -12,6 +12,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"unsafe"
@@ -32,34 +33,38 @@ import (
 // the construct the path already names.
 
 // sampledPaths returns, for a run whose call paths serve its samples
-// alone (light call paths, no function measured), which of the run's
-// nodes (parents: each node's parent) a sample names, or is an ancestor
-// of one; nil for any other run. The others are left out before they
+// alone (light call paths, no function measured), the run's nodes
+// (parents: each node's parent) that a sample names or that are an
+// ancestor of one, ascending, found from the samples up; nil for any
+// other run. The others are left out before they
 // are made: a recursive task code makes thousands (fib with tasks to
 // depth 12: 12,000) where its samples name tens, and making them all
 // and pruning them after the samples cost a millisecond at exit.
-func sampledPaths(parents []C.uint32_t) []bool {
+func sampledPaths(parents []C.uint32_t) []int {
 	sg := &C.pomp_sg
 	if sg.on != 2 || C.pomp_cp_is_light() == 0 {
 		return nil
 	}
 	keep := make([]bool, len(parents))
-	for _, id := range []int{C.CP_ROOT, C.CP_OVERFLOW} {
-		if id < len(keep) {
+	kept := []int{}
+	mark := func(id int) { // id and its ancestors, up to one marked already
+		for id >= 0 && id < len(keep) && !keep[id] {
 			keep[id] = true
+			kept = append(kept, id)
+			if p := int(parents[id]); p < id { // a parent comes before its children
+				id = p
+			} else {
+				break
+			}
 		}
 	}
+	mark(C.CP_ROOT)
+	mark(C.CP_OVERFLOW)
 	for _, s := range unsafe.Slice(sg.folds, int(sg.nfolds)) {
-		if int(s.node) < len(keep) {
-			keep[s.node] = true
-		}
+		mark(int(s.node))
 	}
-	for i := len(keep) - 1; i > C.CP_OVERFLOW; i-- {
-		if keep[i] && int(parents[i]) < i {
-			keep[parents[i]] = true
-		}
-	}
-	return keep
+	slices.Sort(kept)
+	return kept
 }
 
 // addSamples folds the run's samples into cp (the call paths of the
