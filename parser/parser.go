@@ -147,6 +147,12 @@ type parser struct {
 	// work counts the steps of the passes over tokens, for the test
 	// that they grow linearly with the input.
 	work int
+
+	// half is set in the parser of the second half of findDirectives,
+	// which leaves marking its directives' tokens to the join (halves.go);
+	// splitTok, for tests, splits the search for directives there.
+	half     bool
+	splitTok int
 }
 
 // Parse scans and parses f.
@@ -175,8 +181,14 @@ func parse(f *File, cfg Config) (*Result, *parser) {
 // start parses f; with async, the bracket check runs on another thread
 // until wait.
 func start(f *File, cfg Config, async bool) (r *Result, p *parser, wait func()) {
+	return startSplit(f, cfg, async, 0)
+}
+
+// startSplit is start, the search for directives split at token
+// splitTok when it is not 0 (-1: never), for tests.
+func startSplit(f *File, cfg Config, async bool, splitTok int) (r *Result, p *parser, wait func()) {
 	r = &Result{File: f, Config: cfg}
-	p = &parser{f: f, src: f.Src, cfg: cfg, diags: &r.Diags}
+	p = &parser{f: f, src: f.Src, cfg: cfg, diags: &r.Diags, splitTok: splitTok}
 	p.w.p = p
 	sc := scan(f, Options{CPlusPlus: cfg.CPlusPlus}, p.diags)
 	p.toks, p.pp, p.ids = sc.toks, sc.pp, sc.ids
@@ -315,17 +327,33 @@ func (p *parser) pragmaEnd(j int) int {
 }
 
 // findDirectives parses every #pragma omp, #pragma pomp and _Pragma("omp
-// …") in the file. It returns the offsets of _Pragma uses inside macro
-// definitions, which it cannot instrument.
+// …") in the file, a large file in two halves at once (halves.go). It
+// returns the offsets of _Pragma uses inside macro definitions, which it
+// cannot instrument.
 func (p *parser) findDirectives() []int {
-	var macro []int
 	pp, ids := p.pp, p.ids
 	p.list = make([]*Directive, 0, len(pp)+len(ids))
-	// Every directive in one slab: each preprocessing line, _Pragma or
-	// omp may be one (an attribute may hold more; the slab then grows).
-	p.dirSlab.buf = make([]Directive, 0, len(pp)+len(ids))
+	if k := p.directiveSplit(); k > 0 {
+		return p.findHalves(k)
+	}
+	p.presize(len(pp) + len(ids))
+	return p.findIn(pp, ids)
+}
+
+// presize makes room for the directives of n candidates: every
+// directive in one slab, as each preprocessing line, _Pragma or omp may
+// be one (an attribute may hold more; the slab then grows).
+func (p *parser) presize(n int) {
+	p.dirSlab.buf = make([]Directive, 0, n)
 	mem.Prefault(p.dirSlab.buf, cap(p.dirSlab.buf))
-	p.clauses = make([]Clause, 0, 2*(len(pp)+len(ids)))
+	p.clauses = make([]Clause, 0, 2*n)
+}
+
+// findIn parses the directives among the candidates pp (preprocessing
+// lines) and ids (identifiers), adding them to p.list, and returns the
+// offsets of _Pragma uses in macro definitions.
+func (p *parser) findIn(pp, ids []int32) []int {
+	var macro []int
 	for len(pp) > 0 || len(ids) > 0 {
 		var i int
 		if len(ids) == 0 || len(pp) > 0 && pp[0] < ids[0] {
@@ -394,7 +422,7 @@ func (p *parser) add(d *Directive) {
 		}
 		p.warnf(off, "unknown %s directive '%s' passed through unchanged", what, name)
 	}
-	if d.Form != FormAttribute {
+	if d.Form != FormAttribute && !p.half {
 		p.toks[d.Tok].Sub |= IsDirective // an attribute's first token is a Punct, whose Sub is taken
 	}
 	p.list = append(p.list, d)

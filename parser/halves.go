@@ -1,0 +1,68 @@
+package parser
+
+import (
+	"sort"
+	"sync"
+)
+
+// The directives of a large file are parsed in two halves at once, on
+// two threads: the candidates (preprocessing lines and identifiers) are
+// split at a token, and the second half's parser, a fork of the first
+// with its own scratch text, slabs, list, diagnostics and line cursor,
+// parses those after it. A candidate's directive depends on no other's,
+// so the two lists, one after the other, are the list of a search in one
+// piece.
+
+// splitDirectives is the number of candidates from which the search is
+// split.
+const splitDirectives = 4096
+
+// directiveSplit returns the token at which findDirectives splits its
+// candidates, or 0 for a search in one piece.
+func (p *parser) directiveSplit() int {
+	switch {
+	case p.splitTok != 0:
+		return max(p.splitTok, 0)
+	case len(p.pp)+len(p.ids) < splitDirectives:
+		return 0
+	}
+	return len(p.toks) / 2
+}
+
+// findHalves is findDirectives with the candidates from token k on
+// parsed on another thread.
+func (p *parser) findHalves(k int) []int {
+	pp, ids := p.pp, p.ids
+	i := sort.Search(len(pp), func(i int) bool { return int(pp[i]) >= k })
+	j := sort.Search(len(ids), func(i int) bool { return int(ids[i]) >= k })
+	q := &parser{f: p.f.Fork(), src: p.src, toks: p.toks, cfg: p.cfg, diags: new(DiagnosticList), half: true}
+	q.w.p, q.w.toks = q, q.toks
+	n := len(pp) - i + len(ids) - j
+	q.list = make([]*Directive, 0, n)
+	var qMacro []int
+	var failure any
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		defer func() { failure = recover() }()
+		q.presize(n)
+		qMacro = q.findIn(pp[i:], ids[j:])
+	}()
+	p.presize(i + j)
+	macro := p.findIn(pp[:i], ids[:j])
+	wg.Wait()
+	if failure != nil {
+		panic(failure) // on the caller's thread, as a search in one piece would
+	}
+	for _, d := range q.list {
+		if d.Form != FormAttribute {
+			p.toks[d.Tok].Sub |= IsDirective
+		}
+	}
+	p.list = append(p.list, q.list...)
+	p.attrs += q.attrs
+	*p.diags = append(*p.diags, *q.diags...)
+	p.work += q.work + q.txt.nums.steps + q.f.Steps()
+	return append(macro, qMacro...)
+}
