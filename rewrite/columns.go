@@ -508,11 +508,7 @@ func (g *gen) pad(b []byte, at int) []byte {
 // tokens count them.
 func (g *gen) parenDepth(off int) int {
 	if g.depths == nil {
-		if g.depthsAhead != nil {
-			g.depths = <-g.depthsAhead
-		} else {
-			g.depths = parenDepths(g.toks)
-		}
+		g.depths = g.parens.get()
 	}
 	i := sort.Search(len(g.toks), func(i int) bool { return int(g.toks[i].Pos) >= off })
 	return int(g.depths[i])

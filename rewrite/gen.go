@@ -66,9 +66,27 @@ type gen struct {
 	// parenDepth needs them; noTail holds the offsets, in increasing
 	// order, where keepColumns leaves the line after an edit as it is
 	// (columns.go).
-	depths      []int32
-	depthsAhead chan []int32 // depths, built on another thread (newGen)
-	noTail      []int
+	depths []int32
+	parens *parenTable // where depths come from (newGen)
+	noTail []int
+
+	// The walk in two halves (halves.go): controls are the POMP control
+	// directives, in source order; renumber is set in the generator of
+	// the second half, whose sites are where its region numbers lie in
+	// the arena; forceSplit, for tests, splits the walk before that item.
+	controls   []*parser.Directive
+	renumber   bool
+	sites      []int32
+	forceSplit int
+	// numBase is added to the region numbers the fork writes; whole
+	// holds the arena and edits whose ends the fork took, and how much of
+	// them the first half has before the fork's.
+	numBase int
+	whole   struct {
+		arena                 []byte
+		edits                 []edit
+		arenaShare, editShare int
+	}
 }
 
 func newGen(pr *parser.Result, opts Options) *gen {
@@ -83,22 +101,24 @@ func newGen(pr *parser.Result, opts Options) *gen {
 	// Instrumented code is a few times larger than the directives it
 	// replaces; sizing the arena once avoids copying it while it grows.
 	// A large make of fresh memory is neither cleared nor faulted in
-	// until written, so what stays unused costs nothing.
-	g.edits.arena = make([]byte, 0, 384*len(pr.Directives)+len(pr.Locks)*32+4096)
+	// until written, so what stays unused costs nothing. (The walk in two
+	// halves gives each its share: each has room for half again what
+	// dense code uses. walk faults in what it will use.)
+	g.edits.arena = make([]byte, 0, 512*len(pr.Directives)+len(pr.Locks)*32+4096)
 	mem.HugePages(g.edits.arena)
-	mem.Prefault(g.edits.arena, 256*len(pr.Directives)) // about what dense code uses
 	g.edits.edits = make([]edit, 0, 3*len(pr.Directives)+2*len(pr.Locks)+8)
 	g.edits.tmp = make([]edit, 0, cap(g.edits.edits))
 	mem.Prefault(g.edits.edits, cap(g.edits.edits))
 	mem.Prefault(g.edits.tmp, cap(g.edits.tmp))
 	g.regions = make([]region, 0, len(pr.Directives)+len(pr.Locks)+8)
 	mem.Prefault(g.regions, cap(g.regions))
+	g.parens = &parenTable{toks: g.toks}
 	if !g.preprocessed && len(g.toks) >= parensAhead {
 		// keepColumns asks parenDepth where code follows an edit on its
 		// line, which in a large file is nearly always: its table of
 		// every token is built beside the walk over the constructs.
-		g.depthsAhead = make(chan []int32, 1)
-		go func(toks []parser.Token, ch chan<- []int32) { ch <- parenDepths(toks) }(g.toks, g.depthsAhead)
+		g.parens.ahead = make(chan []int32, 1)
+		go func(toks []parser.Token, ch chan<- []int32) { ch <- parenDepths(toks) }(g.toks, g.parens.ahead)
 	}
 	for c := range classes {
 		if k := classes[c].Kind; k != nil && k.Group != "" {
@@ -184,60 +204,16 @@ func (g *gen) notef(off int, format string, args ...any) {
 }
 
 // walk instruments constructs, user regions and lock calls in source
-// order, so that region numbers follow the source. Each of the four
-// lists is in source order already: walk merges them.
+// order, so that region numbers follow the source: a large file in two
+// halves at once (halves.go).
 func (g *gen) walk() {
-	pr := g.pr
-	var controls []*parser.Directive
-	for _, d := range pr.Directives {
-		if d.Pomp && (d.Class() == parser.ClassUserInit || d.Class() == parser.ClassUserOnOff) {
-			controls = append(controls, d)
-		}
+	items := g.items()
+	if k := g.splitAt(items); k > 0 && k < len(items) {
+		g.walkHalves(items, k)
+		return
 	}
-	var next [4]int // the next item of each list
-	offset := func(list int) (int, bool) {
-		i := next[list]
-		switch list {
-		case 0:
-			return pos(pr.Constructs, i, func(c *parser.Construct) int { return c.Dir.Pos })
-		case 1:
-			return pos(pr.UserRegions, i, func(u *parser.UserRegion) int { return u.Begin.Pos })
-		case 2:
-			return pos(controls, i, func(d *parser.Directive) int { return d.Pos })
-		}
-		return pos(pr.Locks, i, func(l parser.LockCall) int { return l.Offset })
-	}
-	for {
-		best, bestOff := -1, 0
-		for list := range next {
-			if off, ok := offset(list); ok && (best < 0 || off < bestOff) {
-				best, bestOff = list, off
-			}
-		}
-		if best < 0 {
-			return
-		}
-		i := next[best]
-		switch best {
-		case 0:
-			g.construct(pr.Constructs[i])
-		case 1:
-			g.userRegion(pr.UserRegions[i])
-		case 2:
-			g.userControl(controls[i])
-		case 3:
-			g.lock(pr.Locks[i])
-		}
-		next[best]++
-	}
-}
-
-// pos returns the offset of list[i], if there is one.
-func pos[T any](list []T, i int, off func(T) int) (int, bool) {
-	if i >= len(list) {
-		return 0, false
-	}
-	return off(list[i]), true
+	mem.Prefault(g.edits.arena, arenaUse*len(g.pr.Directives))
+	g.walkItems(items)
 }
 
 // disabled reports whether the user turned off a construct group.
