@@ -66,3 +66,57 @@ func (p *parser) findHalves(k int) []int {
 	p.work += q.work + q.txt.nums.steps + q.f.Steps()
 	return append(macro, qMacro...)
 }
+
+// splitLoops is the number of constructs from which loopBodies runs on
+// two threads.
+const splitLoops = 1024
+
+// loopBodies finds the loop bodies of the constructs cs (loopBody), but
+// for a metadirective's enclosed block, which has none. The walks only
+// read what block's walks remembered, so a large file's constructs after
+// the first tenth are walked on another thread by a fork of the parser
+// (its own walker, memos, diagnostics and line cursor), while the caller
+// goes on with the passes that do not read loops (noCallSpans, userRegions,
+// lockCalls); the returned function walks the first tenth and waits for
+// the rest. Walks that find brackets remembered after a failed walk
+// (parser.brackets) may add to them: they stay on one thread.
+func (p *parser) loopBodies(cs []*Construct) (wait func()) {
+	walk := func(p *parser, cs []*Construct) {
+		for _, c := range cs {
+			if c.Enclosed == nil {
+				p.loopBody(c)
+			}
+		}
+	}
+	m := -1
+	switch {
+	case p.brackets != nil || p.splitTok < 0:
+	case p.splitTok > 0:
+		m = sort.Search(len(cs), func(i int) bool { return cs[i].Dir.Tok >= p.splitTok })
+	case len(cs) >= splitLoops:
+		m = len(cs) / 10
+	}
+	if m < 0 {
+		walk(p, cs)
+		return func() {}
+	}
+	q := &parser{f: p.f.Fork(), src: p.src, toks: p.toks, cfg: p.cfg, diags: new(DiagnosticList),
+		groups: p.groups, list: p.list, attrs: p.attrs, ambiguous: p.ambiguous, half: true}
+	q.w.p, q.w.toks = q, q.toks
+	var failure any
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		defer func() { failure = recover() }()
+		walk(q, cs[m:])
+	}()
+	return func() {
+		walk(p, cs[:m])
+		wg.Wait()
+		if failure != nil {
+			panic(failure) // on the caller's thread, as walks on one thread would
+		}
+		p.work += q.work + q.f.Steps()
+	}
+}

@@ -211,9 +211,11 @@ func startSplit(f *File, cfg Config, async bool, splitTok int) (r *Result, p *pa
 	r.MacroPragmas = p.findDirectives()
 	r.Directives = p.list
 	r.Constructs = p.constructs()
+	loops := p.loopBodies(r.Constructs) // beside the next passes (halves.go)
 	p.noCalls = noCallSpans(r.Constructs)
 	r.UserRegions = p.userRegions()
 	r.Locks = p.lockCalls()
+	loops()
 	switch {
 	case r.Diags.HasErrors():
 		finish(nil) // no bracket warning: the errors about blocks are more precise
