@@ -46,10 +46,10 @@ func (p *parser) findHalves(k int) []int {
 	go func() {
 		defer wg.Done()
 		defer func() { failure = recover() }()
-		q.presize(n)
+		q.presize(pp[i:], ids[j:])
 		qMacro = q.findIn(pp[i:], ids[j:])
 	}()
-	p.presize(i + j)
+	p.presize(pp[:i], ids[:j])
 	macro := p.findIn(pp[:i], ids[:j])
 	wg.Wait()
 	if failure != nil {

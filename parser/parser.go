@@ -338,14 +338,27 @@ func (p *parser) findDirectives() []int {
 	if k := p.directiveSplit(); k > 0 {
 		return p.findHalves(k)
 	}
-	p.presize(len(pp) + len(ids))
+	p.presize(pp, ids)
 	return p.findIn(pp, ids)
 }
 
-// presize makes room for the directives of n candidates: every
-// directive in one slab, as each preprocessing line, _Pragma or omp may
-// be one (an attribute may hold more; the slab then grows).
-func (p *parser) presize(n int) {
+// presize makes room for the directives among the candidates pp and
+// ids: every directive in one slab, as each #pragma line, _Pragma or omp
+// may be one (an attribute may hold more; the slab then grows). Other
+// preprocessing lines and the lock routines among ids are none: the
+// slab's memory is faulted in ahead, and would be for nothing.
+func (p *parser) presize(pp, ids []int32) {
+	n := 0
+	for _, i := range pp {
+		if p.toks[i].PP() == PPPragma {
+			n++
+		}
+	}
+	for _, i := range ids {
+		if t := p.toks[i]; t.End-t.Pos == int32(len("_Pragma")) || t.End-t.Pos == int32(len("omp")) {
+			n++
+		}
+	}
 	p.dirSlab.buf = make([]Directive, 0, n)
 	mem.Prefault(p.dirSlab.buf, cap(p.dirSlab.buf))
 	p.clauses = make([]Clause, 0, 2*n)

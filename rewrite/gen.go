@@ -83,9 +83,10 @@ type gen struct {
 	// them the first half has before the fork's.
 	numBase int
 	whole   struct {
-		arena                 []byte
-		edits                 []edit
-		arenaShare, editShare int
+		arena                              []byte
+		edits                              []edit
+		regions                            []region
+		arenaShare, editShare, regionShare int
 	}
 }
 
@@ -110,8 +111,7 @@ func newGen(pr *parser.Result, opts Options) *gen {
 	g.edits.tmp = make([]edit, 0, cap(g.edits.edits))
 	mem.Prefault(g.edits.edits, cap(g.edits.edits))
 	mem.Prefault(g.edits.tmp, cap(g.edits.tmp))
-	g.regions = make([]region, 0, len(pr.Directives)+len(pr.Locks)+8)
-	mem.Prefault(g.regions, cap(g.regions))
+	g.regions = make([]region, 0, regionsAhead(pr))
 	g.parens = &parenTable{toks: g.toks}
 	if !g.preprocessed && len(g.toks) >= parensAhead {
 		// keepColumns asks parenDepth where code follows an edit on its
@@ -213,7 +213,18 @@ func (g *gen) walk() {
 		return
 	}
 	mem.Prefault(g.edits.arena, arenaUse*len(g.pr.Directives))
+	mem.Prefault(g.regions, cap(g.regions))
 	g.walkItems(items)
+}
+
+// regionsAhead returns how many regions the walk makes at most, but for
+// leaves of combined constructs beyond maxLeaves.
+func regionsAhead(pr *parser.Result) int {
+	n := len(pr.Locks) + len(pr.UserRegions) + 8
+	for _, c := range pr.Constructs {
+		n += max(1, len(c.Dir.Leaves))
+	}
+	return n
 }
 
 // disabled reports whether the user turned off a construct group.

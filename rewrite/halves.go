@@ -153,7 +153,12 @@ func (g *gen) fork(items []item, k int) *gen {
 	dirs := len(g.pr.Directives)
 	mem.Prefault(g.edits.arena, arenaUse*int(int64(dirs)*int64(k)/int64(n)))
 	mem.Prefault(h.edits.arena, arenaUse*int(int64(dirs)*int64(n-k)/int64(n)))
-	h.regions = make([]region, 0, n-k+8)
+	g.whole.regions = g.regions
+	rs := max(len(g.regions), int(int64(cap(g.regions))*int64(k)/int64(n)))
+	g.regions, h.regions = g.regions[:len(g.regions):rs], g.regions[rs:rs]
+	g.whole.regionShare = rs
+	mem.Prefault(g.regions, rs)
+	mem.Prefault(h.regions, cap(h.regions))
 	return h
 }
 
@@ -162,6 +167,9 @@ func (g *gen) fork(items []item, k int) *gen {
 // after g's in creation order.
 func (g *gen) absorb(h *gen) {
 	base := len(g.regions) - h.numBase // what h's region numbers are off by
+	if w := &g.whole; cap(g.regions) == w.regionShare {
+		g.regions = w.regions[:len(g.regions)] // h's may follow: append moves them down
+	}
 	g.regions = append(g.regions, h.regions...)
 	w := &g.whole
 	shared := cap(g.edits.arena) == w.arenaShare && cap(h.edits.arena) == cap(w.arena)-w.arenaShare
