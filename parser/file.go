@@ -41,6 +41,15 @@ func (f *File) Fork() *File {
 	return &File{Name: f.Name, Src: f.Src, lines: f.lines, markers: f.markers}
 }
 
+// ForkAt is Fork, for lookups from offset off on: it tells the fork that
+// off is on physical line line, which starts at offset start, so that its
+// first lookup counts lines from there.
+func (f *File) ForkAt(off, line, start int) *File {
+	g := f.Fork()
+	g.curOff, g.curLine, g.curStart = off, line, start
+	return g
+}
+
 // table returns the line table, building it on first use: instrumenting
 // a file needs line numbers only where directives are, and counts them
 // from one directive to the next.

@@ -2,83 +2,99 @@ package parser
 
 import (
 	"sort"
-	"sync"
+
+	"gopari/internal/par"
 )
 
-// The directives of a large file are parsed in two halves at once, on
-// two threads: the candidates (preprocessing lines and identifiers) are
-// split at a token, and the second half's parser, a fork of the first
-// with its own scratch text, slabs, list, diagnostics and line cursor,
-// parses those after it. A candidate's directive depends on no other's,
-// so the two lists, one after the other, are the list of a search in one
-// piece.
+// Two passes of a large file run in chunks on two threads (package par):
+// the search for directives and the walks of loop bodies. Each chunk is
+// worked on by a fork of the parser, with its own scratch text, slabs,
+// list, walker, memos, diagnostics and line cursor, and reads only what
+// no chunk writes; the chunks' results, one after the other, are those
+// of the pass in one piece.
 
-// splitDirectives is the number of candidates from which the search is
-// split.
-const splitDirectives = 4096
+// splitDirectives is the number of candidates from which the search for
+// directives runs in chunks, and splitLoops the number of constructs from
+// which the loop bodies do.
+const (
+	splitDirectives = 4096
+	splitLoops      = 1024
+	chunks          = 8
+)
 
-// directiveSplit returns the token at which findDirectives splits its
-// candidates, or 0 for a search in one piece.
-func (p *parser) directiveSplit() int {
-	switch {
-	case p.splitTok != 0:
-		return max(p.splitTok, 0)
-	case len(p.pp)+len(p.ids) < splitDirectives:
-		return 0
-	}
-	return len(p.toks) / 2
-}
-
-// findHalves is findDirectives with the candidates from token k on
-// parsed on another thread.
-func (p *parser) findHalves(k int) []int {
-	pp, ids := p.pp, p.ids
-	i := sort.Search(len(pp), func(i int) bool { return int(pp[i]) >= k })
-	j := sort.Search(len(ids), func(i int) bool { return int(ids[i]) >= k })
-	q := &parser{f: p.f.Fork(), src: p.src, toks: p.toks, cfg: p.cfg, diags: new(DiagnosticList), half: true}
+// fork returns a parser that reads what p has found so far and works on
+// a chunk: half says that it leaves the marking of its directives'
+// tokens to the join.
+func (p *parser) fork() *parser {
+	q := &parser{f: p.f.Fork(), src: p.src, toks: p.toks, cfg: p.cfg, diags: new(DiagnosticList),
+		groups: p.groups, list: p.list, attrs: p.attrs, ambiguous: p.ambiguous, half: true}
 	q.w.p, q.w.toks = q, q.toks
-	n := len(pp) - i + len(ids) - j
-	q.list = make([]*Directive, 0, n)
-	var qMacro []int
-	var failure any
-	var wg sync.WaitGroup
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
-		defer func() { failure = recover() }()
-		q.presize(pp[i:], ids[j:])
-		qMacro = q.findIn(pp[i:], ids[j:])
-	}()
-	p.presize(pp[:i], ids[:j])
-	macro := p.findIn(pp[:i], ids[:j])
-	wg.Wait()
-	if failure != nil {
-		panic(failure) // on the caller's thread, as a search in one piece would
-	}
-	for _, d := range q.list {
-		if d.Form != FormAttribute {
-			p.toks[d.Tok].Sub |= IsDirective
-		}
-	}
-	p.list = append(p.list, q.list...)
-	p.attrs += q.attrs
-	*p.diags = append(*p.diags, *q.diags...)
-	p.work += q.work + q.txt.nums.steps + q.f.Steps()
-	return append(macro, qMacro...)
+	return q
 }
 
-// splitLoops is the number of constructs from which loopBodies runs on
-// two threads.
-const splitLoops = 1024
+// directiveChunks returns the tokens at which findDirectives splits its
+// candidates into chunks, first and last included, or nil for a search
+// in one piece.
+func (p *parser) directiveChunks() []int {
+	switch {
+	case p.splitTok < 0:
+		return nil
+	case p.splitTok > 0:
+		return []int{0, min(p.splitTok, len(p.toks)), len(p.toks)}
+	case len(p.pp)+len(p.ids) < splitDirectives:
+		return nil
+	}
+	bounds := make([]int, chunks+1)
+	for c := range bounds {
+		bounds[c] = len(p.toks) * c / chunks
+	}
+	return bounds
+}
+
+// findChunks is findDirectives in chunks of the candidates between the
+// tokens bounds.
+func (p *parser) findChunks(bounds []int) []int {
+	n := len(bounds) - 1
+	forks := make([]*parser, n)
+	macros := make([][]int, n)
+	par.Do(n, func(c int) {
+		q := p.fork()
+		pp, ids := tokRange(p.pp, bounds[c], bounds[c+1]), tokRange(p.ids, bounds[c], bounds[c+1])
+		q.list = make([]*Directive, 0, len(pp)+len(ids))
+		q.presize(pp, ids)
+		macros[c] = q.findIn(pp, ids)
+		forks[c] = q
+	})
+	var macro []int
+	for c, q := range forks {
+		for _, d := range q.list {
+			if d.Form != FormAttribute {
+				p.toks[d.Tok].Sub |= IsDirective
+			}
+		}
+		p.list = append(p.list, q.list...)
+		p.attrs += q.attrs
+		*p.diags = append(*p.diags, *q.diags...)
+		p.work += q.work + q.txt.nums.steps + q.f.Steps()
+		macro = append(macro, macros[c]...)
+	}
+	return macro
+}
+
+// tokRange returns the token indices of the sorted list toks in [a, b).
+func tokRange(toks []int32, a, b int) []int32 {
+	i := sort.Search(len(toks), func(i int) bool { return int(toks[i]) >= a })
+	j := sort.Search(len(toks), func(i int) bool { return int(toks[i]) >= b })
+	return toks[i:j]
+}
 
 // loopBodies finds the loop bodies of the constructs cs (loopBody), but
 // for a metadirective's enclosed block, which has none. The walks only
-// read what block's walks remembered, so a large file's constructs after
-// the first tenth are walked on another thread by a fork of the parser
-// (its own walker, memos, diagnostics and line cursor), while the caller
-// goes on with the passes that do not read loops (noCallSpans, userRegions,
-// lockCalls); the returned function walks the first tenth and waits for
-// the rest. Walks that find brackets remembered after a failed walk
+// read what block's walks remembered, so a large file's constructs are
+// walked in chunks, which a helper starts on while the caller goes on
+// with the passes that do not read loops (noCallSpans, userRegions,
+// lockCalls); the returned function joins in and waits for the rest.
+// Walks that find brackets remembered after a failed walk
 // (parser.brackets) may add to them: they stay on one thread.
 func (p *parser) loopBodies(cs []*Construct) (wait func()) {
 	walk := func(p *parser, cs []*Construct) {
@@ -88,35 +104,31 @@ func (p *parser) loopBodies(cs []*Construct) (wait func()) {
 			}
 		}
 	}
-	m := -1
+	var bounds []int
 	switch {
 	case p.brackets != nil || p.splitTok < 0:
 	case p.splitTok > 0:
-		m = sort.Search(len(cs), func(i int) bool { return cs[i].Dir.Tok >= p.splitTok })
+		bounds = []int{0, sort.Search(len(cs), func(i int) bool { return cs[i].Dir.Tok >= p.splitTok }), len(cs)}
 	case len(cs) >= splitLoops:
-		m = len(cs) / 10
+		bounds = make([]int, chunks+1)
+		for c := range bounds {
+			bounds[c] = len(cs) * c / chunks
+		}
 	}
-	if m < 0 {
+	if bounds == nil {
 		walk(p, cs)
 		return func() {}
 	}
-	q := &parser{f: p.f.Fork(), src: p.src, toks: p.toks, cfg: p.cfg, diags: new(DiagnosticList),
-		groups: p.groups, list: p.list, attrs: p.attrs, ambiguous: p.ambiguous, half: true}
-	q.w.p, q.w.toks = q, q.toks
-	var failure any
-	var wg sync.WaitGroup
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
-		defer func() { failure = recover() }()
-		walk(q, cs[m:])
-	}()
+	work := make([]int, len(bounds)-1)
+	g := par.Start(len(bounds)-1, func(c int) {
+		q := p.fork()
+		walk(q, cs[bounds[c]:bounds[c+1]])
+		work[c] = q.work + q.f.Steps()
+	})
 	return func() {
-		walk(p, cs[:m])
-		wg.Wait()
-		if failure != nil {
-			panic(failure) // on the caller's thread, as walks on one thread would
+		g.Wait()
+		for _, w := range work {
+			p.work += w
 		}
-		p.work += q.work + q.f.Steps()
 	}
 }

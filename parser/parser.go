@@ -148,9 +148,9 @@ type parser struct {
 	// that they grow linearly with the input.
 	work int
 
-	// half is set in the parser of the second half of findDirectives,
-	// which leaves marking its directives' tokens to the join (halves.go);
-	// splitTok, for tests, splits the search for directives there.
+	// half is set in a fork that works on a chunk of a pass, which leaves
+	// marking its directives' tokens to the join (halves.go); splitTok,
+	// for tests, splits the chunked passes at that token (-1: never).
 	half     bool
 	splitTok int
 }
@@ -335,8 +335,8 @@ func (p *parser) pragmaEnd(j int) int {
 func (p *parser) findDirectives() []int {
 	pp, ids := p.pp, p.ids
 	p.list = make([]*Directive, 0, len(pp)+len(ids))
-	if k := p.directiveSplit(); k > 0 {
-		return p.findHalves(k)
+	if bounds := p.directiveChunks(); bounds != nil {
+		return p.findChunks(bounds) // halves.go
 	}
 	p.presize(pp, ids)
 	return p.findIn(pp, ids)

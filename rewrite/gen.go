@@ -70,19 +70,20 @@ type gen struct {
 	parens *parenTable // where depths come from (newGen)
 	noTail []int
 
-	// The walk in two halves (halves.go): controls are the POMP control
-	// directives, in source order; renumber is set in the generator of
-	// the second half, whose sites are where its region numbers lie in
-	// the arena; forceSplit, for tests, splits the walk before that item.
-	controls   []*parser.Directive
-	renumber   bool
-	sites      []int32
-	forceSplit int
-	// numBase is added to the region numbers the fork writes; whole
-	// holds the arena and edits whose ends the fork took, and how much of
-	// them the first half has before the fork's.
-	numBase int
-	whole   struct {
+	// The walk in chunks (halves.go): controls are the POMP control
+	// directives, in source order; renumber is set in the fork that walks
+	// a chunk, whose sites are where its region numbers lie in the arena,
+	// and numBase is added to the numbers it writes; forceSplit, for
+	// tests, splits the walk before that item (-1: never). whole holds,
+	// in g, the buffers the forks have shares of, and in a fork, where
+	// its shares start.
+	controls    []*parser.Directive
+	renumber    bool
+	sites       []int32
+	forceSplit  int
+	forceChunks int // for tests: walk in that many chunks
+	numBase     int
+	whole       struct {
 		arena                              []byte
 		edits                              []edit
 		regions                            []region
@@ -208,8 +209,8 @@ func (g *gen) notef(off int, format string, args ...any) {
 // halves at once (halves.go).
 func (g *gen) walk() {
 	items := g.items()
-	if k := g.splitAt(items); k > 0 && k < len(items) {
-		g.walkHalves(items, k)
+	if bounds := g.walkChunks(items); bounds != nil {
+		g.walkInChunks(items, bounds) // halves.go
 		return
 	}
 	mem.Prefault(g.edits.arena, arenaUse*len(g.pr.Directives))

@@ -13,8 +13,8 @@ import (
 )
 
 // instrumentSplit instruments src with the walk split before item k (0:
-// as Source decides, -1: never) and returns the output (nil after errors),
-// the diagnostics, and the number of items.
+// as Source decides, -1: never; below -1: in -k chunks) and returns the
+// output (nil after errors), the diagnostics, and the number of items.
 func instrumentSplit(src []byte, cfg parser.Config, opts Options, k int) ([]byte, string, int) {
 	pr, wait := parser.ParseAsync(parser.NewFile("s.c", src), cfg)
 	var out []byte
@@ -23,6 +23,9 @@ func instrumentSplit(src []byte, cfg parser.Config, opts Options, k int) ([]byte
 		g := newGen(pr, opts)
 		n = len(g.items())
 		g.forceSplit = k
+		if k < -1 {
+			g.forceSplit, g.forceChunks = 0, -k
+		}
 		if res := g.run(); res != nil {
 			out = res.Bytes()
 			if len(out) != res.Size() {
@@ -112,6 +115,14 @@ func TestSplitWalkGenerated(t *testing.T) {
 	checkSplits(t, "mixed", generate.Mixed(3000, 7), parser.Config{}, Options{}, 37)
 	checkSplits(t, "dense", generate.Dense(3000), parser.Config{}, Options{}, 41)
 	checkSplits(t, "dense, C++", generate.Dense(3000), parser.Config{CPlusPlus: true}, Options{Untied: UntiedKeep}, 53)
+	for _, k := range []int{3, 8, 13} {
+		src := generate.Mixed(5000, int64(k))
+		want, wantDiags, _ := instrumentSplit(src, parser.Config{}, Options{}, -1)
+		got, diags, _ := instrumentSplit(src, parser.Config{}, Options{}, -k)
+		if !bytes.Equal(got, want) || diags != wantDiags {
+			t.Fatalf("Mixed 5000 in %d chunks: the output differs:\n%s", k, firstDiff(got, want))
+		}
+	}
 	src := generate.Mixed(40_000, 3)
 	want, wantDiags, n := instrumentSplit(src, parser.Config{}, Options{}, -1)
 	got, diags, _ := instrumentSplit(src, parser.Config{}, Options{}, 0)
