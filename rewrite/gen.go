@@ -81,7 +81,8 @@ type gen struct {
 	renumber    bool
 	sites       []int32
 	forceSplit  int
-	forceChunks int // for tests: walk in that many chunks
+	rows        [][]byte // the rows of the region table, if rendered ahead (region.go)
+	forceChunks int      // for tests: walk in that many chunks
 	numBase     int
 	whole       struct {
 		arena                              []byte
@@ -163,8 +164,7 @@ func (g *gen) run() *Result {
 		g.notef(pr.MacroPragmas[0], "%d _Pragma(\"omp …\") in macro definitions not instrumented; use gopari cc, which preprocesses first, to instrument them", n)
 	}
 	pr.Diags.Sort()
-	g.edits.sort()
-	g.keepColumns()
+	g.renderRows(func() { g.edits.sort(); g.keepColumns() })
 	return &Result{Regions: len(g.regions), g: g, src: g.src, edits: &g.edits}
 }
 

@@ -146,3 +146,27 @@ func TestSplitRenumbers(t *testing.T) {
 	b.WriteString("}\n")
 	checkSplits(t, "renumber", []byte(b.String()), parser.Config{}, Options{}, 7)
 }
+
+// TestRowsAhead: the rows of a large region table rendered in chunks
+// beside the sort are those rendered as they are written, across chunks
+// and file names (#line).
+func TestRowsAhead(t *testing.T) {
+	t.Parallel()
+	var src []byte
+	for i, name := range []string{"a.h", "b.h", "b.h", "c.h"} {
+		src = append(src, generate.Mixed(6000, int64(i))...)
+		src = append(src, "#line 7 \""+name+"\"\n"...)
+	}
+	res, diags := Source("rows.c", src, parser.Config{}, Options{})
+	if res == nil {
+		t.Fatal(diags)
+	}
+	if res.g.rows == nil {
+		t.Fatalf("%d regions: the rows were not rendered ahead", res.Regions)
+	}
+	ahead := res.Bytes()
+	res.g.rows = nil
+	if written := res.Bytes(); !bytes.Equal(ahead, written) {
+		t.Fatalf("the rows rendered ahead differ:\n%s", firstDiff(ahead, written))
+	}
+}
