@@ -19,7 +19,7 @@ import (
 const (
 	splitDirectives = 4096
 	splitLoops      = 1024
-	chunks          = 8
+	chunks          = 4
 )
 
 // fork returns a parser that reads what p has found so far and works on

@@ -39,7 +39,7 @@ const arenaUse = 256
 // chunks.
 const (
 	splitItems = 2048
-	chunks     = 8
+	chunks     = 4
 )
 
 // An item is one thing walk instruments: a construct, a user region, a
