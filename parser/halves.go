@@ -41,7 +41,7 @@ func (p *parser) directiveChunks() []int {
 		return nil
 	case p.splitTok > 0:
 		return []int{0, min(p.splitTok, len(p.toks)), len(p.toks)}
-	case len(p.pp)+len(p.ids) < splitDirectives:
+	case len(p.pp)+len(p.ids) < splitDirectives || !par.Useful():
 		return nil
 	}
 	bounds := make([]int, chunks+1)
@@ -109,7 +109,7 @@ func (p *parser) loopBodies(cs []*Construct) (wait func()) {
 	case p.brackets != nil || p.splitTok < 0:
 	case p.splitTok > 0:
 		bounds = []int{0, sort.Search(len(cs), func(i int) bool { return cs[i].Dir.Tok >= p.splitTok }), len(cs)}
-	case len(cs) >= splitLoops:
+	case len(cs) >= splitLoops && par.Useful():
 		bounds = make([]int, chunks+1)
 		for c := range bounds {
 			bounds[c] = len(cs) * c / chunks

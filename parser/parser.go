@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	"gopari/internal/mem"
+	"gopari/internal/par"
 )
 
 // Config selects the language and the kind of input.
@@ -187,6 +188,7 @@ func start(f *File, cfg Config, async bool) (r *Result, p *parser, wait func()) 
 // startSplit is start, the search for directives split at token
 // splitTok when it is not 0 (-1: never), for tests.
 func startSplit(f *File, cfg Config, async bool, splitTok int) (r *Result, p *parser, wait func()) {
+	par.Useful() // asked before this process starts threads of its own
 	r = &Result{File: f, Config: cfg}
 	p = &parser{f: f, src: f.Src, cfg: cfg, diags: &r.Diags, splitTok: splitTok}
 	p.w.p = p

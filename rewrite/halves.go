@@ -115,7 +115,7 @@ func (g *gen) walkChunks(items []item) []int {
 		return []int{0, min(g.forceSplit, n), n}
 	case g.forceChunks > 0:
 		k = g.forceChunks
-	case n < splitItems:
+	case n < splitItems || !par.Useful():
 		return nil
 	}
 	bounds := make([]int, k+1)

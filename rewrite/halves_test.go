@@ -147,14 +147,14 @@ func TestSplitRenumbers(t *testing.T) {
 	checkSplits(t, "renumber", []byte(b.String()), parser.Config{}, Options{}, 7)
 }
 
-// TestRowsAhead: the rows of a large region table rendered in chunks
+// TestRowsAhead: the rows of a large region table (80k lines) rendered in chunks
 // beside the sort are those rendered as they are written, across chunks
 // and file names (#line).
 func TestRowsAhead(t *testing.T) {
 	t.Parallel()
 	var src []byte
 	for i, name := range []string{"a.h", "b.h", "b.h", "c.h"} {
-		src = append(src, generate.Mixed(6000, int64(i))...)
+		src = append(src, generate.Mixed(20_000, int64(i))...)
 		src = append(src, "#line 7 \""+name+"\"\n"...)
 	}
 	res, diags := Source("rows.c", src, parser.Config{}, Options{})

@@ -94,9 +94,8 @@ func (g *gen) writeHeader(w io.Writer) error {
 			}
 		} else {
 			var tmp []byte
-			for i := range g.regions {
-				b = g.appendRows(b, i, i+1, &tmp)
-				if len(b) >= headerChunk {
+			for i := 0; i < len(g.regions); {
+				if b = g.appendRows(b, i, len(g.regions), &tmp, &i); len(b) >= headerChunk {
 					if _, err := w.Write(b); err != nil {
 						return err
 					}
@@ -128,33 +127,48 @@ var metaWarning = []string{
 }
 
 // rowChunks is the number of chunks of a large region table rendered
-// beside the sort of the edits.
-const rowChunks = 4
+// beside the sort of the edits, and rowsAhead the number of regions from
+// which it is.
+const (
+	rowChunks = 4
+	rowsAhead = 16384
+)
 
 // renderRows renders the rows of a large region table in chunks, beside
 // work (the sort of the edits) on two threads (package par); a small
 // table is rendered as it is written.
 func (g *gen) renderRows(work func()) {
 	n := len(g.regions)
-	if n < 4096 {
+	if n < rowsAhead || !par.Useful() {
 		work()
 		return
 	}
-	rows := make([][]byte, rowChunks)
+	rows := make([][][]byte, rowChunks)
 	par.Do(rowChunks+1, func(c int) {
 		if c == rowChunks {
 			work()
 			return
 		}
+		// Pieces of about headerChunk bytes, as writeHeader writes them:
+		// a buffer sized ahead would be as large as the longest rows.
 		var tmp []byte
-		lo, hi := n*c/rowChunks, n*(c+1)/rowChunks
-		rows[c] = g.appendRows(make([]byte, 0, 128*(hi-lo)), lo, hi, &tmp)
+		for lo, hi := n*c/rowChunks, n*(c+1)/rowChunks; lo < hi; {
+			b := make([]byte, 0, headerChunk+4096)
+			k := lo
+			b = g.appendRows(b, lo, hi, &tmp, &k)
+			rows[c] = append(rows[c], b)
+			lo = k
+		}
 	})
-	g.rows = rows
+	for _, r := range rows {
+		g.rows = append(g.rows, r...)
+	}
 }
 
-// appendRows renders regions lo to hi-1 of the table; tmp is scratch.
-func (g *gen) appendRows(b []byte, lo, hi int, tmp *[]byte) []byte {
+// appendRows renders regions lo to hi-1 of the table, or from lo until
+// b holds headerChunk bytes when next is not nil, which is then set to the
+// first region not rendered; tmp is scratch.
+func (g *gen) appendRows(b []byte, lo, hi int, tmp *[]byte, next *int) []byte {
 	var lastFile string
 	var quotedFile []byte
 	if lo > 0 { // as if the rows before had been rendered
@@ -167,6 +181,11 @@ func (g *gen) appendRows(b []byte, lo, hi int, tmp *[]byte) []byte {
 			lastFile, quotedFile = r.file, appendQuoted(quotedFile[:0], r.file)
 		}
 		b = g.appendRegion(b, i, r, quotedFile, tmp)
+		if next != nil {
+			if *next = i + 1; len(b) >= headerChunk {
+				break
+			}
+		}
 	}
 	return b
 }

@@ -6,9 +6,53 @@
 package par
 
 import (
+	"os"
+	"runtime"
+	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 )
+
+// Useful reports whether a helper thread is likely to get a core: when
+// GOMAXPROCS allows two threads and, as the process starts, fewer tasks
+// than cores are runnable on the machine (/proc/loadavg counts this one).
+// On a machine whose cores other programs keep busy, a pass split into
+// chunks costs its forks and joins and gains no core: callers then run
+// it in one piece. The answer does not change the output of any pass.
+func Useful() bool {
+	useful.once.Do(func() {
+		if runtime.GOMAXPROCS(0) < 2 {
+			return
+		}
+		useful.yes = true
+		b, err := os.ReadFile("/proc/loadavg")
+		if err != nil {
+			return // not Linux: assume the cores are free
+		}
+		f := strings.Fields(string(b))
+		if len(f) < 4 {
+			return
+		}
+		running, _, _ := strings.Cut(f[3], "/")
+		if n, err := strconv.Atoi(running); err == nil && n > runtime.NumCPU()-1 {
+			useful.yes = false
+		}
+	})
+	return useful.yes
+}
+
+var useful struct {
+	once sync.Once
+	yes  bool
+}
+
+// SetUseful makes Useful answer yes, for tests that check the passes in
+// chunks whatever the machine's load.
+func SetUseful(yes bool) {
+	useful.once.Do(func() {})
+	useful.yes = yes
+}
 
 // A Group is a pass of n chunks under way.
 type Group struct {

@@ -60,3 +60,15 @@ func TestStartWait(t *testing.T) {
 		t.Fatalf("sum %d", sum.Load())
 	}
 }
+
+// TestUseful: SetUseful decides what Useful answers.
+func TestUseful(t *testing.T) {
+	SetUseful(false)
+	if Useful() {
+		t.Fatal("Useful after SetUseful(false)")
+	}
+	SetUseful(true)
+	if !Useful() {
+		t.Fatal("not Useful after SetUseful(true)")
+	}
+}
