@@ -261,26 +261,32 @@ func (g *gen) absorb(forks []*gen) {
 		g.edits.arena = w.arena[:end]
 	}
 	for _, h := range forks {
-		g.regions = append(g.regions, h.regions...) // moves h's down: append copies as copy does
-		g.noTail = append(g.noTail, h.noTail...)
-		for d := range h.attrDone {
-			if g.attrDone == nil {
-				g.attrDone = make(map[*parser.Directive]bool)
-			}
-			g.attrDone[d] = true
-		}
-		*g.diags = append(*g.diags, *h.diags...)
-		if h.offloads > 0 && g.offloads == 0 {
-			g.offloadPos = h.offloadPos
-		}
-		if h.untieds > 0 && g.untieds == 0 {
-			g.untiedPos = h.untiedPos
-		}
-		g.offloads += h.offloads
-		g.untieds += h.untieds
-		g.metas += h.metas
-		g.work += h.work
+		g.takeCounts(h)
 	}
+}
+
+// takeCounts appends the regions, diagnostics and notes of h, the fork
+// of the next chunk, to g's, and adds its counts.
+func (g *gen) takeCounts(h *gen) {
+	g.regions = append(g.regions, h.regions...) // moves h's down: append copies as copy does
+	g.noTail = append(g.noTail, h.noTail...)
+	for d := range h.attrDone {
+		if g.attrDone == nil {
+			g.attrDone = make(map[*parser.Directive]bool)
+		}
+		g.attrDone[d] = true
+	}
+	*g.diags = append(*g.diags, *h.diags...)
+	if h.offloads > 0 && g.offloads == 0 {
+		g.offloadPos = h.offloadPos
+	}
+	if h.untieds > 0 && g.untieds == 0 {
+		g.untiedPos = h.untiedPos
+	}
+	g.offloads += h.offloads
+	g.untieds += h.untieds
+	g.metas += h.metas
+	g.work += h.work
 }
 
 // growth returns how much longer h's text gets when base is added to its
