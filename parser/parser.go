@@ -150,7 +150,7 @@ type parser struct {
 	work int
 
 	// half is set in a fork that works on a chunk of a pass, which leaves
-	// marking its directives' tokens to the join (halves.go); splitTok,
+	// marking its directives' tokens to the join (chunks.go); splitTok,
 	// for tests, splits the chunked passes at that token (-1: never).
 	half     bool
 	splitTok int
@@ -213,7 +213,7 @@ func startSplit(f *File, cfg Config, async bool, splitTok int) (r *Result, p *pa
 	r.MacroPragmas = p.findDirectives()
 	r.Directives = p.list
 	r.Constructs = p.constructs()
-	loops := p.loopBodies(r.Constructs) // beside the next passes (halves.go)
+	loops := p.loopBodies(r.Constructs) // beside the next passes (chunks.go)
 	p.noCalls = noCallSpans(r.Constructs)
 	r.UserRegions = p.userRegions()
 	r.Locks = p.lockCalls()
@@ -331,14 +331,15 @@ func (p *parser) pragmaEnd(j int) int {
 }
 
 // findDirectives parses every #pragma omp, #pragma pomp and _Pragma("omp
-// …") in the file, a large file in two halves at once (halves.go). It
+// …") in the file, a large file in chunks on two threads when a core is
+// free (chunks.go). It
 // returns the offsets of _Pragma uses inside macro definitions, which it
 // cannot instrument.
 func (p *parser) findDirectives() []int {
 	pp, ids := p.pp, p.ids
 	p.list = make([]*Directive, 0, len(pp)+len(ids))
 	if bounds := p.directiveChunks(); bounds != nil {
-		return p.findChunks(bounds) // halves.go
+		return p.findChunks(bounds) // chunks.go
 	}
 	p.presize(pp, ids)
 	return p.findIn(pp, ids)

@@ -70,7 +70,7 @@ type gen struct {
 	parens *parenTable // where depths come from (newGen)
 	noTail []int
 
-	// The walk in chunks (halves.go): controls are the POMP control
+	// The walk in chunks (walkchunks.go): controls are the POMP control
 	// directives, in source order; renumber is set in the fork that walks
 	// a chunk, whose sites are where its region numbers lie in the arena,
 	// and numBase is added to the numbers it writes; forceSplit, for
@@ -104,9 +104,9 @@ func newGen(pr *parser.Result, opts Options) *gen {
 	// Instrumented code is a few times larger than the directives it
 	// replaces; sizing the arena once avoids copying it while it grows.
 	// A large make of fresh memory is neither cleared nor faulted in
-	// until written, so what stays unused costs nothing. (The walk in two
-	// halves gives each its share: each has room for half again what
-	// dense code uses. walk faults in what it will use.)
+	// until written, so what stays unused costs nothing. (The walk in
+	// chunks gives each a share in proportion to its items: each has room
+	// for twice what dense code uses. walk faults in what it will use.)
 	g.edits.arena = make([]byte, 0, 512*len(pr.Directives)+len(pr.Locks)*32+4096)
 	mem.HugePages(g.edits.arena)
 	g.edits.edits = make([]edit, 0, 3*len(pr.Directives)+2*len(pr.Locks)+8)
@@ -205,12 +205,12 @@ func (g *gen) notef(off int, format string, args ...any) {
 }
 
 // walk instruments constructs, user regions and lock calls in source
-// order, so that region numbers follow the source: a large file in two
-// halves at once (halves.go).
+// order, so that region numbers follow the source: a large file in
+// chunks on two threads when a core is free (walkchunks.go).
 func (g *gen) walk() {
 	items := g.items()
 	if bounds := g.walkChunks(items); bounds != nil {
-		g.walkInChunks(items, bounds) // halves.go
+		g.walkInChunks(items, bounds) // walkchunks.go
 		return
 	}
 	mem.Prefault(g.edits.arena, arenaUse*len(g.pr.Directives))

@@ -6,16 +6,17 @@ import (
 	"gopari/internal/par"
 )
 
-// Two passes of a large file run in chunks on two threads (package par):
-// the search for directives and the walks of loop bodies. Each chunk is
+// Two passes of a large file run in chunks on two threads (package par)
+// when a core is free (par.Useful): the search for directives and the
+// walks of loop bodies. Each chunk is
 // worked on by a fork of the parser, with its own scratch text, slabs,
 // list, walker, memos, diagnostics and line cursor, and reads only what
 // no chunk writes; the chunks' results, one after the other, are those
 // of the pass in one piece.
 
 // splitDirectives is the number of candidates from which the search for
-// directives runs in chunks, and splitLoops the number of constructs from
-// which the loop bodies do.
+// directives runs in chunks, splitLoops the number of constructs from
+// which the loop bodies do, and chunks how many.
 const (
 	splitDirectives = 4096
 	splitLoops      = 1024

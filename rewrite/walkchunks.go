@@ -27,8 +27,8 @@ import (
 // rewrites them. --chunks, whose hooks hold region numbers in text built
 // apart, walks in one piece.
 
-// regionRef marks, in code a fork builds, that a
-// region number follows: join drops it and notes where the digits go.
+// regionRef marks, in code a fork builds, that a region number follows:
+// join drops it and notes where the digits go.
 const regionRef = '\x05'
 
 // arenaUse is about what dense code uses of the edit arena per
@@ -36,7 +36,7 @@ const regionRef = '\x05'
 const arenaUse = 256
 
 // splitItems is the number of items from which the walk is split into
-// chunks.
+// chunks, when a core is free (par.Useful), and chunks how many.
 const (
 	splitItems = 2048
 	chunks     = 4
@@ -425,7 +425,7 @@ func (g *gen) copySites(a, b, to int) {
 	}
 }
 
-// A parenTable is the table of parenDepth, shared by the two halves of a
+// A parenTable is the table of parenDepth, shared by the chunks of a
 // walk: built on another thread (newGen), taken by whichever asks first.
 type parenTable struct {
 	once   sync.Once
