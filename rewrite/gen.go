@@ -62,11 +62,11 @@ type gen struct {
 	quotedFile string
 	quoted     []byte
 
-	// depths holds the parentheses open before each token, once
-	// parenDepth needs them; noTail holds the offsets, in increasing
+	// depths holds whether a parenthesis is open before each token, once
+	// inParens needs it; noTail holds the offsets, in increasing
 	// order, where keepColumns leaves the line after an edit as it is
 	// (columns.go).
-	depths []int32
+	depths []bool
 	parens *parenTable // where depths come from (newGen)
 	noTail []int
 
@@ -116,11 +116,11 @@ func newGen(pr *parser.Result, opts Options) *gen {
 	g.regions = make([]region, 0, regionsAhead(pr))
 	g.parens = &parenTable{toks: g.toks}
 	if !g.preprocessed && len(g.toks) >= parensAhead {
-		// keepColumns asks parenDepth where code follows an edit on its
+		// keepColumns asks inParens where code follows an edit on its
 		// line, which in a large file is nearly always: its table of
 		// every token is built beside the walk over the constructs.
-		g.parens.ahead = make(chan []int32, 1)
-		go func(toks []parser.Token, ch chan<- []int32) { ch <- parenDepths(toks) }(g.toks, g.parens.ahead)
+		g.parens.ahead = make(chan []bool, 1)
+		go func(toks []parser.Token, ch chan<- []bool) { ch <- parenDepths(toks) }(g.toks, g.parens.ahead)
 	}
 	for c := range classes {
 		if k := classes[c].Kind; k != nil && k.Group != "" {

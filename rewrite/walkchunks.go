@@ -425,16 +425,16 @@ func (g *gen) copySites(a, b, to int) {
 	}
 }
 
-// A parenTable is the table of parenDepth, shared by the chunks of a
+// A parenTable is the table of inParens, shared by the chunks of a
 // walk: built on another thread (newGen), taken by whichever asks first.
 type parenTable struct {
 	once   sync.Once
-	ahead  chan []int32
+	ahead  chan []bool
 	toks   []parser.Token
-	depths []int32
+	depths []bool
 }
 
-func (t *parenTable) get() []int32 {
+func (t *parenTable) get() []bool {
 	t.once.Do(func() {
 		if t.ahead != nil {
 			t.depths = <-t.ahead
