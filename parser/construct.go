@@ -49,9 +49,7 @@ func (p *parser) constructs() []*Construct {
 		}
 		if c.Dir.stmt != StmtNone && !p.block(c) {
 			all[i] = nil
-			continue
 		}
-		p.loopBody(c)
 	}
 	out := all[:0]
 	for _, c := range all {

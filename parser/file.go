@@ -34,6 +34,22 @@ func NewFile(name string, src []byte) *File {
 	return &File{Name: name, Src: src}
 }
 
+// Fork returns a File of the same name, bytes and line markers whose
+// line lookups keep their own cursor: the fork and f may then look up
+// positions on two threads at once, as long as neither adds markers.
+func (f *File) Fork() *File {
+	return &File{Name: f.Name, Src: f.Src, lines: f.lines, markers: f.markers}
+}
+
+// ForkAt is Fork, for lookups from offset off on: it tells the fork that
+// off is on physical line line, which starts at offset start, so that its
+// first lookup counts lines from there.
+func (f *File) ForkAt(off, line, start int) *File {
+	g := f.Fork()
+	g.curOff, g.curLine, g.curStart = off, line, start
+	return g
+}
+
 // table returns the line table, building it on first use: instrumenting
 // a file needs line numbers only where directives are, and counts them
 // from one directive to the next.

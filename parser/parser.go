@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	"gopari/internal/mem"
+	"gopari/internal/par"
 )
 
 // Config selects the language and the kind of input.
@@ -147,6 +148,12 @@ type parser struct {
 	// work counts the steps of the passes over tokens, for the test
 	// that they grow linearly with the input.
 	work int
+
+	// half is set in a fork that works on a chunk of a pass, which leaves
+	// marking its directives' tokens to the join (chunks.go); splitTok,
+	// for tests, splits the chunked passes at that token (-1: never).
+	half     bool
+	splitTok int
 }
 
 // Parse scans and parses f.
@@ -175,8 +182,15 @@ func parse(f *File, cfg Config) (*Result, *parser) {
 // start parses f; with async, the bracket check runs on another thread
 // until wait.
 func start(f *File, cfg Config, async bool) (r *Result, p *parser, wait func()) {
+	return startSplit(f, cfg, async, 0)
+}
+
+// startSplit is start, the search for directives split at token
+// splitTok when it is not 0 (-1: never), for tests.
+func startSplit(f *File, cfg Config, async bool, splitTok int) (r *Result, p *parser, wait func()) {
+	par.Useful() // asked before this process starts threads of its own
 	r = &Result{File: f, Config: cfg}
-	p = &parser{f: f, src: f.Src, cfg: cfg, diags: &r.Diags}
+	p = &parser{f: f, src: f.Src, cfg: cfg, diags: &r.Diags, splitTok: splitTok}
 	p.w.p = p
 	sc := scan(f, Options{CPlusPlus: cfg.CPlusPlus}, p.diags)
 	p.toks, p.pp, p.ids = sc.toks, sc.pp, sc.ids
@@ -199,9 +213,11 @@ func start(f *File, cfg Config, async bool) (r *Result, p *parser, wait func()) 
 	r.MacroPragmas = p.findDirectives()
 	r.Directives = p.list
 	r.Constructs = p.constructs()
+	loops := p.loopBodies(r.Constructs) // beside the next passes (chunks.go)
 	p.noCalls = noCallSpans(r.Constructs)
 	r.UserRegions = p.userRegions()
 	r.Locks = p.lockCalls()
+	loops()
 	switch {
 	case r.Diags.HasErrors():
 		finish(nil) // no bracket warning: the errors about blocks are more precise
@@ -315,17 +331,47 @@ func (p *parser) pragmaEnd(j int) int {
 }
 
 // findDirectives parses every #pragma omp, #pragma pomp and _Pragma("omp
-// …") in the file. It returns the offsets of _Pragma uses inside macro
-// definitions, which it cannot instrument.
+// …") in the file, a large file in chunks on two threads when a core is
+// free (chunks.go). It
+// returns the offsets of _Pragma uses inside macro definitions, which it
+// cannot instrument.
 func (p *parser) findDirectives() []int {
-	var macro []int
 	pp, ids := p.pp, p.ids
 	p.list = make([]*Directive, 0, len(pp)+len(ids))
-	// Every directive in one slab: each preprocessing line, _Pragma or
-	// omp may be one (an attribute may hold more; the slab then grows).
-	p.dirSlab.buf = make([]Directive, 0, len(pp)+len(ids))
+	if bounds := p.directiveChunks(); bounds != nil {
+		return p.findChunks(bounds) // chunks.go
+	}
+	p.presize(pp, ids)
+	return p.findIn(pp, ids)
+}
+
+// presize makes room for the directives among the candidates pp and
+// ids: every directive in one slab, as each #pragma line, _Pragma or omp
+// may be one (an attribute may hold more; the slab then grows). Other
+// preprocessing lines and the lock routines among ids are none: the
+// slab's memory is faulted in ahead, and would be for nothing.
+func (p *parser) presize(pp, ids []int32) {
+	n := 0
+	for _, i := range pp {
+		if p.toks[i].PP() == PPPragma {
+			n++
+		}
+	}
+	for _, i := range ids {
+		if t := p.toks[i]; t.End-t.Pos == int32(len("_Pragma")) || t.End-t.Pos == int32(len("omp")) {
+			n++
+		}
+	}
+	p.dirSlab.buf = make([]Directive, 0, n)
 	mem.Prefault(p.dirSlab.buf, cap(p.dirSlab.buf))
-	p.clauses = make([]Clause, 0, 2*(len(pp)+len(ids)))
+	p.clauses = make([]Clause, 0, 2*n)
+}
+
+// findIn parses the directives among the candidates pp (preprocessing
+// lines) and ids (identifiers), adding them to p.list, and returns the
+// offsets of _Pragma uses in macro definitions.
+func (p *parser) findIn(pp, ids []int32) []int {
+	var macro []int
 	for len(pp) > 0 || len(ids) > 0 {
 		var i int
 		if len(ids) == 0 || len(pp) > 0 && pp[0] < ids[0] {
@@ -394,7 +440,7 @@ func (p *parser) add(d *Directive) {
 		}
 		p.warnf(off, "unknown %s directive '%s' passed through unchanged", what, name)
 	}
-	if d.Form != FormAttribute {
+	if d.Form != FormAttribute && !p.half {
 		p.toks[d.Tok].Sub |= IsDirective // an attribute's first token is a Punct, whose Sub is taken
 	}
 	p.list = append(p.list, d)

@@ -166,7 +166,7 @@ func (g *gen) call(fn string, reg int, args ...string) {
 	g.sep()
 	g.buf = append(g.buf, fn...)
 	g.buf = append(g.buf, "(pomp_r("...)
-	g.buf = append(g.buf, g.regionDigits(reg)...)
+	g.regionNumber(reg)
 	g.buf = append(g.buf, ')')
 	for _, a := range args {
 		g.buf = append(g.buf, ", "...)
@@ -181,7 +181,7 @@ func (g *gen) cleanupVar(fn string, reg int) {
 	g.w("POMP_Region *" + g.local("pomp_end") + " __attribute__((__unused__, __cleanup__(" + fn + "))) =")
 	g.sep()
 	g.buf = append(g.buf, "pomp_r("...)
-	g.buf = itoa(g.buf, reg)
+	g.regionNumber(reg)
 	g.buf = append(g.buf, ");"...)
 }
 

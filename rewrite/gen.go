@@ -62,13 +62,34 @@ type gen struct {
 	quotedFile string
 	quoted     []byte
 
-	// depths holds the parentheses open before each token, once
-	// parenDepth needs them; noTail holds the offsets, in increasing
+	// depths holds whether a parenthesis is open before each token, once
+	// inParens needs it; noTail holds the offsets, in increasing
 	// order, where keepColumns leaves the line after an edit as it is
 	// (columns.go).
-	depths      []int32
-	depthsAhead chan []int32 // depths, built on another thread (newGen)
-	noTail      []int
+	depths []bool
+	parens *parenTable // where depths come from (newGen)
+	noTail []int
+
+	// The walk in chunks (walkchunks.go): controls are the POMP control
+	// directives, in source order; renumber is set in the fork that walks
+	// a chunk, whose sites are where its region numbers lie in the arena,
+	// and numBase is added to the numbers it writes; forceSplit, for
+	// tests, splits the walk before that item (-1: never). whole holds,
+	// in g, the buffers the forks have shares of, and in a fork, where
+	// its shares start.
+	controls    []*parser.Directive
+	renumber    bool
+	sites       []int32
+	forceSplit  int
+	rows        [][]byte // the rows of the region table, if rendered ahead (region.go)
+	forceChunks int      // for tests: walk in that many chunks
+	numBase     int
+	whole       struct {
+		arena                              []byte
+		edits                              []edit
+		regions                            []region
+		arenaShare, editShare, regionShare int
+	}
 }
 
 func newGen(pr *parser.Result, opts Options) *gen {
@@ -83,22 +104,23 @@ func newGen(pr *parser.Result, opts Options) *gen {
 	// Instrumented code is a few times larger than the directives it
 	// replaces; sizing the arena once avoids copying it while it grows.
 	// A large make of fresh memory is neither cleared nor faulted in
-	// until written, so what stays unused costs nothing.
-	g.edits.arena = make([]byte, 0, 384*len(pr.Directives)+len(pr.Locks)*32+4096)
+	// until written, so what stays unused costs nothing. (The walk in
+	// chunks gives each a share in proportion to its items: each has room
+	// for twice what dense code uses. walk faults in what it will use.)
+	g.edits.arena = make([]byte, 0, 512*len(pr.Directives)+len(pr.Locks)*32+4096)
 	mem.HugePages(g.edits.arena)
-	mem.Prefault(g.edits.arena, 256*len(pr.Directives)) // about what dense code uses
 	g.edits.edits = make([]edit, 0, 3*len(pr.Directives)+2*len(pr.Locks)+8)
 	g.edits.tmp = make([]edit, 0, cap(g.edits.edits))
 	mem.Prefault(g.edits.edits, cap(g.edits.edits))
 	mem.Prefault(g.edits.tmp, cap(g.edits.tmp))
-	g.regions = make([]region, 0, len(pr.Directives)+len(pr.Locks)+8)
-	mem.Prefault(g.regions, cap(g.regions))
+	g.regions = make([]region, 0, regionsAhead(pr))
+	g.parens = &parenTable{toks: g.toks}
 	if !g.preprocessed && len(g.toks) >= parensAhead {
-		// keepColumns asks parenDepth where code follows an edit on its
+		// keepColumns asks inParens where code follows an edit on its
 		// line, which in a large file is nearly always: its table of
 		// every token is built beside the walk over the constructs.
-		g.depthsAhead = make(chan []int32, 1)
-		go func(toks []parser.Token, ch chan<- []int32) { ch <- parenDepths(toks) }(g.toks, g.depthsAhead)
+		g.parens.ahead = make(chan []bool, 1)
+		go func(toks []parser.Token, ch chan<- []bool) { ch <- parenDepths(toks) }(g.toks, g.parens.ahead)
 	}
 	for c := range classes {
 		if k := classes[c].Kind; k != nil && k.Group != "" {
@@ -142,8 +164,7 @@ func (g *gen) run() *Result {
 		g.notef(pr.MacroPragmas[0], "%d _Pragma(\"omp …\") in macro definitions not instrumented; use gopari cc, which preprocesses first, to instrument them", n)
 	}
 	pr.Diags.Sort()
-	g.edits.sort()
-	g.keepColumns()
+	g.renderRows(func() { g.edits.sort(); g.keepColumns() })
 	return &Result{Regions: len(g.regions), g: g, src: g.src, edits: &g.edits}
 }
 
@@ -184,60 +205,27 @@ func (g *gen) notef(off int, format string, args ...any) {
 }
 
 // walk instruments constructs, user regions and lock calls in source
-// order, so that region numbers follow the source. Each of the four
-// lists is in source order already: walk merges them.
+// order, so that region numbers follow the source: a large file in
+// chunks on two threads when a core is free (walkchunks.go).
 func (g *gen) walk() {
-	pr := g.pr
-	var controls []*parser.Directive
-	for _, d := range pr.Directives {
-		if d.Pomp && (d.Class() == parser.ClassUserInit || d.Class() == parser.ClassUserOnOff) {
-			controls = append(controls, d)
-		}
+	items := g.items()
+	if bounds := g.walkChunks(items); bounds != nil {
+		g.walkInChunks(items, bounds) // walkchunks.go
+		return
 	}
-	var next [4]int // the next item of each list
-	offset := func(list int) (int, bool) {
-		i := next[list]
-		switch list {
-		case 0:
-			return pos(pr.Constructs, i, func(c *parser.Construct) int { return c.Dir.Pos })
-		case 1:
-			return pos(pr.UserRegions, i, func(u *parser.UserRegion) int { return u.Begin.Pos })
-		case 2:
-			return pos(controls, i, func(d *parser.Directive) int { return d.Pos })
-		}
-		return pos(pr.Locks, i, func(l parser.LockCall) int { return l.Offset })
-	}
-	for {
-		best, bestOff := -1, 0
-		for list := range next {
-			if off, ok := offset(list); ok && (best < 0 || off < bestOff) {
-				best, bestOff = list, off
-			}
-		}
-		if best < 0 {
-			return
-		}
-		i := next[best]
-		switch best {
-		case 0:
-			g.construct(pr.Constructs[i])
-		case 1:
-			g.userRegion(pr.UserRegions[i])
-		case 2:
-			g.userControl(controls[i])
-		case 3:
-			g.lock(pr.Locks[i])
-		}
-		next[best]++
-	}
+	mem.Prefault(g.edits.arena, arenaUse*len(g.pr.Directives))
+	mem.Prefault(g.regions, cap(g.regions))
+	g.walkItems(items)
 }
 
-// pos returns the offset of list[i], if there is one.
-func pos[T any](list []T, i int, off func(T) int) (int, bool) {
-	if i >= len(list) {
-		return 0, false
+// regionsAhead returns how many regions the walk makes at most, but for
+// leaves of combined constructs beyond maxLeaves.
+func regionsAhead(pr *parser.Result) int {
+	n := len(pr.Locks) + len(pr.UserRegions) + 8
+	for _, c := range pr.Constructs {
+		n += max(1, len(c.Dir.Leaves))
 	}
-	return off(list[i]), true
+	return n
 }
 
 // disabled reports whether the user turned off a construct group.

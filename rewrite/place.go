@@ -207,6 +207,10 @@ func (g *gen) join(at, end int, segs ...seg) seg {
 				}
 				text, base = text[e:], base+e
 				k = 0
+			case regionRef:
+				g.site(len(g.edits.arena))
+				text, base = text[k+1:], base+k+1
+				continue
 			case resyncOptional:
 				if i == last && k == len(text)-1 {
 					break
@@ -252,6 +256,7 @@ func (g *gen) lineInsert(off int, text seg, key int) {
 	if off >= len(g.src) && len(g.src) > 0 && g.src[len(g.src)-1] != '\n' {
 		l.arena = append(l.arena, g.nl...)
 	}
+	g.copySites(text.a, text.b, len(l.arena))
 	l.arena = append(l.arena, l.arena[text.a:text.b]...)
 	l.arena = append(l.arena, g.nl...)
 	if off < len(g.src) {

@@ -3,6 +3,8 @@ package rewrite
 import (
 	"io"
 
+	"gopari/internal/par"
+
 	"gopari/parser"
 )
 
@@ -79,19 +81,26 @@ func (g *gen) writeHeader(w io.Writer) error {
 	}
 	if len(g.regions) > 0 {
 		b = append(b, "static POMP_Region pomp_regions[] = {"+nl...)
-		var lastFile string
-		var quotedFile []byte
-		for i := range g.regions {
-			r := &g.regions[i]
-			if r.file != lastFile {
-				lastFile, quotedFile = r.file, appendQuoted(quotedFile[:0], r.file)
+		if g.rows != nil {
+			// Rendered already, beside the sort of the edits (run).
+			if _, err := w.Write(b); err != nil {
+				return err
 			}
-			b = g.appendRegion(b, i, r, quotedFile)
-			if len(b) >= headerChunk {
-				if _, err := w.Write(b); err != nil {
+			b = b[:0]
+			for _, rows := range g.rows {
+				if _, err := w.Write(rows); err != nil {
 					return err
 				}
-				b = b[:0]
+			}
+		} else {
+			var tmp []byte
+			for i := 0; i < len(g.regions); {
+				if b = g.appendRows(b, i, len(g.regions), &tmp, &i); len(b) >= headerChunk {
+					if _, err := w.Write(b); err != nil {
+						return err
+					}
+					b = b[:0]
+				}
 			}
 		}
 		b = append(b, "};"+nl...)
@@ -117,9 +126,73 @@ var metaWarning = []string{
 	"#endif",
 }
 
+// rowChunks is the number of chunks of a large region table rendered
+// beside the sort of the edits, and rowsAhead the number of regions from
+// which it is.
+const (
+	rowChunks = 4
+	rowsAhead = 16384
+)
+
+// renderRows renders the rows of a large region table in chunks, beside
+// work (the sort of the edits) on two threads (package par); a small
+// table is rendered as it is written.
+func (g *gen) renderRows(work func()) {
+	n := len(g.regions)
+	if n < rowsAhead || !par.Useful() {
+		work()
+		return
+	}
+	rows := make([][][]byte, rowChunks)
+	par.Do(rowChunks+1, func(c int) {
+		if c == rowChunks {
+			work()
+			return
+		}
+		// Pieces of about headerChunk bytes, as writeHeader writes them:
+		// a buffer sized ahead would be as large as the longest rows.
+		var tmp []byte
+		for lo, hi := n*c/rowChunks, n*(c+1)/rowChunks; lo < hi; {
+			b := make([]byte, 0, headerChunk+4096)
+			k := lo
+			b = g.appendRows(b, lo, hi, &tmp, &k)
+			rows[c] = append(rows[c], b)
+			lo = k
+		}
+	})
+	for _, r := range rows {
+		g.rows = append(g.rows, r...)
+	}
+}
+
+// appendRows renders regions lo to hi-1 of the table, or from lo until
+// b holds headerChunk bytes when next is not nil, which is then set to the
+// first region not rendered; tmp is scratch.
+func (g *gen) appendRows(b []byte, lo, hi int, tmp *[]byte, next *int) []byte {
+	var lastFile string
+	var quotedFile []byte
+	if lo > 0 { // as if the rows before had been rendered
+		lastFile = g.regions[lo-1].file
+		quotedFile = appendQuoted(nil, lastFile)
+	}
+	for i := lo; i < hi; i++ {
+		r := &g.regions[i]
+		if r.file != lastFile {
+			lastFile, quotedFile = r.file, appendQuoted(quotedFile[:0], r.file)
+		}
+		b = g.appendRegion(b, i, r, quotedFile, tmp)
+		if next != nil {
+			if *next = i + 1; len(b) >= headerChunk {
+				break
+			}
+		}
+	}
+	return b
+}
+
 // appendRegion renders region i of the table; file is its file name,
-// quoted.
-func (g *gen) appendRegion(b []byte, i int, r *region, file []byte) []byte {
+// quoted, and tmp scratch.
+func (g *gen) appendRegion(b []byte, i int, r *region, file []byte, tmp *[]byte) []byte {
 	b = append(b, "\t/* "...)
 	b = itoa(b, i)
 	b = append(b, " */ {0, "...)
@@ -141,14 +214,15 @@ func (g *gen) appendRegion(b []byte, i int, r *region, file []byte) []byte {
 		b = appendQuoted(b, r.sub)
 	}
 	b = append(b, ", "...)
-	g.tmp = g.tmp[:0]
+	t := (*tmp)[:0]
 	if r.hasArg {
-		g.tmp = append(g.tmp, '(')
-		g.tmp = append(g.tmp, r.arg...)
-		g.tmp = append(g.tmp, ')')
+		t = append(t, '(')
+		t = append(t, r.arg...)
+		t = append(t, ')')
 	}
-	g.tmp = appendClauses(g.tmp, r.clauses, r.hasArg)
-	b = appendQuoted(b, g.tmp)
+	t = appendClauses(t, r.clauses, r.hasArg)
+	*tmp = t
+	b = appendQuoted(b, t)
 	return append(append(b, "},"...), g.nl...)
 }
 

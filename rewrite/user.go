@@ -70,7 +70,8 @@ func (g *gen) lock(l parser.LockCall) {
 	g.noTail = append(g.noTail, int(t.End), int(g.toks[l.Paren].End))
 	a := len(g.edits.arena)
 	g.edits.arena = append(g.edits.arena, "pomp_r("...)
-	g.edits.arena = itoa(g.edits.arena, i)
+	g.site(len(g.edits.arena))
+	g.edits.arena = itoa(g.edits.arena, i+g.numBase)
 	g.edits.arena = append(g.edits.arena, "), "...)
 	g.edits.insert(int(g.toks[l.Paren].End), seg{a, len(g.edits.arena)}, openKey(0))
 }

@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -52,6 +53,7 @@ func (b *bench) instrumenter(w io.Writer) {
 	out := filepath.Join(b.work, "instrumented.pomp.c")
 	wall := make([][]float64, len(inputs))
 	cpu := make([][]float64, len(inputs))
+	loadBefore := loadAverage()
 	for r := 0; r < runs; r++ {
 		for i, in := range inputs {
 			wt, ct := b.instrumentOnce(in.path, out)
@@ -60,6 +62,9 @@ func (b *bench) instrumenter(w io.Writer) {
 		}
 	}
 	fmt.Fprintf(w, "## Instrumenter: gopari instrument through the command line (%s)\n\n", cpuName())
+	// The command works on two threads: other programs on the machine
+	// take cores from it, which the wall times show.
+	fmt.Fprintf(w, "Load average (1 minute) before the runs %s, after %s, on %d CPUs.\n\n", loadBefore, loadAverage(), runtime.NumCPU())
 	fmt.Fprintf(w, "| input | lines | median wall ms | lines/s | best lines/s | median CPU ms | CPU lines/s | instructions/line |\n|---|---:|---:|---:|---:|---:|---:|---:|\n")
 	for i, in := range inputs {
 		med, medCPU := median(wall[i]), median(cpu[i])
@@ -88,6 +93,16 @@ func (b *bench) instrumenter(w io.Writer) {
 			"<= 5.5x the time", fmt.Sprintf("%.2fx", ratio), ratio <= 5.5, "")
 	}
 	fmt.Fprintln(w)
+}
+
+// loadAverage returns the machine's load average over the last minute,
+// or "?".
+func loadAverage() string {
+	b, err := os.ReadFile("/proc/loadavg")
+	if f := strings.Fields(string(b)); err == nil && len(f) > 0 {
+		return f[0]
+	}
+	return "?"
 }
 
 // instrumenterInputs writes the generated files: Dense and Mixed, each at
