@@ -250,7 +250,6 @@ typedef struct pomp_thr {
 	int nfr, capfr;
 	int task;         /* index of the innermost task frame */
 	uint64_t cur_id;  /* what pomp_thread.current should hold */
-	int measured;     /* the innermost task is measured */
 	int tracing;      /* GOPARI_MODE=trace on this thread */
 	uint8_t slow;     /* SLOW_*: its events take the full paths */
 	pomp_evbuf ev;    /* its event stream (events.h) */

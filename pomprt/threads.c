@@ -16,6 +16,26 @@ int pomp_iterations; /* pomp.h: set by pomp_ev_configure when there is a stream 
 pomp_rt pomp_g = {.mu = PTHREAD_MUTEX_INITIALIZER};
 
 __thread pomp_thr *pomp_self_tls __attribute__((tls_model("initial-exec")));
+
+/* The state lean_self returns for a thread that may not take the fast
+ * paths untraced: its cur_id matches no task handle (they are below
+ * 2^63), and it is slow besides. */
+static pomp_thr nothr = {.cur_id = ~0ull, .slow = SLOW_RECORD};
+__thread pomp_thr *pomp_lean_tls __attribute__((tls_model("initial-exec"))) = &nothr;
+
+/* lean_check points the calling thread's lean_self at its state, or away
+ * from it: a thread in record mode, with call paths, or with a stream
+ * takes other paths. */
+static void lean_check(pomp_thr *t) { pomp_lean_tls = !t->slow && !t->ev.mask ? t : &nothr; }
+
+/* pomp_thread_slow sends the events of t, the calling thread, to the
+ * full paths from now on, for why (SLOW_*). */
+void pomp_thread_slow(pomp_thr *t, uint8_t why)
+{
+	t->slow |= why;
+	if (t == pomp_self_tls)
+		lean_check(t);
+}
 /* ---------------------------------------------------------------------
  * Registration of regions, threads and locations.
  */
@@ -130,13 +150,13 @@ pomp_thr *pomp_register_thread(void)
 		f->last = pomp_g.tick0; /* the initial thread's initial task began with the run */
 	t->task = 0;
 	t->cur_id = f->id;
-	t->measured = 1;
 	t->egen = 1;
 	t->tracing = pomp_g.ev_mask != 0;
 	t->slow = pomp_g.mode == POMP_MODE_RECORD ? SLOW_RECORD : 0;
 	pomp_ev_thread(t, t->index);
 	pomp_cp_thread_new(t);
 	pomp_sample_thread_new();
+	lean_check(t);
 	return t;
 }
 
