@@ -50,6 +50,7 @@ uint32_t pomp_child_loc(pomp_thr *t, uint32_t parent, uint32_t num);
 void pomp_set_loc(pomp_thr *t, uint32_t i);
 pomp_stat *pomp_stat_slow(pomp_thr *t, uint32_t region);
 void pomp_edge_slow(pomp_thr *t, pomp_stat *s, uint32_t parent, uint32_t child, unsigned h);
+void pomp_egen_next(pomp_thr *t);
 void pomp_grow_frames(pomp_thr *t);
 
 /* switch.c */
@@ -169,7 +170,7 @@ static inline __attribute__((always_inline)) pomp_stat *stat_at(pomp_thr *t, uin
 static inline __attribute__((always_inline)) void add_edge(pomp_thr *t, pomp_stat *s, uint32_t parent, uint32_t child)
 {
 	unsigned h = (parent * 31u + child) & 63;
-	if (__builtin_expect(t->ecache[h].gen == t->egen && t->ecache[h].parent == parent && t->ecache[h].child == child, 1))
+	if (__builtin_expect(t->ecache[h].key == (parent | t->egen) && t->ecache[h].child == child, 1))
 		(*t->ecache[h].count)++;
 	else
 		pomp_edge_slow(t, s, parent, child, h);

@@ -268,14 +268,16 @@ typedef struct pomp_thr {
 	uint64_t *ids; /* POMP_MODE_RECORD: (task ID, parent ID) of every task begun here */
 	size_t nids, capids;
 	pomp_tlinst tlinst[POMP_TLINST];
-	/* The creation-tree counters used last, by (parent, child) region;
-	 * valid while gen matches egen. */
+	/* The creation-tree counters used last, by (parent, child) region:
+	 * key is the parent region in the low half and egen, the cache's
+	 * generation, in the high half; an entry holds while its generation
+	 * is egen's. */
 	struct {
-		uint32_t parent, child;
-		uint64_t gen;
+		uint64_t key;
+		uint32_t child, pad;
 		uint64_t *count;
 	} ecache[64];
-	uint64_t egen;
+	uint64_t egen; /* the generation, in the high half (EGEN_ONE) */
 	uint64_t tlseq;
 	/* The end of the run ends the C taskloop tasks that this thread ran
 	 * in a closing barrier and whose end it has not seen yet (no event
@@ -375,6 +377,8 @@ enum {
 	RF_COUNT = 1 << 8,      /* a standalone ordered counted, never timed (GOPARI_ORDERED=count) */
 	RF_GRAINBODY = 1 << 9   /* grains mode records its body phase too: single, sections (grain identity) */
 };
+
+#define EGEN_ONE (1ull << 32)
 
 #define SAMPLE_EXACT 1000
 #define SAMPLE_EVERY 32

@@ -125,7 +125,8 @@ static inline __attribute__((always_inline)) uint64_t note_creation(pomp_thr *t,
 	/* An undeferred task begins before any other event of this thread;
 	 * every other event clears creating. */
 	t->creating = id;
-	t->create_region = region;
+	if (timed || traced)
+		t->create_region = region; /* read for a timed creation, or by a stream */
 	t->create_timed = timed;
 	if (traced)
 		task->cid = id; /* read by a stream's CREATE_END only */
@@ -194,6 +195,17 @@ static __attribute__((noinline)) POMP_Task_handle create_full(POMP_Region *r, PO
 
 void pomp_rt_task_create_end(POMP_Region *r)
 {
+	pomp_thr *l = lean_self();
+	if (lean(l) && !l->create_untied && l->fr[l->task].kind != FR_PARKED) {
+		/* A timed creation, untraced: what the full path does below
+		 * for a thread whose checks pass. */
+		if (l->creating && l->create_region == r->id) {
+			l->creating = 0;
+			if (l->create_timed)
+				created(l, stat_at(l, r->id), now() - l->create_start);
+		}
+		return;
+	}
 	pomp_thr *t = pomp_self_tls;
 	if (fast(t) && t->creating && !t->create_timed && t->create_region == r->id && !t->create_untied) {
 		/* An untimed creation that a stream hears of. */
@@ -324,10 +336,14 @@ static __attribute__((noinline)) void task_end_full(POMP_Region *r)
  * traced: the entry point runs it untraced, lean; a thread that keeps a
  * stream runs it traced, from a function of its own. */
 
+static __attribute__((noinline)) POMP_Task_handle create_sampled(pomp_thr *t, POMP_Region *r, POMP_Task_ctx *ctx);
+
 /* create_body creates a task on the fast path; a traced creation's
- * record carries iter, the creating loop iteration, when it is known. */
+ * record carries iter, the creating loop iteration, when it is known.
+ * An untraced creation that is timed (sampled) is timed by a copy of its
+ * own (timed set), as create_begin_full would time it. */
 static inline __attribute__((always_inline)) POMP_Task_handle create_body(pomp_thr *t, POMP_Region *r, POMP_Task_ctx *ctx, const int traced,
-                                                                          int64_t iter)
+                                                                          int64_t iter, const int timed)
 {
 	/* The checks in the order that keeps the fewest values live: the
 	 * instance's number, its frame's region, the edge's counter, then the
@@ -335,13 +351,14 @@ static inline __attribute__((always_inline)) POMP_Task_handle create_body(pomp_t
 	uint32_t id = r->id;
 	pomp_stat *s = &t->stat[id];
 	uint64_t n = s->created + 1;
-	if (__builtin_expect(sampled(t, n, id), 0))
-		return create_full(r, ctx, iter);
+	int m = 0;
+	if (timed)
+		m = sampled(t, n, id) ? (sample(n, id) ? 2 : 1) : 0;
+	else if (__builtin_expect(sampled(t, n, id), 0))
+		return traced ? create_full(r, ctx, iter) : create_sampled(t, r, ctx);
 	pomp_frame *task = &t->fr[t->task];
 	unsigned h = (task->region * 31u + id) & 63;
-	if (__builtin_expect((task->flags & FL_UNTIED) || t->ecache[h].parent != task->region || t->ecache[h].child != id ||
-	                             t->ecache[h].gen != t->egen,
-	                     0))
+	if (__builtin_expect((task->flags & FL_UNTIED) || t->ecache[h].key != (task->region | t->egen) || t->ecache[h].child != id, 0))
 		return create_full(r, ctx, iter);
 	POMP_Task_info info;
 	info.id = pomp_thread.next;
@@ -349,7 +366,11 @@ static inline __attribute__((always_inline)) POMP_Task_handle create_body(pomp_t
 		return create_full(r, ctx, iter); /* the counter wrapped: the thread registers again */
 	pomp_thread.next = info.id + 1;
 	(*t->ecache[h].count)++; /* add_edge, its cache hit known */
-	info.ctx = note_creation(t, task, s, id, info.id, n, t->cur_id & POMP_CTX_PARENT, 0, traced);
+	info.ctx = note_creation(t, task, s, id, info.id, n, t->cur_id & POMP_CTX_PARENT, m, traced);
+	if (m) {
+		t->create_start = now();
+		info.ctx |= m == 2 ? CTX_MEASURED | CTX_LOW : CTX_MEASURED;
+	}
 	if (traced) {
 		/* The stream hears the end of every creation. */
 		info.ctx |= CTX_LOW;
@@ -359,9 +380,14 @@ static inline __attribute__((always_inline)) POMP_Task_handle create_body(pomp_t
 	return info.id;
 }
 
+static __attribute__((noinline)) POMP_Task_handle create_sampled(pomp_thr *t, POMP_Region *r, POMP_Task_ctx *ctx)
+{
+	return create_body(t, r, ctx, 0, POMP_ITERATION_UNKNOWN, 1);
+}
+
 static __attribute__((noinline)) POMP_Task_handle create_traced(pomp_thr *t, POMP_Region *r, POMP_Task_ctx *ctx, int64_t iter)
 {
-	return create_body(t, r, ctx, 1, iter);
+	return create_body(t, r, ctx, 1, iter, 0);
 }
 
 /* create_other is the rest of the entry point: the full path, or a
@@ -373,7 +399,7 @@ static __attribute__((noinline)) POMP_Task_handle create_other(POMP_Region *r, P
 		return create_full(r, ctx, POMP_ITERATION_UNKNOWN);
 	if (t->ev.mask)
 		return create_traced(t, r, ctx, POMP_ITERATION_UNKNOWN);
-	return create_body(t, r, ctx, 0, POMP_ITERATION_UNKNOWN);
+	return create_body(t, r, ctx, 0, POMP_ITERATION_UNKNOWN, 0);
 }
 
 POMP_Task_handle pomp_rt_task_create_begin(POMP_Region *r, POMP_Task_ctx *ctx)
@@ -381,7 +407,7 @@ POMP_Task_handle pomp_rt_task_create_begin(POMP_Region *r, POMP_Task_ctx *ctx)
 	pomp_thr *t = lean_self();
 	if (__builtin_expect(!lean(t) || r->id >= t->nstat, 0))
 		return create_other(r, ctx);
-	return create_body(t, r, ctx, 0, POMP_ITERATION_UNKNOWN);
+	return create_body(t, r, ctx, 0, POMP_ITERATION_UNKNOWN, 0);
 }
 
 /* pomp_rt_task_create_begin_iter creates a task in the iteration of a
@@ -401,7 +427,7 @@ POMP_Task_handle pomp_rt_task_create_begin_iter(POMP_Region *r, POMP_Task_ctx *c
 		return create_full(r, ctx, iter);
 	if (__builtin_expect(t->ev.mask != 0, 1))
 		return create_traced(t, r, ctx, iter);
-	return create_body(t, r, ctx, 0, POMP_ITERATION_UNKNOWN);
+	return create_body(t, r, ctx, 0, POMP_ITERATION_UNKNOWN, 0);
 }
 
 /* task_push pushes the frame of an untimed task, at ts if it read the
@@ -477,11 +503,33 @@ static inline __attribute__((always_inline)) void task_begin_body(pomp_thr *t, P
 	task_push(t, r, id, ctx, 0, 0);
 }
 
-/* task_begin_ok reports whether t may begin task id of r, with context
- * ctx, on a fast path as far as the entry point can tell. */
-static inline __attribute__((always_inline)) int task_begin_ok(pomp_thr *t, POMP_Region *r, POMP_Task_handle id, POMP_Task_ctx ctx)
+/* task_begin_ok reports whether t may begin task id of r on a fast path
+ * as far as the entry point can tell. */
+static inline __attribute__((always_inline)) int task_begin_ok(pomp_thr *t, POMP_Region *r, POMP_Task_handle id)
 {
-	return id && !(ctx & CTX_MEASURED) && !(r->flags & POMP_FLAG_UNTIED) && r->id < t->nstat && t->nfr != t->capfr;
+	return id && !(r->flags & POMP_FLAG_UNTIED) && r->id < t->nstat && t->nfr != t->capfr;
+}
+
+/* task_begin_measured begins a measured task (its context says so) on a
+ * lean thread: what task_begin_full does for a tied task on a thread
+ * whose checks pass, and no stream. */
+static __attribute__((noinline)) void task_begin_measured(pomp_thr *t, POMP_Region *r, POMP_Task_handle id, POMP_Task_ctx ctx)
+{
+	if (t->create_untied || t->fr[t->nfr - 1].kind >= FR_TASKLOOP || (t->fr[t->task].flags & FL_UNTIED))
+		return task_begin_full(r, id, ctx);
+	uint32_t rid = r->id;
+	uint64_t ts;
+	pomp_frame *f = push_task(t, rid, FR_TASK, 1, id, CTX_DEPTH(ctx), 1, &ts);
+	if (CTX_POOL(ctx))
+		f->flags |= FL_POOL;
+	pomp_stat *s = &t->stat[rid];
+	s->executed++;
+	if (id == t->creating) {
+		s->undeferred++;
+		t->creating = 0;
+		if (t->create_timed)
+			created(t, stat_at(t, t->create_region), ts - t->create_start);
+	}
 }
 
 /* task_begin_other is the rest of the entry point: the full path, or a
@@ -489,7 +537,7 @@ static inline __attribute__((always_inline)) int task_begin_ok(pomp_thr *t, POMP
 static __attribute__((noinline)) void task_begin_other(POMP_Region *r, POMP_Task_handle id, POMP_Task_ctx ctx)
 {
 	pomp_thr *t = pomp_self_tls;
-	if (!fast(t) || !task_begin_ok(t, r, id, ctx))
+	if (!fast(t) || !task_begin_ok(t, r, id) || (ctx & CTX_MEASURED))
 		return task_begin_full(r, id, ctx);
 	task_begin_body(t, r, id, ctx, t->ev.mask != 0);
 }
@@ -497,8 +545,10 @@ static __attribute__((noinline)) void task_begin_other(POMP_Region *r, POMP_Task
 void pomp_rt_task_begin(POMP_Region *r, POMP_Task_handle id, POMP_Task_ctx ctx)
 {
 	pomp_thr *t = lean_self();
-	if (__builtin_expect(!lean(t) || !task_begin_ok(t, r, id, ctx), 0))
+	if (__builtin_expect(!lean(t) || !task_begin_ok(t, r, id), 0))
 		return task_begin_other(r, id, ctx);
+	if (__builtin_expect(ctx & CTX_MEASURED, 0))
+		return task_begin_measured(t, r, id, ctx);
 	task_begin_body(t, r, id, ctx, 0);
 }
 

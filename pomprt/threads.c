@@ -150,7 +150,7 @@ pomp_thr *pomp_register_thread(void)
 		f->last = pomp_g.tick0; /* the initial thread's initial task began with the run */
 	t->task = 0;
 	t->cur_id = f->id;
-	t->egen = 1;
+	t->egen = EGEN_ONE;
 	t->tracing = pomp_g.ev_mask != 0;
 	t->slow = pomp_g.mode == POMP_MODE_RECORD ? SLOW_RECORD : 0;
 	pomp_ev_thread(t, t->index);
@@ -265,7 +265,7 @@ void pomp_set_loc(pomp_thr *t, uint32_t i)
 {
 	pomp_loc *l = pomp_g.locs[i];
 	if (t->loc != i)
-		t->egen++; /* the cached edge counters are another location's */
+		pomp_egen_next(t); /* the cached edge counters are another location's */
 	t->ev.loc = i;
 	if (t->ev.mask & (1u << EV_LOC))
 		ev_record(&t->ev, t->index, EV_LOC, 0, now(), 1, i, 0, 0);
@@ -328,12 +328,23 @@ void pomp_frames_restart(pomp_thr *t, uint64_t tick)
 		}
 	}
 	t->creating = 0;
-	t->egen++;
+	pomp_egen_next(t);
 }
 
 /* ---------------------------------------------------------------------
  * Statistics helpers.
  */
+/* egen_next makes every cached edge counter of t stale: a new
+ * generation, and after 2^32 of them, entries that no key matches. */
+void pomp_egen_next(pomp_thr *t)
+{
+	t->egen += EGEN_ONE;
+	if (t->egen == 0) {
+		memset(t->ecache, 0, sizeof t->ecache);
+		t->egen = EGEN_ONE; /* a key of generation 0 matches no parent */
+	}
+}
+
 /* edge_slow counts a child of region child created by a task of region
  * parent in s, and caches the counter in slot h. */
 __attribute__((noinline)) void pomp_edge_slow(pomp_thr *t, pomp_stat *s, uint32_t parent, uint32_t child, unsigned h)
@@ -352,16 +363,15 @@ __attribute__((noinline)) void pomp_edge_slow(pomp_thr *t, pomp_stat *s, uint32_
 			/* The old array leaks: a finalizer may be reading it. */
 			s->edges = e;
 			s->capedges = cap;
-			t->egen++; /* cached counters may point into the old array */
+			pomp_egen_next(t); /* cached counters may point into the old array */
 		}
 		s->edges[i] = (pomp_edge){.parent = parent, .count = 0};
 		s->nedges++;
 	}
 	s->edges[i].count++;
-	t->ecache[h].parent = parent;
+	t->ecache[h].key = parent | t->egen;
 	t->ecache[h].child = child;
 	t->ecache[h].count = &s->edges[i].count;
-	t->ecache[h].gen = t->egen;
 }
 
 /* ---------------------------------------------------------------------
