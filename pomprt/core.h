@@ -43,6 +43,7 @@ void pomp_configure(void);
 /* threads.c */
 extern __thread pomp_thr *pomp_self_tls __attribute__((tls_model("initial-exec")));
 extern __thread pomp_thr *pomp_lean_tls __attribute__((tls_model("initial-exec")));
+extern __thread pomp_thr *pomp_stream_tls __attribute__((tls_model("initial-exec")));
 void pomp_thread_slow(pomp_thr *t, uint8_t why);
 pomp_thr *pomp_register_thread(void);
 uint32_t pomp_root_loc(pomp_thr *t);
@@ -50,7 +51,6 @@ uint32_t pomp_child_loc(pomp_thr *t, uint32_t parent, uint32_t num);
 void pomp_set_loc(pomp_thr *t, uint32_t i);
 pomp_stat *pomp_stat_slow(pomp_thr *t, uint32_t region);
 void pomp_edge_slow(pomp_thr *t, pomp_stat *s, uint32_t parent, uint32_t child, unsigned h);
-void pomp_egen_next(pomp_thr *t);
 void pomp_grow_frames(pomp_thr *t);
 
 /* switch.c */
@@ -540,6 +540,11 @@ static inline __attribute__((always_inline)) int fast(pomp_thr *t)
 static inline __attribute__((always_inline)) pomp_thr *lean_self(void) { return pomp_lean_tls; }
 
 static inline __attribute__((always_inline)) int lean(const pomp_thr *t) { return pomp_thread.current == t->cur_id; }
+
+/* stream_self is lean_self for the fast paths traced: the calling
+ * thread's state when it is registered, not slow and keeps a stream
+ * (whose mask a forked child clears: check it), else the placeholder. */
+static inline __attribute__((always_inline)) pomp_thr *stream_self(void) { return pomp_stream_tls; }
 
 /* unpark_if_parked continues the untied task whose placeholder is the
  * innermost task of t: an event of the task's own code happens here. */

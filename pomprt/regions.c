@@ -283,7 +283,10 @@ static __attribute__((noinline)) void enter_standalone(pomp_thr *t, POMP_Region 
 		enter_full(r, POMP_EV_CONSTRUCT);
 }
 
-static inline __attribute__((always_inline)) void enter_body(pomp_thr *t, POMP_Region *r, int ev, const int traced)
+/* enter_body enters a region phase on the fast path; points says
+ * whether it may be a scheduling point (pomp_rt_enter handles those of a
+ * lean thread itself). */
+static inline __attribute__((always_inline)) void enter_body(pomp_thr *t, POMP_Region *r, int ev, const int traced, const int points)
 {
 	uint32_t id = r->id;
 	uint16_t rf = pomp_g.rflags[id];
@@ -292,7 +295,7 @@ static inline __attribute__((always_inline)) void enter_body(pomp_thr *t, POMP_R
 	if (__builtin_expect(task_measured(t) || t->nfr == t->capfr || s->active[ph] == 0, 0))
 		return enter_full(r, ev); /* timed, or the outermost, which reads the clock */
 	pomp_frame *c = &t->fr[t->task];
-	if ((rf & RF_POINT) || ph == PH_BARRIER) {
+	if (points && ((rf & RF_POINT) || ph == PH_BARRIER)) {
 		/* A scheduling point in an untimed task, not the outermost of
 		 * its region here: its visit is counted, its task marked. */
 		if (__builtin_expect((c->flags & FL_UNTIED) || c->est || c != &t->fr[t->nfr - 1], 0))
@@ -311,22 +314,29 @@ static inline __attribute__((always_inline)) void enter_body(pomp_thr *t, POMP_R
 		ev_enter(t, r, ph, 0);
 }
 
-static __attribute__((noinline)) void enter_traced(pomp_thr *t, POMP_Region *r, int ev) { enter_body(t, r, ev, 1); }
+static __attribute__((noinline)) void enter_traced(pomp_thr *t, POMP_Region *r, int ev) { enter_body(t, r, ev, 1, 1); }
 
-static __attribute__((noinline)) void enter_lean(pomp_thr *t, POMP_Region *r, int ev) { enter_body(t, r, ev, 0); }
+static __attribute__((noinline)) void enter_untraced(pomp_thr *t, POMP_Region *r, int ev) { enter_body(t, r, ev, 0, 1); }
+
+/* enter_lean enters a phase that is no scheduling point, for
+ * pomp_rt_enter. */
+static __attribute__((noinline)) void enter_lean(pomp_thr *t, POMP_Region *r, int ev) { enter_body(t, r, ev, 0, 0); }
 
 /* enter_other dispatches what the entry point leaves: a thread on the
  * full paths or with a stream, and regions beyond its statistics. */
 static __attribute__((noinline)) void enter_other(POMP_Region *r, int ev)
 {
-	pomp_thr *t = pomp_self_tls;
+	pomp_thr *t = stream_self();
+	if (lean(t) && t->ev.mask && r->id < t->nstat && !(pomp_g.rflags[r->id] & RF_STANDALONE))
+		return enter_traced(t, r, ev);
+	t = pomp_self_tls;
 	if (!fast(t) || r->id >= t->nstat)
 		return enter_full(r, ev);
 	if (pomp_g.rflags[r->id] & RF_STANDALONE)
 		return enter_standalone(t, r);
 	if (t->ev.mask)
 		return enter_traced(t, r, ev);
-	return enter_lean(t, r, ev);
+	return enter_untraced(t, r, ev);
 }
 
 /* The entry point handles a scheduling point of an untimed task itself
@@ -385,7 +395,10 @@ static __attribute__((noinline)) void exit_lean(pomp_thr *t, POMP_Region *r, int
  * or with a stream. */
 static __attribute__((noinline)) void exit_other(POMP_Region *r, int ev)
 {
-	pomp_thr *t = pomp_self_tls;
+	pomp_thr *t = stream_self();
+	if (lean(t) && t->ev.mask)
+		return exit_body(t, r, ev, 1, 0);
+	t = pomp_self_tls;
 	if (!fast(t))
 		return exit_full(r, ev);
 	if (t->ev.mask)

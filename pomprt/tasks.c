@@ -394,7 +394,10 @@ static __attribute__((noinline)) POMP_Task_handle create_traced(pomp_thr *t, POM
  * thread that keeps a stream. */
 static __attribute__((noinline)) POMP_Task_handle create_other(POMP_Region *r, POMP_Task_ctx *ctx)
 {
-	pomp_thr *t = pomp_self_tls;
+	pomp_thr *t = stream_self();
+	if (lean(t) && t->ev.mask && r->id < t->nstat)
+		return create_traced(t, r, ctx, POMP_ITERATION_UNKNOWN);
+	t = pomp_self_tls;
 	if (!fast(t) || r->id >= t->nstat)
 		return create_full(r, ctx, POMP_ITERATION_UNKNOWN);
 	if (t->ev.mask)
@@ -536,7 +539,10 @@ static __attribute__((noinline)) void task_begin_measured(pomp_thr *t, POMP_Regi
  * thread that keeps a stream. */
 static __attribute__((noinline)) void task_begin_other(POMP_Region *r, POMP_Task_handle id, POMP_Task_ctx ctx)
 {
-	pomp_thr *t = pomp_self_tls;
+	pomp_thr *t = stream_self();
+	if (lean(t) && t->ev.mask && task_begin_ok(t, r, id) && !(ctx & CTX_MEASURED))
+		return task_begin_body(t, r, id, ctx, 1);
+	t = pomp_self_tls;
 	if (!fast(t) || !task_begin_ok(t, r, id) || (ctx & CTX_MEASURED))
 		return task_begin_full(r, id, ctx);
 	task_begin_body(t, r, id, ctx, t->ev.mask != 0);
@@ -600,7 +606,10 @@ static inline __attribute__((always_inline)) void task_end_body(pomp_thr *t, POM
  * thread that keeps a stream. */
 static __attribute__((noinline)) void task_end_other(POMP_Region *r)
 {
-	pomp_thr *t = pomp_self_tls;
+	pomp_thr *t = stream_self();
+	if (lean(t) && t->ev.mask)
+		return task_end_body(t, r, 1);
+	t = pomp_self_tls;
 	if (!fast(t))
 		return task_end_full(r);
 	task_end_body(t, r, 1);

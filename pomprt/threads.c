@@ -22,11 +22,16 @@ __thread pomp_thr *pomp_self_tls __attribute__((tls_model("initial-exec")));
  * 2^63), and it is slow besides. */
 static pomp_thr nothr = {.cur_id = ~0ull, .slow = SLOW_RECORD};
 __thread pomp_thr *pomp_lean_tls __attribute__((tls_model("initial-exec"))) = &nothr;
+__thread pomp_thr *pomp_stream_tls __attribute__((tls_model("initial-exec"))) = &nothr;
 
-/* lean_check points the calling thread's lean_self at its state, or away
- * from it: a thread in record mode, with call paths, or with a stream
- * takes other paths. */
-static void lean_check(pomp_thr *t) { pomp_lean_tls = !t->slow && !t->ev.mask ? t : &nothr; }
+/* lean_check points the calling thread's lean_self and stream_self at
+ * its state, or away from it: a thread in record mode or with call paths
+ * takes neither; one with a stream, the second. */
+static void lean_check(pomp_thr *t)
+{
+	pomp_lean_tls = !t->slow && !t->ev.mask ? t : &nothr;
+	pomp_stream_tls = !t->slow && t->ev.mask ? t : &nothr;
+}
 
 /* pomp_thread_slow sends the events of t, the calling thread, to the
  * full paths from now on, for why (SLOW_*). */
@@ -40,6 +45,17 @@ void pomp_thread_slow(pomp_thr *t, uint8_t why)
  * Registration of regions, threads and locations.
  */
 static void grow_stats(pomp_loc *l, uint32_t need);
+
+/* egen_next makes every cached edge counter of t stale: a new
+ * generation, and after 2^32 of them, entries that no key matches. */
+static inline void egen_next(pomp_thr *t)
+{
+	t->egen += EGEN_ONE;
+	if (t->egen == 0) {
+		memset(t->ecache, 0, sizeof t->ecache);
+		t->egen = EGEN_ONE; /* a key of generation 0 matches no parent */
+	}
+}
 
 /* region_flags derives the runtime's flags of a region from its table
  * entry. */
@@ -265,7 +281,7 @@ void pomp_set_loc(pomp_thr *t, uint32_t i)
 {
 	pomp_loc *l = pomp_g.locs[i];
 	if (t->loc != i)
-		pomp_egen_next(t); /* the cached edge counters are another location's */
+		egen_next(t); /* the cached edge counters are another location's */
 	t->ev.loc = i;
 	if (t->ev.mask & (1u << EV_LOC))
 		ev_record(&t->ev, t->index, EV_LOC, 0, now(), 1, i, 0, 0);
@@ -328,23 +344,12 @@ void pomp_frames_restart(pomp_thr *t, uint64_t tick)
 		}
 	}
 	t->creating = 0;
-	pomp_egen_next(t);
+	egen_next(t);
 }
 
 /* ---------------------------------------------------------------------
  * Statistics helpers.
  */
-/* egen_next makes every cached edge counter of t stale: a new
- * generation, and after 2^32 of them, entries that no key matches. */
-void pomp_egen_next(pomp_thr *t)
-{
-	t->egen += EGEN_ONE;
-	if (t->egen == 0) {
-		memset(t->ecache, 0, sizeof t->ecache);
-		t->egen = EGEN_ONE; /* a key of generation 0 matches no parent */
-	}
-}
-
 /* edge_slow counts a child of region child created by a task of region
  * parent in s, and caches the counter in slot h. */
 __attribute__((noinline)) void pomp_edge_slow(pomp_thr *t, pomp_stat *s, uint32_t parent, uint32_t child, unsigned h)
@@ -363,7 +368,7 @@ __attribute__((noinline)) void pomp_edge_slow(pomp_thr *t, pomp_stat *s, uint32_
 			/* The old array leaks: a finalizer may be reading it. */
 			s->edges = e;
 			s->capedges = cap;
-			pomp_egen_next(t); /* cached counters may point into the old array */
+			egen_next(t); /* cached counters may point into the old array */
 		}
 		s->edges[i] = (pomp_edge){.parent = parent, .count = 0};
 		s->nedges++;
