@@ -164,12 +164,16 @@ static inline __attribute__((always_inline)) pomp_stat *stat_at(pomp_thr *t, uin
 	return pomp_stat_slow(t, region);
 }
 
+/* edge_slot returns the slot of the pair (parent, child) in the cache of
+ * creation-tree counters (pomp_thr.ecache). */
+static inline __attribute__((always_inline)) unsigned edge_slot(uint32_t parent, uint32_t child) { return (parent * 8u + child) & 63; }
+
 /* add_edge counts a child of region child (statistics s) created by a
  * task of region parent. The memory grows with the pairs of regions, not
  * with tasks; a small cache per thread finds the counter. */
 static inline __attribute__((always_inline)) void add_edge(pomp_thr *t, pomp_stat *s, uint32_t parent, uint32_t child)
 {
-	unsigned h = (parent * 31u + child) & 63;
+	unsigned h = edge_slot(parent, child);
 	if (__builtin_expect(t->ecache[h].key == (parent | t->egen) && t->ecache[h].child == child, 1))
 		(*t->ecache[h].count)++;
 	else
@@ -182,6 +186,14 @@ static inline __attribute__((always_inline)) int sampled(pomp_thr *t, uint64_t n
 {
 	(void)t;
 	return n <= SAMPLE_EXACT || (n & (SAMPLE_EVERY - 1)) == 0 || !pomp_g.sampling || (pomp_g.rflags[region] & RF_LONG);
+}
+
+/* sampled_next notes in s that its n-th instance's creation was
+ * decided: the next that sampled may time (the fast paths check this
+ * first). */
+static inline void sampled_next(pomp_stat *s, uint64_t n)
+{
+	s->next_timed = n < SAMPLE_EXACT ? 0 : (n | (SAMPLE_EVERY - 1)) + 1;
 }
 
 /* sample reports whether the n-th instance of region, measured, is a

@@ -91,6 +91,7 @@ typedef struct pomp_stat {
 	uint32_t pad0;
 	/* Tasks and taskloop tasks. */
 	uint64_t created;     /* instances created here */
+	uint64_t next_timed;  /* tasks: no instance before this one is timed by sampling (SAMPLE_EVERY), once past SAMPLE_EXACT */
 	uint64_t executed;    /* instances begun here */
 	uint64_t undeferred;  /* executed at once by their creator (if(0), final, included, throttled) */
 	uint64_t suspensions; /* times a task of this region was suspended for another, or moved */

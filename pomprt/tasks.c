@@ -152,6 +152,7 @@ static __attribute__((noinline)) POMP_Task_info create_begin_full(POMP_Region *r
 	int m = sampled(t, n, id);
 	if (m && sample(n, id))
 		m = 2;
+	sampled_next(s, n);
 	info.ctx = note_creation(t, task, s, id, info.id, n, parent, m, 1);
 	if (CALLPATHS(t))
 		pomp_cp_created(t, info.id);
@@ -340,8 +341,9 @@ static __attribute__((noinline)) POMP_Task_handle create_sampled(pomp_thr *t, PO
 
 /* create_body creates a task on the fast path; a traced creation's
  * record carries iter, the creating loop iteration, when it is known.
- * An untraced creation that is timed (sampled) is timed by a copy of its
- * own (timed set), as create_begin_full would time it. */
+ * From the instance that s->next_timed names on, sampled decides, and
+ * an untraced creation that it times is timed by a copy of this body of
+ * its own (timed set), as create_begin_full would time it. */
 static inline __attribute__((always_inline)) POMP_Task_handle create_body(pomp_thr *t, POMP_Region *r, POMP_Task_ctx *ctx, const int traced,
                                                                           int64_t iter, const int timed)
 {
@@ -354,10 +356,10 @@ static inline __attribute__((always_inline)) POMP_Task_handle create_body(pomp_t
 	int m = 0;
 	if (timed)
 		m = sampled(t, n, id) ? (sample(n, id) ? 2 : 1) : 0;
-	else if (__builtin_expect(sampled(t, n, id), 0))
-		return traced ? create_full(r, ctx, iter) : create_sampled(t, r, ctx);
+	else if (__builtin_expect(n >= s->next_timed || !pomp_g.sampling || (pomp_g.rflags[id] & RF_LONG), 0))
+		return traced ? create_full(r, ctx, iter) : create_sampled(t, r, ctx); /* sampled may say so */
 	pomp_frame *task = &t->fr[t->task];
-	unsigned h = (task->region * 31u + id) & 63;
+	unsigned h = edge_slot(task->region, id);
 	if (__builtin_expect((task->flags & FL_UNTIED) || t->ecache[h].key != (task->region | t->egen) || t->ecache[h].child != id, 0))
 		return create_full(r, ctx, iter);
 	POMP_Task_info info;
@@ -366,6 +368,8 @@ static inline __attribute__((always_inline)) POMP_Task_handle create_body(pomp_t
 		return create_full(r, ctx, iter); /* the counter wrapped: the thread registers again */
 	pomp_thread.next = info.id + 1;
 	(*t->ecache[h].count)++; /* add_edge, its cache hit known */
+	if (timed)
+		sampled_next(s, n);
 	info.ctx = note_creation(t, task, s, id, info.id, n, t->cur_id & POMP_CTX_PARENT, m, traced);
 	if (m) {
 		t->create_start = now();
