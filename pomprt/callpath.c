@@ -264,7 +264,7 @@ static pomp_cpthr *cp_thread(pomp_thr *t)
 	c->cur = path_of(c, t->nfr - 1);
 	t->cp = c;
 	__atomic_store_n(&cp_threads[t->index & 1023], c, __ATOMIC_RELEASE);
-	t->slow |= SLOW_CALLPATH;
+	pomp_thread_slow(t, SLOW_CALLPATH);
 	return c;
 }
 

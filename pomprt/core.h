@@ -42,6 +42,9 @@ void pomp_configure(void);
 
 /* threads.c */
 extern __thread pomp_thr *pomp_self_tls __attribute__((tls_model("initial-exec")));
+extern __thread pomp_thr *pomp_lean_tls __attribute__((tls_model("initial-exec")));
+extern __thread pomp_thr *pomp_stream_tls __attribute__((tls_model("initial-exec")));
+void pomp_thread_slow(pomp_thr *t, uint8_t why);
 pomp_thr *pomp_register_thread(void);
 uint32_t pomp_root_loc(pomp_thr *t);
 uint32_t pomp_child_loc(pomp_thr *t, uint32_t parent, uint32_t num);
@@ -161,13 +164,17 @@ static inline __attribute__((always_inline)) pomp_stat *stat_at(pomp_thr *t, uin
 	return pomp_stat_slow(t, region);
 }
 
+/* edge_slot returns the slot of the pair (parent, child) in the cache of
+ * creation-tree counters (pomp_thr.ecache). */
+static inline __attribute__((always_inline)) unsigned edge_slot(uint32_t parent, uint32_t child) { return (parent * 8u + child) & 63; }
+
 /* add_edge counts a child of region child (statistics s) created by a
  * task of region parent. The memory grows with the pairs of regions, not
  * with tasks; a small cache per thread finds the counter. */
 static inline __attribute__((always_inline)) void add_edge(pomp_thr *t, pomp_stat *s, uint32_t parent, uint32_t child)
 {
-	unsigned h = (parent * 31u + child) & 63;
-	if (__builtin_expect(t->ecache[h].gen == t->egen && t->ecache[h].parent == parent && t->ecache[h].child == child, 1))
+	unsigned h = edge_slot(parent, child);
+	if (__builtin_expect(t->ecache[h].key == (parent | t->egen) && t->ecache[h].child == child, 1))
 		(*t->ecache[h].count)++;
 	else
 		pomp_edge_slow(t, s, parent, child, h);
@@ -179,6 +186,14 @@ static inline __attribute__((always_inline)) int sampled(pomp_thr *t, uint64_t n
 {
 	(void)t;
 	return n <= SAMPLE_EXACT || (n & (SAMPLE_EVERY - 1)) == 0 || !pomp_g.sampling || (pomp_g.rflags[region] & RF_LONG);
+}
+
+/* sampled_next notes in s that its n-th instance's creation was
+ * decided: the next that sampled may time (the fast paths check this
+ * first). */
+static inline void sampled_next(pomp_stat *s, uint64_t n)
+{
+	s->next_timed = n < SAMPLE_EXACT ? 0 : (n | (SAMPLE_EVERY - 1)) + 1;
 }
 
 /* sample reports whether the n-th instance of region, measured, is a
@@ -210,14 +225,16 @@ static inline __attribute__((always_inline)) pomp_frame *top(pomp_thr *t) { retu
 /* init_frame fills frame f of region, kind and phase, opened at ts (0 if
  * it did not read the clock), with flags FL_*. timed, a constant, says
  * whether its own time (excl) starts at 0 too: the frame of an untimed
- * task never reads it (tasks.c, task_push). */
+ * task never reads it (tasks.c, task_push), nor its start and last
+ * unless it read the clock (FL_TS). */
 static inline __attribute__((always_inline)) void init_frame(pomp_frame *f, uint32_t region, int kind, int phase, int flags, uint64_t ts, const int timed)
 {
 	f->region = region;
 	f->kind = (uint8_t)kind;
 	f->phase = (uint8_t)phase;
 	f->flags = (uint16_t)flags;
-	f->start = f->last = ts;
+	if (timed || (flags & FL_TS))
+		f->start = f->last = ts;
 	if (timed)
 		f->excl = 0;
 	f->est = 0;
@@ -330,18 +347,12 @@ static inline __attribute__((always_inline)) uint64_t close_top(pomp_thr *t, pom
  * region and phase. */
 static inline uint64_t light(uint32_t region, int ph) { return (uint64_t)region << 2 | (uint64_t)ph; }
 
-static inline int phase_of(int ev)
-{
-	switch (ev) {
-	case POMP_EV_BODY:
-		return PH_BODY;
-	case POMP_EV_BARRIER:
-		return PH_BARRIER;
-	case POMP_EV_WAIT:
-		return PH_WAIT;
-	}
-	return PH_CONSTRUCT;
-}
+/* phase_of returns the phase of an event code of pomp_rt_enter and
+ * pomp_rt_exit: the codes are the phases' numbers. */
+_Static_assert((int)POMP_EV_CONSTRUCT == (int)PH_CONSTRUCT && (int)POMP_EV_BODY == (int)PH_BODY && (int)POMP_EV_BARRIER == (int)PH_BARRIER &&
+                   (int)POMP_EV_WAIT == (int)PH_WAIT && PH_COUNT == 4,
+               "event codes are phases");
+static inline int phase_of(int ev) { return ev & (PH_COUNT - 1); }
 
 /* ---------------------------------------------------------------------
  * Tasks: switching the thread's current task.
@@ -358,6 +369,9 @@ static inline __attribute__((always_inline)) void suspend(pomp_thr *t)
 		c->susp++;
 }
 
+/* task_measured reports whether the innermost task of t is measured. */
+static inline __attribute__((always_inline)) int task_measured(const pomp_thr *t) { return (t->fr[t->task].flags & FL_MEASURED) != 0; }
+
 /* push_task_frame pushes the frame of task id (region, kind, phase,
  * creation depth) opened at ts (0 if it did not read the clock) with
  * flags FL_*, and makes it t's current task, measured or not. The caller
@@ -367,7 +381,7 @@ static inline __attribute__((always_inline)) void suspend(pomp_thr *t)
  * The full path (push_task) and the fast one (tasks.c, task_push) push
  * their task frames here. */
 static inline __attribute__((always_inline)) pomp_frame *push_task_frame(pomp_thr *t, uint32_t region, int kind, int phase, int flags, uint64_t ts,
-                                                                         uint64_t id, uint32_t depth, int measured, const int timed)
+                                                                         uint64_t id, uint32_t depth, const int timed)
 {
 	pomp_frame *f = &t->fr[t->nfr++];
 	init_frame(f, region, kind, phase, flags, ts, timed);
@@ -379,7 +393,6 @@ static inline __attribute__((always_inline)) pomp_frame *push_task_frame(pomp_th
 	f->depth = depth;
 	t->task = t->nfr - 1;
 	t->cur_id = id;
-	t->measured = measured;
 	pomp_thread.current = id;
 	return f;
 }
@@ -418,7 +431,7 @@ static inline __attribute__((always_inline)) pomp_frame *push_task(pomp_thr *t, 
 	/* A taskloop's generated tasks are its body; its construct phase is
 	 * the taskloop on the encountering thread. */
 	int phase = kind == FR_IMPLICIT || kind == FR_TASKLOOP ? PH_BODY : PH_CONSTRUCT;
-	pomp_frame *f = push_task_frame(t, region, kind, phase, flags, now_ts, id, depth, measured, 1);
+	pomp_frame *f = push_task_frame(t, region, kind, phase, flags, now_ts, id, depth, 1);
 	*ts = now_ts;
 	return f;
 }
@@ -430,7 +443,6 @@ static inline __attribute__((always_inline)) void resume_task(pomp_thr *t)
 {
 	pomp_frame *c = &t->fr[t->task];
 	t->cur_id = c->id;
-	t->measured = (c->flags & FL_MEASURED) != 0;
 	pomp_thread.current = c->id;
 }
 
@@ -531,6 +543,20 @@ static inline __attribute__((always_inline)) int fast(pomp_thr *t)
 {
 	return t && pomp_thread.current == t->cur_id && !t->slow;
 }
+
+/* lean_self returns the calling thread's state when it may take the
+ * fast paths untraced: registered, neither slow nor keeping a stream
+ * (threads.c); else a placeholder whose cur_id no handle matches. With
+ * lean, one check of the thread's handle at an entry point is all of
+ * fast's and the stream's: the rest goes to the entry's other path. */
+static inline __attribute__((always_inline)) pomp_thr *lean_self(void) { return pomp_lean_tls; }
+
+static inline __attribute__((always_inline)) int lean(const pomp_thr *t) { return pomp_thread.current == t->cur_id; }
+
+/* stream_self is lean_self for the fast paths traced: the calling
+ * thread's state when it is registered, not slow and keeps a stream
+ * (whose mask a forked child clears: check it), else the placeholder. */
+static inline __attribute__((always_inline)) pomp_thr *stream_self(void) { return pomp_stream_tls; }
 
 /* unpark_if_parked continues the untied task whose placeholder is the
  * innermost task of t: an event of the task's own code happens here. */

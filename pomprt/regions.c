@@ -85,7 +85,7 @@ static inline __attribute__((always_inline)) int skip_standalone(pomp_thr *t, po
 {
 	uint32_t id = r->id;
 	uint64_t n = s->ph[PH_CONSTRUCT].visits + 1;
-	if (!(pomp_g.rflags[id] & RF_COUNT) && sampled(t, n, id) && t->measured)
+	if (!(pomp_g.rflags[id] & RF_COUNT) && sampled(t, n, id) && task_measured(t))
 		return 0;
 	s->ph[PH_CONSTRUCT].visits = n;
 	t->skip_region = id;
@@ -95,22 +95,35 @@ static inline __attribute__((always_inline)) int skip_standalone(pomp_thr *t, po
 	return 1;
 }
 
-/* exit_unframed ends a phase that has no frame of its own: an unmeasured
- * standalone ordered (skip_standalone), or a point construct of an
- * untimed task, marked on the task's frame (enter_body), and ends the
- * creation in progress as every event does. It returns 0, doing nothing,
- * for a phase with a frame. The full path (exit_slow) and
- * the fast one (exit_body) decide here. */
-static inline __attribute__((always_inline)) int exit_unframed(pomp_thr *t, uint32_t id, int ph)
+/* exit_light ends a point construct of an untimed task, marked on the
+ * task's frame (enter_body), and ends the creation in progress as every
+ * event does. It returns 0, doing nothing, if the top frame bears no
+ * mark of region id and phase ph. */
+static inline __attribute__((always_inline)) int exit_light(pomp_thr *t, uint32_t id, int ph)
 {
-	if (t->skip_region == id && ph == PH_CONSTRUCT) {
-		t->skip_region = 0;
+	int i = t->nfr - 1;
+	pomp_frame *f = &t->fr[i];
+	if (f->est == light(id, ph) && t->task == i && !(f->flags & FL_MEASURED)) {
+		f->est = 0;
 		t->creating = 0;
 		return 1;
 	}
-	pomp_frame *f = &t->fr[t->nfr - 1];
-	if (f->est == light(id, ph) && t->task == t->nfr - 1 && !(f->flags & FL_MEASURED)) {
-		f->est = 0;
+	return 0;
+}
+
+/* exit_unframed ends a phase that has no frame of its own: a point
+ * construct of an untimed task (exit_light), or an unmeasured
+ * standalone ordered (skip_standalone), whose marks never meet (RF_POINT
+ * regions are not RF_STANDALONE). It returns 0, doing nothing, for a
+ * phase with a frame. The full path (exit_slow) and the fast one
+ * (exit_body) decide here; light says whether exit_light was asked
+ * already. */
+static inline __attribute__((always_inline)) int exit_unframed(pomp_thr *t, uint32_t id, int ph, const int light)
+{
+	if (!light && exit_light(t, id, ph))
+		return 1;
+	if (t->skip_region == id && ph == PH_CONSTRUCT) {
+		t->skip_region = 0;
 		t->creating = 0;
 		return 1;
 	}
@@ -125,7 +138,7 @@ static __attribute__((noinline)) void enter_full(POMP_Region *r, int ev)
 	unpark_if_parked(t);
 	uint32_t id = r->id;
 	pomp_stat *s = stat_at(t, id);
-	int measured = t->measured, pick = 0;
+	int measured = task_measured(t), pick = 0;
 	if (__builtin_expect(pomp_g.rflags[id] & RF_STANDALONE, 0)) {
 		if (skip_standalone(t, s, r))
 			return;
@@ -198,7 +211,7 @@ static uint64_t close_wait(pomp_thr *t, POMP_Region *r)
 static __attribute__((noinline)) void exit_slow(pomp_thr *t, POMP_Region *r, int ph)
 {
 	uint32_t id = r->id;
-	if (exit_unframed(t, id, ph)) {
+	if (exit_unframed(t, id, ph, 0)) {
 		if (t->ev.mask)
 			ev_exit(t, r, ph, 0);
 		return;
@@ -230,7 +243,7 @@ static __attribute__((noinline)) void exit_slow(pomp_thr *t, POMP_Region *r, int
 		/* The end of its body begins the wait for the group's tasks
 		 * (Wait, until Taskgroup_exit), at the time the body ended. */
 		uint64_t wts;
-		open_phase_at(t, s, id, FR_PHASE, PH_WAIT, t->measured, ts, &wts);
+		open_phase_at(t, s, id, FR_PHASE, PH_WAIT, task_measured(t), ts, &wts);
 		if (t->ev.mask)
 			ev_enter(t, r, PH_WAIT, wts);
 		ts = wts;
@@ -270,16 +283,19 @@ static __attribute__((noinline)) void enter_standalone(pomp_thr *t, POMP_Region 
 		enter_full(r, POMP_EV_CONSTRUCT);
 }
 
-static inline __attribute__((always_inline)) void enter_body(pomp_thr *t, POMP_Region *r, int ev, const int traced)
+/* enter_body enters a region phase on the fast path; points says
+ * whether it may be a scheduling point (pomp_rt_enter handles those of a
+ * lean thread itself). */
+static inline __attribute__((always_inline)) void enter_body(pomp_thr *t, POMP_Region *r, int ev, const int traced, const int points)
 {
 	uint32_t id = r->id;
 	uint16_t rf = pomp_g.rflags[id];
 	pomp_stat *s = &t->stat[id];
 	int ph = phase_of(ev);
-	if (__builtin_expect(t->measured || t->nfr == t->capfr || s->active[ph] == 0, 0))
+	if (__builtin_expect(task_measured(t) || t->nfr == t->capfr || s->active[ph] == 0, 0))
 		return enter_full(r, ev); /* timed, or the outermost, which reads the clock */
 	pomp_frame *c = &t->fr[t->task];
-	if ((rf & RF_POINT) || ph == PH_BARRIER) {
+	if (points && ((rf & RF_POINT) || ph == PH_BARRIER)) {
 		/* A scheduling point in an untimed task, not the outermost of
 		 * its region here: its visit is counted, its task marked. */
 		if (__builtin_expect((c->flags & FL_UNTIED) || c->est || c != &t->fr[t->nfr - 1], 0))
@@ -298,29 +314,65 @@ static inline __attribute__((always_inline)) void enter_body(pomp_thr *t, POMP_R
 		ev_enter(t, r, ph, 0);
 }
 
-static __attribute__((noinline)) void enter_traced(pomp_thr *t, POMP_Region *r, int ev) { enter_body(t, r, ev, 1); }
+static __attribute__((noinline)) void enter_traced(pomp_thr *t, POMP_Region *r, int ev) { enter_body(t, r, ev, 1, 1); }
 
-static __attribute__((noinline)) void enter_lean(pomp_thr *t, POMP_Region *r, int ev) { enter_body(t, r, ev, 0); }
+static __attribute__((noinline)) void enter_untraced(pomp_thr *t, POMP_Region *r, int ev) { enter_body(t, r, ev, 0, 1); }
 
-/* The entry point only dispatches, with no register to save; the bodies
- * do the rest. */
-void pomp_rt_enter(POMP_Region *r, int ev)
+/* enter_lean enters a phase that is no scheduling point, for
+ * pomp_rt_enter. */
+static __attribute__((noinline)) void enter_lean(pomp_thr *t, POMP_Region *r, int ev) { enter_body(t, r, ev, 0, 0); }
+
+/* enter_other dispatches what the entry point leaves: a thread on the
+ * full paths or with a stream, and regions beyond its statistics. */
+static __attribute__((noinline)) void enter_other(POMP_Region *r, int ev)
 {
-	pomp_thr *t = pomp_self_tls;
-	if (__builtin_expect(!fast(t) || r->id >= t->nstat, 0))
+	pomp_thr *t = stream_self();
+	if (lean(t) && t->ev.mask && r->id < t->nstat && !(pomp_g.rflags[r->id] & RF_STANDALONE))
+		return enter_traced(t, r, ev);
+	t = pomp_self_tls;
+	if (!fast(t) || r->id >= t->nstat)
 		return enter_full(r, ev);
 	if (pomp_g.rflags[r->id] & RF_STANDALONE)
 		return enter_standalone(t, r);
-	if (__builtin_expect(t->ev.mask != 0, 0))
+	if (t->ev.mask)
 		return enter_traced(t, r, ev);
-	return enter_lean(t, r, ev);
+	return enter_untraced(t, r, ev);
 }
 
-static inline __attribute__((always_inline)) void exit_body(pomp_thr *t, POMP_Region *r, int ev, const int traced)
+/* The entry point handles a scheduling point of an untimed task itself
+ * (a taskwait in a recursion: enter_body's first case, with the checks it
+ * needs only), and dispatches the rest to bodies of their own. */
+void pomp_rt_enter(POMP_Region *r, int ev)
+{
+	pomp_thr *t = lean_self();
+	uint32_t id = r->id;
+	if (__builtin_expect(!lean(t) || id >= t->nstat, 0))
+		return enter_other(r, ev);
+	uint16_t rf = pomp_g.rflags[id];
+	int ph = phase_of(ev);
+	if (!(rf & RF_POINT) && ph != PH_BARRIER) {
+		if (rf & RF_STANDALONE)
+			return enter_standalone(t, r);
+		return enter_lean(t, r, ev);
+	}
+	/* Not the outermost of its region here (which reads the clock), in
+	 * an untimed task on top of its stack, not marked already: the visit
+	 * is counted, the task marked (RF_POINT are never RF_STANDALONE). */
+	int i = t->nfr - 1;
+	pomp_frame *c = &t->fr[i];
+	pomp_stat *s = &t->stat[id];
+	if (__builtin_expect(t->task != i || (c->flags & (FL_MEASURED | FL_UNTIED)) || c->est || s->active[ph] == 0, 0))
+		return enter_full(r, ev); /* timed, untied (which parks), or the outermost */
+	t->creating = 0;
+	s->ph[ph].visits++;
+	c->est = light(id, ph);
+}
+
+static inline __attribute__((always_inline)) void exit_body(pomp_thr *t, POMP_Region *r, int ev, const int traced, const int light)
 {
 	int ph = phase_of(ev);
 	uint32_t id = r->id;
-	if (exit_unframed(t, id, ph)) {
+	if (exit_unframed(t, id, ph, light)) {
 		if (traced)
 			ev_exit(t, r, ph, 0);
 		return;
@@ -337,16 +389,31 @@ static inline __attribute__((always_inline)) void exit_body(pomp_thr *t, POMP_Re
 		ev_exit(t, r, ph, 0);
 }
 
-static __attribute__((noinline)) void exit_traced(pomp_thr *t, POMP_Region *r, int ev) { exit_body(t, r, ev, 1); }
+static __attribute__((noinline)) void exit_lean(pomp_thr *t, POMP_Region *r, int ev) { exit_body(t, r, ev, 0, 1); }
+
+/* exit_other is the rest of the entry point: a thread on the full paths,
+ * or with a stream. */
+static __attribute__((noinline)) void exit_other(POMP_Region *r, int ev)
+{
+	pomp_thr *t = stream_self();
+	if (lean(t) && t->ev.mask)
+		return exit_body(t, r, ev, 1, 0);
+	t = pomp_self_tls;
+	if (!fast(t))
+		return exit_full(r, ev);
+	if (t->ev.mask)
+		return exit_body(t, r, ev, 1, 0);
+	exit_body(t, r, ev, 0, 0);
+}
 
 void pomp_rt_exit(POMP_Region *r, int ev)
 {
-	pomp_thr *t = pomp_self_tls;
-	if (__builtin_expect(!fast(t), 0))
-		return exit_full(r, ev);
-	if (__builtin_expect(t->ev.mask != 0, 0))
-		return exit_traced(t, r, ev);
-	exit_body(t, r, ev, 0);
+	pomp_thr *t = lean_self();
+	if (__builtin_expect(!lean(t), 0))
+		return exit_other(r, ev);
+	if (exit_light(t, r->id, phase_of(ev)))
+		return;
+	exit_lean(t, r, ev);
 }
 
 /* pomp_rt_section_begin begins section number section of the sections

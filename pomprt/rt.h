@@ -91,6 +91,7 @@ typedef struct pomp_stat {
 	uint32_t pad0;
 	/* Tasks and taskloop tasks. */
 	uint64_t created;     /* instances created here */
+	uint64_t next_timed;  /* tasks: no instance before this one is timed by sampling (SAMPLE_EVERY), once past SAMPLE_EXACT */
 	uint64_t executed;    /* instances begun here */
 	uint64_t undeferred;  /* executed at once by their creator (if(0), final, included, throttled) */
 	uint64_t suspensions; /* times a task of this region was suspended for another, or moved */
@@ -250,7 +251,6 @@ typedef struct pomp_thr {
 	int nfr, capfr;
 	int task;         /* index of the innermost task frame */
 	uint64_t cur_id;  /* what pomp_thread.current should hold */
-	int measured;     /* the innermost task is measured */
 	int tracing;      /* GOPARI_MODE=trace on this thread */
 	uint8_t slow;     /* SLOW_*: its events take the full paths */
 	pomp_evbuf ev;    /* its event stream (events.h) */
@@ -269,14 +269,16 @@ typedef struct pomp_thr {
 	uint64_t *ids; /* POMP_MODE_RECORD: (task ID, parent ID) of every task begun here */
 	size_t nids, capids;
 	pomp_tlinst tlinst[POMP_TLINST];
-	/* The creation-tree counters used last, by (parent, child) region;
-	 * valid while gen matches egen. */
+	/* The creation-tree counters used last, by (parent, child) region:
+	 * key is the parent region in the low half and egen, the cache's
+	 * generation, in the high half; an entry holds while its generation
+	 * is egen's. */
 	struct {
-		uint32_t parent, child;
-		uint64_t gen;
+		uint64_t key;
+		uint32_t child, pad;
 		uint64_t *count;
 	} ecache[64];
-	uint64_t egen;
+	uint64_t egen; /* the generation, in the high half (EGEN_ONE) */
 	uint64_t tlseq;
 	/* The end of the run ends the C taskloop tasks that this thread ran
 	 * in a closing barrier and whose end it has not seen yet (no event
@@ -376,6 +378,8 @@ enum {
 	RF_COUNT = 1 << 8,      /* a standalone ordered counted, never timed (GOPARI_ORDERED=count) */
 	RF_GRAINBODY = 1 << 9   /* grains mode records its body phase too: single, sections (grain identity) */
 };
+
+#define EGEN_ONE (1ull << 32)
 
 #define SAMPLE_EXACT 1000
 #define SAMPLE_EVERY 32

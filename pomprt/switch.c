@@ -85,7 +85,6 @@ __attribute__((noinline)) void pomp_park(pomp_thr *t, uint64_t ts)
 	f->parked = p;
 	f->prev_task = prev;
 	t->nfr = i + 1;
-	t->measured = 1;
 }
 
 /* unpark_frames pushes the frames of p on t's stack at time ts; the caller
@@ -110,7 +109,6 @@ static void unpark_frames(pomp_thr *t, pomp_parked *p, uint64_t ts, int moved)
 			stat_at(t, t->fr[k].region)->active[t->fr[k].phase]++;
 	t->task = base;
 	t->cur_id = p->id;
-	t->measured = 1;
 	if (CALLPATHS(t))
 		pomp_cp_unpark(t, p, base, ts);
 }
@@ -138,7 +136,6 @@ __attribute__((noinline)) void pomp_unpark_here(pomp_thr *t)
 		parked_free(p);
 		pthread_mutex_unlock(&pomp_g.park_mu);
 		t->cur_id = t->fr[t->task].id;
-		t->measured = (t->fr[t->task].flags & FL_MEASURED) != 0;
 		pomp_resync(t);
 		return;
 	}
@@ -231,7 +228,6 @@ int pomp_drop(pomp_thr *t, int keep, uint64_t ts)
 			t->task = f->prev_task;
 			t->nfr--;
 			t->cur_id = t->fr[t->task].id;
-			t->measured = (t->fr[t->task].flags & FL_MEASURED) != 0;
 			continue;
 		case FR_TASKLOOP:
 			if (tl_pending(f)) {

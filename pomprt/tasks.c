@@ -116,7 +116,7 @@ __attribute__((noinline)) void pomp_settle_creation(pomp_thr *t)
  * depth. The full path (create_begin_full) and the fast one (create_body)
  * note here. */
 static inline __attribute__((always_inline)) uint64_t note_creation(pomp_thr *t, pomp_frame *task, pomp_stat *s, uint32_t region, uint64_t id,
-                                                                    uint64_t n, uint64_t parent, int timed)
+                                                                    uint64_t n, uint64_t parent, int timed, int traced)
 {
 	uint32_t depth = task->depth < CTX_DEPTH_MAX ? task->depth + 1 : CTX_DEPTH_MAX;
 	s->created = n;
@@ -125,9 +125,11 @@ static inline __attribute__((always_inline)) uint64_t note_creation(pomp_thr *t,
 	/* An undeferred task begins before any other event of this thread;
 	 * every other event clears creating. */
 	t->creating = id;
-	t->create_region = region;
+	if (timed || traced)
+		t->create_region = region; /* read for a timed creation, or by a stream */
 	t->create_timed = timed;
-	task->cid = id;
+	if (traced)
+		task->cid = id; /* read by a stream's CREATE_END only */
 	return parent | (uint64_t)depth << CTX_DEPTH_SHIFT;
 }
 
@@ -150,7 +152,8 @@ static __attribute__((noinline)) POMP_Task_info create_begin_full(POMP_Region *r
 	int m = sampled(t, n, id);
 	if (m && sample(n, id))
 		m = 2;
-	info.ctx = note_creation(t, task, s, id, info.id, n, parent, m);
+	sampled_next(s, n);
+	info.ctx = note_creation(t, task, s, id, info.id, n, parent, m, 1);
 	if (CALLPATHS(t))
 		pomp_cp_created(t, info.id);
 	if (m) {
@@ -193,6 +196,17 @@ static __attribute__((noinline)) POMP_Task_handle create_full(POMP_Region *r, PO
 
 void pomp_rt_task_create_end(POMP_Region *r)
 {
+	pomp_thr *l = lean_self();
+	if (lean(l) && !l->create_untied && l->fr[l->task].kind != FR_PARKED) {
+		/* A timed creation, untraced: what the full path does below
+		 * for a thread whose checks pass. */
+		if (l->creating && l->create_region == r->id) {
+			l->creating = 0;
+			if (l->create_timed)
+				created(l, stat_at(l, r->id), now() - l->create_start);
+		}
+		return;
+	}
 	pomp_thr *t = pomp_self_tls;
 	if (fast(t) && t->creating && !t->create_timed && t->create_region == r->id && !t->create_untied) {
 		/* An untimed creation that a stream hears of. */
@@ -323,24 +337,44 @@ static __attribute__((noinline)) void task_end_full(POMP_Region *r)
  * traced: the entry point runs it untraced, lean; a thread that keeps a
  * stream runs it traced, from a function of its own. */
 
+static __attribute__((noinline)) POMP_Task_handle create_sampled(pomp_thr *t, POMP_Region *r, POMP_Task_ctx *ctx);
+
 /* create_body creates a task on the fast path; a traced creation's
- * record carries iter, the creating loop iteration, when it is known. */
+ * record carries iter, the creating loop iteration, when it is known.
+ * From the instance that s->next_timed names on, sampled decides, and
+ * an untraced creation that it times is timed by a copy of this body of
+ * its own (timed set), as create_begin_full would time it. */
 static inline __attribute__((always_inline)) POMP_Task_handle create_body(pomp_thr *t, POMP_Region *r, POMP_Task_ctx *ctx, const int traced,
-                                                                          int64_t iter)
+                                                                          int64_t iter, const int timed)
 {
+	/* The checks in the order that keeps the fewest values live: the
+	 * instance's number, its frame's region, the edge's counter, then the
+	 * new ID (0 when the thread's counter wraps). */
 	uint32_t id = r->id;
-	pomp_frame *task = &t->fr[t->task];
 	pomp_stat *s = &t->stat[id];
 	uint64_t n = s->created + 1;
-	unsigned h = (task->region * 31u + id) & 63;
-	if (__builtin_expect(sampled(t, n, id) || (task->flags & FL_UNTIED) || t->ecache[h].gen != t->egen ||
-	                             t->ecache[h].parent != task->region || t->ecache[h].child != id,
-	                     0))
+	int m = 0;
+	if (timed)
+		m = sampled(t, n, id) ? (sample(n, id) ? 2 : 1) : 0;
+	else if (__builtin_expect(n >= s->next_timed || !pomp_g.sampling || (pomp_g.rflags[id] & RF_LONG), 0))
+		return traced ? create_full(r, ctx, iter) : create_sampled(t, r, ctx); /* sampled may say so */
+	pomp_frame *task = &t->fr[t->task];
+	unsigned h = edge_slot(task->region, id);
+	if (__builtin_expect((task->flags & FL_UNTIED) || t->ecache[h].key != (task->region | t->egen) || t->ecache[h].child != id, 0))
 		return create_full(r, ctx, iter);
 	POMP_Task_info info;
-	info.id = pomp_thread.next++;
+	info.id = pomp_thread.next;
+	if (__builtin_expect((uint32_t)info.id == 0, 0))
+		return create_full(r, ctx, iter); /* the counter wrapped: the thread registers again */
+	pomp_thread.next = info.id + 1;
 	(*t->ecache[h].count)++; /* add_edge, its cache hit known */
-	info.ctx = note_creation(t, task, s, id, info.id, n, t->cur_id & POMP_CTX_PARENT, 0);
+	if (timed)
+		sampled_next(s, n);
+	info.ctx = note_creation(t, task, s, id, info.id, n, t->cur_id & POMP_CTX_PARENT, m, traced);
+	if (m) {
+		t->create_start = now();
+		info.ctx |= m == 2 ? CTX_MEASURED | CTX_LOW : CTX_MEASURED;
+	}
 	if (traced) {
 		/* The stream hears the end of every creation. */
 		info.ctx |= CTX_LOW;
@@ -350,19 +384,37 @@ static inline __attribute__((always_inline)) POMP_Task_handle create_body(pomp_t
 	return info.id;
 }
 
+static __attribute__((noinline)) POMP_Task_handle create_sampled(pomp_thr *t, POMP_Region *r, POMP_Task_ctx *ctx)
+{
+	return create_body(t, r, ctx, 0, POMP_ITERATION_UNKNOWN, 1);
+}
+
 static __attribute__((noinline)) POMP_Task_handle create_traced(pomp_thr *t, POMP_Region *r, POMP_Task_ctx *ctx, int64_t iter)
 {
-	return create_body(t, r, ctx, 1, iter);
+	return create_body(t, r, ctx, 1, iter, 0);
+}
+
+/* create_other is the rest of the entry point: the full path, or a
+ * thread that keeps a stream. */
+static __attribute__((noinline)) POMP_Task_handle create_other(POMP_Region *r, POMP_Task_ctx *ctx)
+{
+	pomp_thr *t = stream_self();
+	if (lean(t) && t->ev.mask && r->id < t->nstat)
+		return create_traced(t, r, ctx, POMP_ITERATION_UNKNOWN);
+	t = pomp_self_tls;
+	if (!fast(t) || r->id >= t->nstat)
+		return create_full(r, ctx, POMP_ITERATION_UNKNOWN);
+	if (t->ev.mask)
+		return create_traced(t, r, ctx, POMP_ITERATION_UNKNOWN);
+	return create_body(t, r, ctx, 0, POMP_ITERATION_UNKNOWN, 0);
 }
 
 POMP_Task_handle pomp_rt_task_create_begin(POMP_Region *r, POMP_Task_ctx *ctx)
 {
-	pomp_thr *t = pomp_self_tls;
-	if (__builtin_expect(!fast(t) || r->id >= t->nstat || (uint32_t)pomp_thread.next == 0, 0))
-		return create_full(r, ctx, POMP_ITERATION_UNKNOWN);
-	if (__builtin_expect(t->ev.mask != 0, 0))
-		return create_traced(t, r, ctx, POMP_ITERATION_UNKNOWN);
-	return create_body(t, r, ctx, 0, POMP_ITERATION_UNKNOWN);
+	pomp_thr *t = lean_self();
+	if (__builtin_expect(!lean(t) || r->id >= t->nstat, 0))
+		return create_other(r, ctx);
+	return create_body(t, r, ctx, 0, POMP_ITERATION_UNKNOWN, 0);
 }
 
 /* pomp_rt_task_create_begin_iter creates a task in the iteration of a
@@ -378,11 +430,11 @@ POMP_Task_handle pomp_rt_task_create_begin_iter(POMP_Region *r, POMP_Task_ctx *c
 	uint64_t i = step == 1 ? (uint64_t)v - (uint64_t)lb : step ? index_of(lb, step, v) : (uint64_t)POMP_ITERATION_UNKNOWN;
 	int64_t iter = i >> 63 ? POMP_ITERATION_UNKNOWN : (int64_t)i;
 	pomp_thr *t = pomp_self_tls;
-	if (__builtin_expect(!fast(t) || r->id >= t->nstat || (uint32_t)pomp_thread.next == 0, 0))
+	if (__builtin_expect(!fast(t) || r->id >= t->nstat, 0))
 		return create_full(r, ctx, iter);
 	if (__builtin_expect(t->ev.mask != 0, 1))
 		return create_traced(t, r, ctx, iter);
-	return create_body(t, r, ctx, 0, POMP_ITERATION_UNKNOWN);
+	return create_body(t, r, ctx, 0, POMP_ITERATION_UNKNOWN, 0);
 }
 
 /* task_push pushes the frame of an untimed task, at ts if it read the
@@ -395,12 +447,13 @@ static inline __attribute__((always_inline)) void task_push(pomp_thr *t, POMP_Re
 	c->susp++;
 	/* An untimed task's frame: its time fields are never read, but for
 	 * start and last when it read the clock (FL_TS). */
-	push_task_frame(t, rid, FR_TASK, PH_CONSTRUCT, ts ? FL_TS : 0, ts, id, CTX_DEPTH(ctx), 0, 0);
+	push_task_frame(t, rid, FR_TASK, PH_CONSTRUCT, ts ? FL_TS : 0, ts, id, CTX_DEPTH(ctx), 0);
 	pomp_stat *s = &t->stat[rid];
 	s->executed++;
 	if (id == t->creating) {
 		s->undeferred++;
-		t->undeferred = id;
+		if (traced)
+			t->undeferred = id; /* read by a stream's CREATE_END only */
 		t->creating = 0;
 	}
 	if (traced)
@@ -427,26 +480,86 @@ static __attribute__((noinline)) void task_begin_traced(pomp_thr *t, POMP_Region
 	task_push(t, r, id, ctx, 0, 1);
 }
 
-void pomp_rt_task_begin(POMP_Region *r, POMP_Task_handle id, POMP_Task_ctx ctx)
+/* task_begin_on_timed begins an untimed task on a timed frame: a short
+ * region's task subtracts its mean from the frame, or it reads the clock
+ * (task_begin_timed). */
+static __attribute__((noinline)) void task_begin_on_timed(pomp_thr *t, POMP_Region *r, POMP_Task_handle id, POMP_Task_ctx ctx)
 {
-	pomp_thr *t = pomp_self_tls;
-	if (__builtin_expect(!fast(t) || !id || (ctx & CTX_MEASURED) || (r->flags & POMP_FLAG_UNTIED) ||
-	                             r->id >= t->nstat || t->nfr == t->capfr,
-	                     0))
-		return task_begin_full(r, id, ctx);
+	uint32_t rid = r->id;
+	if (!(pomp_g.rflags[rid] & RF_SHORT) || t->tracing)
+		return task_begin_timed(t, r, id, ctx);
+	t->fr[t->nfr - 1].est += pomp_g.rspan[rid];
+	if (t->ev.mask)
+		return task_begin_traced(t, r, id, ctx);
+	task_push(t, r, id, ctx, 0, 0);
+}
+
+/* task_begin_body begins an untimed task on the fast path, its entry
+ * point's checks passed, but for the frames below it. */
+static inline __attribute__((always_inline)) void task_begin_body(pomp_thr *t, POMP_Region *r, POMP_Task_handle id, POMP_Task_ctx ctx,
+                                                                  const int traced)
+{
 	pomp_frame *below = &t->fr[t->nfr - 1];
 	pomp_frame *c = &t->fr[t->task];
 	if (__builtin_expect(below->kind >= FR_TASKLOOP || (c->flags & (FL_CLOSING | FL_UNTIED)), 0))
 		return task_begin_full(r, id, ctx); /* parked untied tasks are FL_UNTIED placeholders */
-	if (below->flags & FL_MEASURED) {
-		uint32_t rid = r->id;
-		if (!(pomp_g.rflags[rid] & RF_SHORT) || t->tracing)
-			return task_begin_timed(t, r, id, ctx);
-		below->est += pomp_g.rspan[rid];
-	}
-	if (__builtin_expect(t->ev.mask != 0, 0))
+	if (below->flags & FL_MEASURED)
+		return task_begin_on_timed(t, r, id, ctx);
+	if (traced)
 		return task_begin_traced(t, r, id, ctx);
 	task_push(t, r, id, ctx, 0, 0);
+}
+
+/* task_begin_ok reports whether t may begin task id of r on a fast path
+ * as far as the entry point can tell. */
+static inline __attribute__((always_inline)) int task_begin_ok(pomp_thr *t, POMP_Region *r, POMP_Task_handle id)
+{
+	return id && !(r->flags & POMP_FLAG_UNTIED) && r->id < t->nstat && t->nfr != t->capfr;
+}
+
+/* task_begin_measured begins a measured task (its context says so) on a
+ * lean thread: what task_begin_full does for a tied task on a thread
+ * whose checks pass, and no stream. */
+static __attribute__((noinline)) void task_begin_measured(pomp_thr *t, POMP_Region *r, POMP_Task_handle id, POMP_Task_ctx ctx)
+{
+	if (t->create_untied || t->fr[t->nfr - 1].kind >= FR_TASKLOOP || (t->fr[t->task].flags & FL_UNTIED))
+		return task_begin_full(r, id, ctx);
+	uint32_t rid = r->id;
+	uint64_t ts;
+	pomp_frame *f = push_task(t, rid, FR_TASK, 1, id, CTX_DEPTH(ctx), 1, &ts);
+	if (CTX_POOL(ctx))
+		f->flags |= FL_POOL;
+	pomp_stat *s = &t->stat[rid];
+	s->executed++;
+	if (id == t->creating) {
+		s->undeferred++;
+		t->creating = 0;
+		if (t->create_timed)
+			created(t, stat_at(t, t->create_region), ts - t->create_start);
+	}
+}
+
+/* task_begin_other is the rest of the entry point: the full path, or a
+ * thread that keeps a stream. */
+static __attribute__((noinline)) void task_begin_other(POMP_Region *r, POMP_Task_handle id, POMP_Task_ctx ctx)
+{
+	pomp_thr *t = stream_self();
+	if (lean(t) && t->ev.mask && task_begin_ok(t, r, id) && !(ctx & CTX_MEASURED))
+		return task_begin_body(t, r, id, ctx, 1);
+	t = pomp_self_tls;
+	if (!fast(t) || !task_begin_ok(t, r, id) || (ctx & CTX_MEASURED))
+		return task_begin_full(r, id, ctx);
+	task_begin_body(t, r, id, ctx, t->ev.mask != 0);
+}
+
+void pomp_rt_task_begin(POMP_Region *r, POMP_Task_handle id, POMP_Task_ctx ctx)
+{
+	pomp_thr *t = lean_self();
+	if (__builtin_expect(!lean(t) || !task_begin_ok(t, r, id), 0))
+		return task_begin_other(r, id, ctx);
+	if (__builtin_expect(ctx & CTX_MEASURED, 0))
+		return task_begin_measured(t, r, id, ctx);
+	task_begin_body(t, r, id, ctx, 0);
 }
 
 /* task_pop pops the frame of an untimed task, f, on top of t. */
@@ -477,11 +590,10 @@ static __attribute__((noinline)) void task_end_timed(pomp_thr *t, POMP_Region *r
 	task_pop(t, f, r->id);
 }
 
-void pomp_rt_task_end(POMP_Region *r)
+/* task_end_body ends an untimed task on the fast path; traced says
+ * whether t may keep a stream. */
+static inline __attribute__((always_inline)) void task_end_body(pomp_thr *t, POMP_Region *r, const int traced)
 {
-	pomp_thr *t = pomp_self_tls;
-	if (__builtin_expect(!fast(t), 0))
-		return task_end_full(r);
 	int i = t->task;
 	pomp_frame *f = &t->fr[i];
 	uint32_t rid = r->id;
@@ -489,7 +601,28 @@ void pomp_rt_task_end(POMP_Region *r)
 	                             (f->flags & (FL_MEASURED | FL_UNTIED)) || rid >= t->nstat,
 	                     0))
 		return task_end_full(r);
-	if (__builtin_expect((f->flags & FL_TS) || t->ev.mask, 0))
+	if (__builtin_expect((f->flags & FL_TS) || (traced && t->ev.mask), 0))
 		return task_end_timed(t, r, f);
 	task_pop(t, f, rid);
+}
+
+/* task_end_other is the rest of the entry point: the full path, or a
+ * thread that keeps a stream. */
+static __attribute__((noinline)) void task_end_other(POMP_Region *r)
+{
+	pomp_thr *t = stream_self();
+	if (lean(t) && t->ev.mask)
+		return task_end_body(t, r, 1);
+	t = pomp_self_tls;
+	if (!fast(t))
+		return task_end_full(r);
+	task_end_body(t, r, 1);
+}
+
+void pomp_rt_task_end(POMP_Region *r)
+{
+	pomp_thr *t = lean_self();
+	if (__builtin_expect(!lean(t), 0))
+		return task_end_other(r);
+	task_end_body(t, r, 0);
 }

@@ -16,10 +16,46 @@ int pomp_iterations; /* pomp.h: set by pomp_ev_configure when there is a stream 
 pomp_rt pomp_g = {.mu = PTHREAD_MUTEX_INITIALIZER};
 
 __thread pomp_thr *pomp_self_tls __attribute__((tls_model("initial-exec")));
+
+/* The state lean_self returns for a thread that may not take the fast
+ * paths untraced: its cur_id matches no task handle (they are below
+ * 2^63), and it is slow besides. */
+static pomp_thr nothr = {.cur_id = ~0ull, .slow = SLOW_RECORD};
+__thread pomp_thr *pomp_lean_tls __attribute__((tls_model("initial-exec"))) = &nothr;
+__thread pomp_thr *pomp_stream_tls __attribute__((tls_model("initial-exec"))) = &nothr;
+
+/* lean_check points the calling thread's lean_self and stream_self at
+ * its state, or away from it: a thread in record mode or with call paths
+ * takes neither; one with a stream, the second. */
+static void lean_check(pomp_thr *t)
+{
+	pomp_lean_tls = !t->slow && !t->ev.mask ? t : &nothr;
+	pomp_stream_tls = !t->slow && t->ev.mask ? t : &nothr;
+}
+
+/* pomp_thread_slow sends the events of t, the calling thread, to the
+ * full paths from now on, for why (SLOW_*). */
+void pomp_thread_slow(pomp_thr *t, uint8_t why)
+{
+	t->slow |= why;
+	if (t == pomp_self_tls)
+		lean_check(t);
+}
 /* ---------------------------------------------------------------------
  * Registration of regions, threads and locations.
  */
 static void grow_stats(pomp_loc *l, uint32_t need);
+
+/* egen_next makes every cached edge counter of t stale: a new
+ * generation, and after 2^32 of them, entries that no key matches. */
+static inline void egen_next(pomp_thr *t)
+{
+	t->egen += EGEN_ONE;
+	if (t->egen == 0) {
+		memset(t->ecache, 0, sizeof t->ecache);
+		t->egen = EGEN_ONE; /* a key of generation 0 matches no parent */
+	}
+}
 
 /* region_flags derives the runtime's flags of a region from its table
  * entry. */
@@ -130,13 +166,13 @@ pomp_thr *pomp_register_thread(void)
 		f->last = pomp_g.tick0; /* the initial thread's initial task began with the run */
 	t->task = 0;
 	t->cur_id = f->id;
-	t->measured = 1;
-	t->egen = 1;
+	t->egen = EGEN_ONE;
 	t->tracing = pomp_g.ev_mask != 0;
 	t->slow = pomp_g.mode == POMP_MODE_RECORD ? SLOW_RECORD : 0;
 	pomp_ev_thread(t, t->index);
 	pomp_cp_thread_new(t);
 	pomp_sample_thread_new();
+	lean_check(t);
 	return t;
 }
 
@@ -245,7 +281,7 @@ void pomp_set_loc(pomp_thr *t, uint32_t i)
 {
 	pomp_loc *l = pomp_g.locs[i];
 	if (t->loc != i)
-		t->egen++; /* the cached edge counters are another location's */
+		egen_next(t); /* the cached edge counters are another location's */
 	t->ev.loc = i;
 	if (t->ev.mask & (1u << EV_LOC))
 		ev_record(&t->ev, t->index, EV_LOC, 0, now(), 1, i, 0, 0);
@@ -308,7 +344,7 @@ void pomp_frames_restart(pomp_thr *t, uint64_t tick)
 		}
 	}
 	t->creating = 0;
-	t->egen++;
+	egen_next(t);
 }
 
 /* ---------------------------------------------------------------------
@@ -332,16 +368,15 @@ __attribute__((noinline)) void pomp_edge_slow(pomp_thr *t, pomp_stat *s, uint32_
 			/* The old array leaks: a finalizer may be reading it. */
 			s->edges = e;
 			s->capedges = cap;
-			t->egen++; /* cached counters may point into the old array */
+			egen_next(t); /* cached counters may point into the old array */
 		}
 		s->edges[i] = (pomp_edge){.parent = parent, .count = 0};
 		s->nedges++;
 	}
 	s->edges[i].count++;
-	t->ecache[h].parent = parent;
+	t->ecache[h].key = parent | t->egen;
 	t->ecache[h].child = child;
 	t->ecache[h].count = &s->edges[i].count;
-	t->ecache[h].gen = t->egen;
 }
 
 /* ---------------------------------------------------------------------
