@@ -31,9 +31,10 @@
 #define EV_RESERVE_FILE "space-for-profile.reserve"
 
 enum {
-	EV_VERSION = 5, /* 2: CHUNK_NEXT records; 3: grains mode records worksharing and taskloop constructs, a section's number;
+	EV_VERSION = 6, /* 2: CHUNK_NEXT records; 3: grains mode records worksharing and taskloop constructs, a section's number;
 	                   4: CREATE_BEGIN's word 2, the creating loop iteration;
-	                   5: FUNC_ENTER, FUNC_EXIT and FUNC_ADOPT, the calls of functions built with --functions (trace mode) */
+	                   5: FUNC_ENTER, FUNC_EXIT and FUNC_ADOPT, the calls of functions built with --functions (trace mode);
+	                   6: the short task records, without the IDs that the block's earlier records name */
 	EV_FILE_HEADER = 32, /* bytes */
 	EV_BLOCK_HEADER = 16
 };
@@ -78,7 +79,19 @@ enum {
 	 * begin record. */
 	EV_FUNC_ENTER = 35,
 	EV_FUNC_EXIT = 36,
-	EV_FUNC_ADOPT = 37
+	EV_FUNC_ADOPT = 37,
+	/* Version 6: the task records in short, without the task IDs that
+	 * the block's earlier records name (ev_task_* below; docs/events.md):
+	 * a CREATE_BEGIN of the task after the block's last created one
+	 * (payload: the creating iteration, if known), a CREATE_END of the
+	 * last created one, a TASK_BEGIN of the last created one whose parent
+	 * is the last begun one's, a TASK_END of the last begun one, and that
+	 * TASK_END and the CREATE_END of the same task at the same time. */
+	EV_CREATE_BEGIN_NEXT = 38,
+	EV_CREATE_END_LAST = 39,
+	EV_TASK_BEGIN_LAST = 40,
+	EV_TASK_END_LAST = 41,
+	EV_TASK_END_CREATED = 42
 };
 
 /* The records masks: which types a mode records. */
@@ -113,6 +126,12 @@ typedef struct pomp_evbuf {
 	int dead;                /* its file could not be created: everything is dropped */
 	int busy;                /* writing a block: the end of the run leaves it alone */
 	int sunk;                /* the stream stopped: buf is a small one, its records are counted, not kept */
+	/* What the block's records have named so far, for the short task
+	 * records (0 at a block's start; a reader keeps the same): the last
+	 * task created, the last begun and its parent, and where a
+	 * TASK_END_LAST record ends if it is the block's last record. */
+	uint64_t created, begun, parent;
+	uint64_t *ended;
 } pomp_evbuf;
 
 struct pomp_thr;
@@ -124,30 +143,114 @@ uint64_t *pomp_ev_block(pomp_evbuf *e, uint64_t ts, uint32_t index);
 void pomp_ev_finish(void);
 void pomp_ev_after_fork(struct pomp_thr *t);
 
-/* ev_record appends a record of type with n (0-3) payload words to e at
- * ts; the caller has checked e->mask. Timestamps that go backwards, or
- * jump by 2^32 ticks or more, get a TIME record first. */
-static inline __attribute__((always_inline)) void ev_record(pomp_evbuf *e, uint32_t index, unsigned type, uint32_t region,
-                                                           uint64_t ts, int n, uint64_t a, uint64_t b, uint64_t c)
+/* ev_slot returns where the next record of e goes at ts, with room for
+ * four words: in a new block if this one is full (which clears the
+ * block's registers), after a TIME record if ts is before the running
+ * timestamp or 2^32 ticks or more after it. *d is the record's delta. */
+static inline __attribute__((always_inline)) uint64_t *ev_slot(pomp_evbuf *e, uint32_t index, uint64_t ts, uint64_t *d)
 {
 	uint64_t *p = e->pos;
 	if (__builtin_expect(p + 6 > e->end, 0)) /* room for a TIME record and four words */
 		p = pomp_ev_block(e, ts, index);
-	uint64_t d = ts - e->last;
-	if (__builtin_expect(d >> 32, 0)) {
+	uint64_t dd = ts - e->last;
+	if (__builtin_expect(dd >> 32, 0)) {
 		p[0] = EV_TIME | 1u << 6;
 		p[1] = ts;
 		p += 2;
-		d = 0;
+		dd = 0;
 		e->block_records++;
 	}
+	*d = dd;
+	return p;
+}
+
+/* ev_commit completes the record at p, whose payload is stored: its
+ * header, of type with n payload words. */
+static inline __attribute__((always_inline)) void ev_commit(pomp_evbuf *e, uint64_t *p, unsigned type, uint32_t region, uint64_t ts,
+                                                           uint64_t d, int n)
+{
 	p[0] = type | (uint64_t)n << 6 | (uint64_t)(region & 0xffffff) << 8 | d << 32;
-	p[1] = a;
-	p[2] = b;
-	p[3] = c;
 	e->pos = p + 1 + n;
 	e->last = ts;
 	e->block_records++;
+}
+
+/* ev_task records the task record type (CREATE_BEGIN ... TASK_END) of
+ * task id at ts: a and b are CREATE_BEGIN's iteration (n 2; n 1
+ * without) and TASK_BEGIN's parent. It writes the short form where the
+ * block's registers name the task (docs/events.md, version 6): a
+ * tiny task run undeferred takes 24 bytes instead of 72. */
+static inline __attribute__((always_inline)) void ev_task(pomp_evbuf *e, uint32_t index, unsigned type, uint32_t region, uint64_t ts,
+                                                         int n, uint64_t id, uint64_t a)
+{
+	uint64_t d, *p;
+	switch (type) {
+	case EV_CREATE_BEGIN: {
+		p = ev_slot(e, index, ts, &d);
+		int next = id == e->created + 1;
+		e->created = id;
+		p[1] = next ? a : id;
+		p[2] = a;
+		ev_commit(e, p, next ? EV_CREATE_BEGIN_NEXT : EV_CREATE_BEGIN, region, ts, d, n - next);
+		return;
+	}
+	case EV_CREATE_END:
+		p = e->pos;
+		if (p == e->ended && id == e->created && id == e->begun && ts == e->last &&
+		    ((p[-1] >> 8) & 0xffffff) == (region & 0xffffff)) {
+			/* The task has just ended here: one record says both. */
+			p[-1] += EV_TASK_END_CREATED - EV_TASK_END_LAST;
+			e->ended = 0;
+			e->block_records++;
+			return;
+		}
+		p = ev_slot(e, index, ts, &d);
+		p[1] = id;
+		ev_commit(e, p, id == e->created ? EV_CREATE_END_LAST : EV_CREATE_END, region, ts, d, id != e->created);
+		return;
+	case EV_TASK_BEGIN: {
+		p = ev_slot(e, index, ts, &d);
+		int last = id == e->created && a == e->parent;
+		e->begun = id;
+		e->parent = a;
+		p[1] = id;
+		p[2] = a;
+		ev_commit(e, p, last ? EV_TASK_BEGIN_LAST : EV_TASK_BEGIN, region, ts, d, last ? 0 : 2);
+		return;
+	}
+	default: { /* EV_TASK_END */
+		p = ev_slot(e, index, ts, &d);
+		int last = id == e->begun;
+		p[1] = id;
+		ev_commit(e, p, last ? EV_TASK_END_LAST : EV_TASK_END, region, ts, d, !last);
+		e->ended = last ? e->pos : 0;
+		return;
+	}
+	}
+}
+
+void pomp_ev_task(pomp_evbuf *e, uint32_t index, unsigned type, uint32_t region, uint64_t ts, int n, uint64_t id, uint64_t a);
+
+/* ev_record appends a record of type with n (0-3) payload words to e at
+ * ts; the caller has checked e->mask. Timestamps that go backwards, or
+ * jump by 2^32 ticks or more, get a TIME record first. The task records
+ * go through ev_task, inline where their type is known when compiled. */
+static inline __attribute__((always_inline)) void ev_record(pomp_evbuf *e, uint32_t index, unsigned type, uint32_t region,
+                                                           uint64_t ts, int n, uint64_t a, uint64_t b, uint64_t c)
+{
+	if (type >= EV_CREATE_BEGIN && type <= EV_TASK_END) {
+		if (__builtin_constant_p(type))
+			ev_task(e, index, type, region, ts, n, a, b);
+		else
+			pomp_ev_task(e, index, type, region, ts, n, a, b);
+		return;
+	}
+	uint64_t d;
+	uint64_t *p = ev_slot(e, index, ts, &d);
+	p[1] = a;
+	p[2] = b;
+	p[3] = c;
+	ev_commit(e, p, type, region, ts, d, n);
 }
 
 #endif

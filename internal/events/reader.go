@@ -25,10 +25,15 @@ type Reader struct {
 	blocks  int
 	err     error // sticky
 	closer  io.Closer
-	// next is the CHUNK_BEGIN of a CHUNK_NEXT record, returned after its
-	// CHUNK_END when more is set.
+	// next is the CHUNK_BEGIN of a CHUNK_NEXT record, or the CREATE_END
+	// of a TASK_END_CREATED, returned after the record before it when
+	// more is set.
 	next Record
 	more bool
+	// The IDs that the short task records leave out (version 6), as the
+	// block's records so far name them: its last created task, its last
+	// begun task and that one's parent.
+	created, begun, parent uint64
 }
 
 // Open opens a stream file and reads its header.
@@ -210,6 +215,7 @@ func (r *Reader) block() error {
 	r.inBlock = true
 	r.first = true
 	r.blocks++
+	r.created, r.begun, r.parent = 0, 0, 0
 	return nil
 }
 
@@ -262,10 +268,48 @@ func (r *Reader) record() (rec Record, ok bool, err error) {
 	if s := specs[typ]; n < s.words {
 		return rec, false, r.errf(at, "%v record with %d payload words, want %d", typ, n, s.words)
 	}
-	if typ >= ChunkNext && typ <= ChunkNextDynamic {
+	switch {
+	case typ >= ChunkNext && typ <= ChunkNextDynamic:
 		return r.split(rec), true, nil
+	case typ.short():
+		if r.hdr.Version < 6 {
+			return rec, false, nil // a type that format did not know
+		}
+		return r.expand(rec), true, nil
+	case typ == CreateBegin:
+		r.created = rec.Args[0]
+	case typ == TaskBegin:
+		r.begun, r.parent = rec.Args[0], rec.Args[1]
 	}
 	return rec, true, nil
+}
+
+// expand returns the task record that a short one of version 6 stands
+// for, its IDs taken from the block's earlier records; a
+// TASK_END_CREATED's CREATE_END is kept for the next call of Next.
+func (r *Reader) expand(rec Record) Record {
+	switch rec.Type {
+	case CreateBeginNext:
+		r.created++
+		return withIDs(rec, CreateBegin, r.created)
+	case CreateEndLast:
+		return withIDs(rec, CreateEnd, r.created)
+	case TaskBeginLast:
+		r.begun = r.created
+		return withIDs(rec, TaskBegin, r.created, r.parent)
+	case TaskEndCreated:
+		r.next = Record{Type: CreateEnd, Region: rec.Region, Time: rec.Time, N: 1, Args: [3]uint64{r.created}}
+		r.more = true
+	}
+	return withIDs(rec, TaskEnd, r.begun)
+}
+
+// withIDs returns rec as a record of type typ whose payload is ids, then
+// rec's own payload (its first three words in all).
+func withIDs(rec Record, typ Type, ids ...uint64) Record {
+	out := Record{Type: typ, Region: rec.Region, Time: rec.Time, N: min(len(ids)+rec.N, len(rec.Args))}
+	copy(out.Args[copy(out.Args[:], ids):], rec.Args[:])
+	return out
 }
 
 // split returns the CHUNK_END that a CHUNK_NEXT record stands for, and

@@ -22,6 +22,13 @@ type Writer struct {
 	err       error
 	records   int64
 	bytes     int64
+	// short: the stream's version has the short task records (6), which
+	// the writer uses as the runtime does, with what they leave out as
+	// the block's records named it (Reader.created ...); ended is where
+	// a TASK_END_LAST that is the block's last record ends, or 0.
+	short                  bool
+	created, begun, parent uint64
+	ended                  int
 }
 
 // NewWriter writes h as the file header and returns a writer whose blocks
@@ -45,7 +52,7 @@ func NewWriter(w io.Writer, h Header, blockSize int) (*Writer, error) {
 	if _, err := w.Write(b[:]); err != nil {
 		return nil, err
 	}
-	return &Writer{w: w, blockSize: blockSize, bytes: FileHeaderSize}, nil
+	return &Writer{w: w, blockSize: blockSize, bytes: FileHeaderSize, short: v >= 6}, nil
 }
 
 // Loc records that the thread now acts as location loc.
@@ -78,6 +85,7 @@ func (w *Writer) put(typ Type, region uint32, t uint64, args ...uint64) {
 	}
 	if !w.open {
 		w.open = true
+		w.created, w.begun, w.parent, w.ended = 0, 0, 0, 0
 		w.base, w.last = t, t
 		w.buf = append(w.buf[:0], make([]byte, BlockHeaderSize)...)
 		copy(w.buf, BlockMagic)
@@ -88,11 +96,22 @@ func (w *Writer) put(typ Type, region uint32, t uint64, args ...uint64) {
 			w.records++
 		}
 	}
+	if w.short && typ == CreateEnd && len(args) == 1 && w.ended == len(w.buf) && args[0] == w.created &&
+		args[0] == w.begun && t == w.last && binary.LittleEndian.Uint32(w.buf[w.ended-8:])>>8 == region {
+		// The task has just ended: one record says both, as in libpomp.
+		w.buf[w.ended-8] += byte(TaskEndCreated - TaskEndLast)
+		w.ended = 0
+		w.records++
+		return
+	}
 	if t < w.last || t-w.last > math.MaxUint32 {
 		w.word(uint64(Time) | 1<<6)
 		w.word(t)
 		w.records++
 		w.last = t
+	}
+	if w.short {
+		typ, args = w.shorten(typ, args)
 	}
 	w.word(uint64(typ) | uint64(len(args))<<6 | uint64(region)<<8 | (t-w.last)<<32)
 	for _, a := range args {
@@ -100,6 +119,37 @@ func (w *Writer) put(typ Type, region uint32, t uint64, args ...uint64) {
 	}
 	w.last = t
 	w.records++
+	if typ == TaskEndLast {
+		w.ended = len(w.buf)
+	} else {
+		w.ended = 0
+	}
+}
+
+// shorten returns the short form of a task record (version 6) where the
+// block's earlier records name its IDs, as libpomp writes them
+// (pomprt/events.h, ev_task), and keeps what a reader will know.
+func (w *Writer) shorten(typ Type, args []uint64) (Type, []uint64) {
+	switch {
+	case typ == CreateBegin && len(args) >= 1:
+		id := args[0]
+		next := id == w.created+1
+		w.created = id
+		if next && len(args) <= 2 {
+			return CreateBeginNext, args[1:]
+		}
+	case typ == CreateEnd && len(args) == 1 && args[0] == w.created:
+		return CreateEndLast, nil
+	case typ == TaskBegin && len(args) >= 2:
+		last := len(args) == 2 && args[0] == w.created && args[1] == w.parent
+		w.begun, w.parent = args[0], args[1]
+		if last {
+			return TaskBeginLast, nil
+		}
+	case typ == TaskEnd && len(args) == 1 && args[0] == w.begun:
+		return TaskEndLast, nil
+	}
+	return typ, args
 }
 
 func (w *Writer) word(v uint64) { w.buf = binary.LittleEndian.AppendUint64(w.buf, v) }
