@@ -16,7 +16,9 @@
 #include "rt.h"
 
 /* Buffer size per thread, in words: 256 KiB, one block. */
+#ifndef EV_WORDS
 #define EV_WORDS (32 * 1024)
+#endif
 
 /* Bytes held back on the stream's file system for profile.json, until
  * the end of the run or until the stream fills the disk. */

@@ -175,6 +175,21 @@ static inline __attribute__((always_inline)) void ev_commit(pomp_evbuf *e, uint6
 	e->block_records++;
 }
 
+/* ev_end_created says that the creation of task id ended with its
+ * execution, of region, in the block's last record if that is the
+ * TASK_END_LAST of task id, created last: it becomes a TASK_END_CREATED.
+ * It returns whether it did. */
+static inline __attribute__((always_inline)) int ev_end_created(pomp_evbuf *e, uint32_t region, uint64_t id)
+{
+	uint64_t *p = e->pos;
+	if (p != e->ended || id != e->created || id != e->begun || ((p[-1] >> 8) & 0xffffff) != (region & 0xffffff))
+		return 0;
+	p[-1] += EV_TASK_END_CREATED - EV_TASK_END_LAST;
+	e->ended = 0;
+	e->block_records++;
+	return 1;
+}
+
 /* ev_task records the task record type (CREATE_BEGIN ... TASK_END) of
  * task id at ts: a and b are CREATE_BEGIN's iteration (n 2; n 1
  * without) and TASK_BEGIN's parent. It writes the short form where the
@@ -195,15 +210,8 @@ static inline __attribute__((always_inline)) void ev_task(pomp_evbuf *e, uint32_
 		return;
 	}
 	case EV_CREATE_END:
-		p = e->pos;
-		if (p == e->ended && id == e->created && id == e->begun && ts == e->last &&
-		    ((p[-1] >> 8) & 0xffffff) == (region & 0xffffff)) {
-			/* The task has just ended here: one record says both. */
-			p[-1] += EV_TASK_END_CREATED - EV_TASK_END_LAST;
-			e->ended = 0;
-			e->block_records++;
-			return;
-		}
+		if (ts == e->last && ev_end_created(e, region, id))
+			return; /* the task has just ended here: one record says both */
 		p = ev_slot(e, index, ts, &d);
 		p[1] = id;
 		ev_commit(e, p, id == e->created ? EV_CREATE_END_LAST : EV_CREATE_END, region, ts, d, id != e->created);
