@@ -312,7 +312,7 @@ static uint64_t *start_block(pomp_evbuf *e, uint64_t ts)
 	p += 2;
 	e->block_records = 1;
 	e->created = e->begun = e->parent = 0; /* what a reader knows at a block's start */
-	e->ended = 0;
+	e->created_at = e->begun_at = e->ended = e->ended_at = 0;
 	e->block_pending = e->pending;
 	if (e->pending) {
 		p[0] = EV_DROPPED | 1u << 6;
@@ -337,7 +337,7 @@ static uint64_t *sink(pomp_evbuf *e, uint64_t ts)
 		e->sunk = 1;
 	}
 	e->block_records = 0;
-	e->ended = 0;
+	e->created_at = e->begun_at = e->ended = e->ended_at = 0;
 	e->last = ts;
 	e->pos = e->buf;
 	e->end = e->buf + SINK_WORDS;

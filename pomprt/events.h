@@ -91,7 +91,15 @@ enum {
 	EV_CREATE_END_LAST = 39,
 	EV_TASK_BEGIN_LAST = 40,
 	EV_TASK_END_LAST = 41,
-	EV_TASK_END_CREATED = 42
+	EV_TASK_END_CREATED = 42,
+	/* A task that its thread runs as it creates it (undeferred), in one
+	 * record of 16 bytes: its CREATE_BEGIN_NEXT and TASK_BEGIN_LAST
+	 * (payload: the ticks from one to the other in bits 0-31), its
+	 * TASK_END_LAST too (the ticks from the begin in bits 32-63), and the
+	 * CREATE_END at its end. Each grows from the one before it. */
+	EV_UNDEFERRED_BEGIN = 43,
+	EV_UNDEFERRED_END = 44,
+	EV_UNDEFERRED_TASK = 45
 };
 
 /* The records masks: which types a mode records. */
@@ -128,10 +136,12 @@ typedef struct pomp_evbuf {
 	int sunk;                /* the stream stopped: buf is a small one, its records are counted, not kept */
 	/* What the block's records have named so far, for the short task
 	 * records (0 at a block's start; a reader keeps the same): the last
-	 * task created, the last begun and its parent, and where a
-	 * TASK_END_LAST record ends if it is the block's last record. */
+	 * task created, the last begun and its parent; and where the
+	 * block's last record ends if it can grow (see EV_UNDEFERRED_BEGIN):
+	 * a CREATE_BEGIN_NEXT without payload, an UNDEFERRED_BEGIN, a
+	 * TASK_END_LAST, an UNDEFERRED_END. */
 	uint64_t created, begun, parent;
-	uint64_t *ended;
+	uint64_t *created_at, *begun_at, *ended, *ended_at;
 } pomp_evbuf;
 
 struct pomp_thr;
@@ -175,17 +185,28 @@ static inline __attribute__((always_inline)) void ev_commit(pomp_evbuf *e, uint6
 	e->block_records++;
 }
 
+/* ev_region reports whether header h names region. */
+static inline __attribute__((always_inline)) int ev_region(uint64_t h, uint32_t region)
+{
+	return ((h >> 8) & 0xffffff) == (region & 0xffffff);
+}
+
 /* ev_end_created says that the creation of task id ended with its
- * execution, of region, in the block's last record if that is the
- * TASK_END_LAST of task id, created last: it becomes a TASK_END_CREATED.
- * It returns whether it did. */
+ * execution, of region, in the block's last record if that is the end of
+ * task id, created last: a TASK_END_LAST becomes a TASK_END_CREATED, an
+ * UNDEFERRED_END an UNDEFERRED_TASK. It returns whether it did. */
 static inline __attribute__((always_inline)) int ev_end_created(pomp_evbuf *e, uint32_t region, uint64_t id)
 {
 	uint64_t *p = e->pos;
-	if (p != e->ended || id != e->created || id != e->begun || ((p[-1] >> 8) & 0xffffff) != (region & 0xffffff))
+	if (id != e->created || id != e->begun)
 		return 0;
-	p[-1] += EV_TASK_END_CREATED - EV_TASK_END_LAST;
-	e->ended = 0;
+	if (p == e->ended && ev_region(p[-1], region))
+		p[-1] += EV_TASK_END_CREATED - EV_TASK_END_LAST;
+	else if (p == e->ended_at && ev_region(p[-2], region))
+		p[-2] += EV_UNDEFERRED_TASK - EV_UNDEFERRED_END;
+	else
+		return 0;
+	e->ended = e->ended_at = 0;
 	e->block_records++;
 	return 1;
 }
@@ -193,8 +214,9 @@ static inline __attribute__((always_inline)) int ev_end_created(pomp_evbuf *e, u
 /* ev_task records the task record type (CREATE_BEGIN ... TASK_END) of
  * task id at ts: a and b are CREATE_BEGIN's iteration (n 2; n 1
  * without) and TASK_BEGIN's parent. It writes the short form where the
- * block's registers name the task (docs/events.md, version 6): a
- * tiny task run undeferred takes 24 bytes instead of 72. */
+ * block's registers name the task (docs/events.md, version 6), and a
+ * task's begin and end into its creation's record when it runs as it is
+ * created: such a tiny task takes 16 bytes instead of 72. */
 static inline __attribute__((always_inline)) void ev_task(pomp_evbuf *e, uint32_t index, unsigned type, uint32_t region, uint64_t ts,
                                                          int n, uint64_t id, uint64_t a)
 {
@@ -207,17 +229,32 @@ static inline __attribute__((always_inline)) void ev_task(pomp_evbuf *e, uint32_
 		p[1] = next ? a : id;
 		p[2] = a;
 		ev_commit(e, p, next ? EV_CREATE_BEGIN_NEXT : EV_CREATE_BEGIN, region, ts, d, n - next);
+		e->created_at = next && n == 1 ? e->pos : 0;
 		return;
 	}
 	case EV_CREATE_END:
 		if (ts == e->last && ev_end_created(e, region, id))
-			return; /* the task has just ended here: one record says both */
+			return; /* the task has just ended here: its record says both */
 		p = ev_slot(e, index, ts, &d);
 		p[1] = id;
 		ev_commit(e, p, id == e->created ? EV_CREATE_END_LAST : EV_CREATE_END, region, ts, d, id != e->created);
 		return;
 	case EV_TASK_BEGIN: {
-		p = ev_slot(e, index, ts, &d);
+		p = e->pos;
+		d = ts - e->last;
+		if (p == e->created_at && id == e->created && a == e->parent && !(d >> 32) && ev_region(p[-1], region)) {
+			/* It begins as it is created: in the creation's record,
+			 * which has room (ev_slot). */
+			p[-1] += (EV_UNDEFERRED_BEGIN - EV_CREATE_BEGIN_NEXT) | 1u << 6;
+			p[0] = d;
+			e->pos = e->begun_at = p + 1;
+			e->last = ts;
+			e->block_records++;
+			e->created_at = 0;
+			e->begun = id;
+			return;
+		}
+		p = ev_slot(e, index, ts, &d); /* a new block clears the registers */
 		int last = id == e->created && a == e->parent;
 		e->begun = id;
 		e->parent = a;
@@ -227,6 +264,17 @@ static inline __attribute__((always_inline)) void ev_task(pomp_evbuf *e, uint32_
 		return;
 	}
 	default: { /* EV_TASK_END */
+		p = e->pos;
+		d = ts - e->last;
+		if (p == e->begun_at && id == e->begun && !(d >> 32) && ev_region(p[-2], region)) {
+			p[-2] += EV_UNDEFERRED_END - EV_UNDEFERRED_BEGIN;
+			p[-1] |= d << 32;
+			e->ended_at = p;
+			e->last = ts;
+			e->block_records++;
+			e->begun_at = 0;
+			return;
+		}
 		p = ev_slot(e, index, ts, &d);
 		int last = id == e->begun;
 		p[1] = id;

@@ -401,7 +401,7 @@ func tasks(tb testing.TB, version, blockSize int) ([]byte, []Record) {
 
 // TestShortTaskRecords checks the short task records of version 6: the
 // reader returns what was written, in blocks of any size, and a tiny
-// task run undeferred takes 24 bytes instead of 72.
+// task run undeferred takes 16 bytes instead of 72.
 func TestShortTaskRecords(t *testing.T) {
 	sizes := map[int]int{}
 	for _, version := range []int{5, 6} {
@@ -431,9 +431,9 @@ func TestShortTaskRecords(t *testing.T) {
 			}
 		}
 	}
-	// 40 tiny tasks: 48 bytes fewer each.
-	if sizes[5]-sizes[6] < 40*48 {
-		t.Errorf("version 6 takes %d bytes, version 5 %d: want at least %d fewer", sizes[6], sizes[5], 40*48)
+	// 40 tiny tasks: 16 bytes each instead of 72.
+	if sizes[5]-sizes[6] < 40*56 {
+		t.Errorf("version 6 takes %d bytes, version 5 %d: want at least %d fewer", sizes[6], sizes[5], 40*56)
 	}
 }
 
@@ -444,7 +444,8 @@ func TestShortRecordsAtBlockStart(t *testing.T) {
 	rec := func(version uint16) []Record {
 		b := append(header(version), block(word(Loc, 1, 0, 0), u64(1), word(CreateBegin, 1, 2, 1), u64(41), word(TaskBegin, 2, 2, 1), u64(41), u64(3))...)
 		b = append(b, block(word(Loc, 1, 0, 0), u64(1), word(CreateBeginNext, 1, 2, 1), u64(9), word(TaskBeginLast, 0, 2, 1),
-			word(TaskEndCreated, 0, 2, 1))...)
+			word(TaskEndCreated, 0, 2, 1), word(UndeferredTask, 1, 5, 2), u64(7<<32|3), word(UndeferredBegin, 1, 5, 1), u64(4),
+			word(UndeferredEnd, 1, 5, 1), u64(1<<32|1))...)
 		got, err := readAll(t, b)
 		if err != nil {
 			t.Fatal(err)
@@ -453,9 +454,13 @@ func TestShortRecordsAtBlockStart(t *testing.T) {
 	}
 	var s []string
 	for _, r := range rec(6) {
-		s = append(s, fmt.Sprintf("%v %d %v", r.Type, r.N, r.Args))
+		s = append(s, fmt.Sprintf("%v %d %v @%d", r.Type, r.N, r.Args, r.Time))
 	}
-	want := "LOC 1 [1 0 0],CREATE_BEGIN 1 [41 0 0],TASK_BEGIN 2 [41 3 0],LOC 1 [1 0 0],CREATE_BEGIN 2 [1 9 0],TASK_BEGIN 2 [1 0 0],TASK_END 1 [1 0 0],CREATE_END 1 [1 0 0]"
+	want := "LOC 1 [1 0 0] @500,CREATE_BEGIN 1 [41 0 0] @501,TASK_BEGIN 2 [41 3 0] @502," +
+		"LOC 1 [1 0 0] @500,CREATE_BEGIN 2 [1 9 0] @501,TASK_BEGIN 2 [1 0 0] @502,TASK_END 1 [1 0 0] @503,CREATE_END 1 [1 0 0] @503," +
+		"CREATE_BEGIN 1 [2 0 0] @505,TASK_BEGIN 2 [2 0 0] @508,TASK_END 1 [2 0 0] @515,CREATE_END 1 [2 0 0] @515," +
+		"CREATE_BEGIN 1 [3 0 0] @516,TASK_BEGIN 2 [3 0 0] @520," +
+		"CREATE_BEGIN 1 [4 0 0] @521,TASK_BEGIN 2 [4 0 0] @522,TASK_END 1 [4 0 0] @523"
 	if got := strings.Join(s, ","); got != want {
 		t.Errorf("got  %s\nwant %s", got, want)
 	}

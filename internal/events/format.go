@@ -94,6 +94,14 @@ const (
 	TaskBeginLast   Type = 40 // TASK_BEGIN of task created, parent parent
 	TaskEndLast     Type = 41 // TASK_END of task begun
 	TaskEndCreated  Type = 42 // TASK_END of task begun, then CREATE_END of task created, at the same time
+	// A task run as it is created (undeferred), in one record: its
+	// CREATE_BEGIN_NEXT at the record's time and its TASK_BEGIN_LAST,
+	// the ticks from one to the other in bits 0-31 of the payload word;
+	// its TASK_END_LAST too, the ticks from the begin in bits 32-63; and
+	// the CREATE_END at its end.
+	UndeferredBegin Type = 43 // ticks to the begin
+	UndeferredEnd   Type = 44 // ticks to the begin | ticks from the begin to the end << 32
+	UndeferredTask  Type = 45 // as UNDEFERRED_END, then the CREATE_END
 )
 
 // MaxType is the largest type a 6-bit field holds.
@@ -182,26 +190,40 @@ var specs = [MaxType + 1]spec{
 	TaskBeginLast:    {"TASK_BEGIN_LAST", 0, true},
 	TaskEndLast:      {"TASK_END_LAST", 0, true},
 	TaskEndCreated:   {"TASK_END_CREATED", 0, true},
+	UndeferredBegin:  {"UNDEFERRED_BEGIN", 1, true},
+	UndeferredEnd:    {"UNDEFERRED_END", 1, true},
+	UndeferredTask:   {"UNDEFERRED_TASK", 1, true},
 }
 
 // short reports whether t is a short task record of version 6.
-func (t Type) short() bool { return t >= CreateBeginNext && t <= TaskEndCreated }
+func (t Type) short() bool { return t >= CreateBeginNext && t <= UndeferredTask }
 
-// Long returns the type of the record that a short task record of
-// version 6 stands for (TASK_END_CREATED: its first, TASK_END, then a
-// CREATE_END), and any other type as it is: for readers of raw blocks.
-func (t Type) Long() Type {
+// Stands returns the types of the records that one record of type t
+// stands for, in order, where it stands for others than itself (the
+// short task records, CHUNK_NEXT), and nil for any other type: for
+// readers of raw blocks.
+func (t Type) Stands() []Type {
 	switch t {
 	case CreateBeginNext:
-		return CreateBegin
+		return []Type{CreateBegin}
 	case CreateEndLast:
-		return CreateEnd
+		return []Type{CreateEnd}
 	case TaskBeginLast:
-		return TaskBegin
-	case TaskEndLast, TaskEndCreated:
-		return TaskEnd
+		return []Type{TaskBegin}
+	case TaskEndLast:
+		return []Type{TaskEnd}
+	case TaskEndCreated:
+		return []Type{TaskEnd, CreateEnd}
+	case UndeferredBegin:
+		return []Type{CreateBegin, TaskBegin}
+	case UndeferredEnd:
+		return []Type{CreateBegin, TaskBegin, TaskEnd}
+	case UndeferredTask:
+		return []Type{CreateBegin, TaskBegin, TaskEnd, CreateEnd}
+	case ChunkNext, ChunkNextStatic, ChunkNextDynamic:
+		return []Type{ChunkEnd, ChunkBegin}
 	}
-	return t
+	return nil
 }
 
 // Known reports whether t is a type of format 1.

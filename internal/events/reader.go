@@ -25,11 +25,12 @@ type Reader struct {
 	blocks  int
 	err     error // sticky
 	closer  io.Closer
-	// next is the CHUNK_BEGIN of a CHUNK_NEXT record, or the CREATE_END
-	// of a TASK_END_CREATED, returned after the record before it when
-	// more is set.
-	next Record
-	more bool
+	// pend holds the records after the first that one record stands
+	// for (a CHUNK_NEXT's CHUNK_BEGIN, the records of a short task
+	// record), returned by the next calls of Next: pend[npend:] are left.
+	pend  [3]Record
+	npend int
+	nleft int
 	// The IDs that the short task records leave out (version 6), as the
 	// block's records so far name them: its last created task, its last
 	// begun task and that one's parent.
@@ -152,9 +153,9 @@ func (r *Reader) Close() error {
 // io.EOF; on damage an *Error, after every record of the complete blocks
 // before it. Records of unknown types are skipped.
 func (r *Reader) Next() (Record, error) {
-	if r.more {
-		r.more = false
-		return r.next, nil
+	if r.nleft > 0 {
+		r.nleft--
+		return r.pend[r.npend-r.nleft-1], nil
 	}
 	for {
 		if r.err != nil {
@@ -298,10 +299,35 @@ func (r *Reader) expand(rec Record) Record {
 		r.begun = r.created
 		return withIDs(rec, TaskBegin, r.created, r.parent)
 	case TaskEndCreated:
-		r.next = Record{Type: CreateEnd, Region: rec.Region, Time: rec.Time, N: 1, Args: [3]uint64{r.created}}
-		r.more = true
+		r.later(Record{Type: CreateEnd, Region: rec.Region, Time: rec.Time, N: 1, Args: [3]uint64{r.created}})
+	case UndeferredBegin, UndeferredEnd, UndeferredTask:
+		return r.undeferred(rec)
 	}
 	return withIDs(rec, TaskEnd, r.begun)
+}
+
+// undeferred returns the CREATE_BEGIN of a task run as it was created,
+// and keeps its TASK_BEGIN and what else the record says for the next
+// calls of Next; the running timestamp moves to the record's last time.
+func (r *Reader) undeferred(rec Record) Record {
+	r.created++
+	r.begun = r.created
+	w := rec.Args[0]
+	create := Record{Type: CreateBegin, Region: rec.Region, Time: rec.Time, N: 1, Args: [3]uint64{r.created}}
+	begin := Record{Type: TaskBegin, Region: rec.Region, Time: rec.Time + w&0xffffffff, N: 2, Args: [3]uint64{r.created, r.parent}}
+	r.now = begin.Time
+	if rec.Type == UndeferredBegin {
+		r.later(begin)
+		return create
+	}
+	end := Record{Type: TaskEnd, Region: rec.Region, Time: begin.Time + w>>32, N: 1, Args: [3]uint64{r.created}}
+	r.now = end.Time
+	if rec.Type == UndeferredEnd {
+		r.later(begin, end)
+	} else {
+		r.later(begin, end, Record{Type: CreateEnd, Region: rec.Region, Time: end.Time, N: 1, Args: [3]uint64{r.created}})
+	}
+	return create
 }
 
 // withIDs returns rec as a record of type typ whose payload is ids, then
@@ -316,10 +342,16 @@ func withIDs(rec Record, typ Type, ids ...uint64) Record {
 // keeps its CHUNK_BEGIN for the next call of Next.
 func (r *Reader) split(rec Record) Record {
 	end := Record{Type: ChunkEnd, Region: rec.Region, Time: rec.Time, N: 2, Args: [3]uint64{rec.Args[0] & 0xffffffff, rec.Args[1]}}
-	r.next = Record{Type: ChunkBegin, Region: rec.Region, Time: rec.Time, N: 2, Args: [3]uint64{rec.Args[0] >> 32, rec.Args[2]}}
+	begin := Record{Type: ChunkBegin, Region: rec.Region, Time: rec.Time, N: 2, Args: [3]uint64{rec.Args[0] >> 32, rec.Args[2]}}
 	if flag := uint64(rec.Type - ChunkNext); flag > 0 {
-		r.next.N, r.next.Args[2] = 3, flag
+		begin.N, begin.Args[2] = 3, flag
 	}
-	r.more = true
+	r.later(begin)
 	return end
+}
+
+// later keeps recs to be returned by the next calls of Next, in order.
+func (r *Reader) later(recs ...Record) {
+	r.npend = copy(r.pend[:], recs)
+	r.nleft = r.npend
 }
