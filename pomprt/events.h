@@ -99,7 +99,11 @@ enum {
 	 * CREATE_END at its end. Each grows from the one before it. */
 	EV_UNDEFERRED_BEGIN = 43,
 	EV_UNDEFERRED_END = 44,
-	EV_UNDEFERRED_TASK = 45
+	EV_UNDEFERRED_TASK = 45,
+	/* A TASK_BEGIN (payload: the task's ID) whose parent is the last
+	 * begun one's: a task run by another thread than its creator, or
+	 * after its siblings. */
+	EV_TASK_BEGIN_PARENT = 46
 };
 
 /* The records masks: which types a mode records. */
@@ -255,12 +259,12 @@ static inline __attribute__((always_inline)) void ev_task(pomp_evbuf *e, uint32_
 			return;
 		}
 		p = ev_slot(e, index, ts, &d); /* a new block clears the registers */
-		int last = id == e->created && a == e->parent;
+		int same = a == e->parent, last = same && id == e->created;
 		e->begun = id;
 		e->parent = a;
 		p[1] = id;
 		p[2] = a;
-		ev_commit(e, p, last ? EV_TASK_BEGIN_LAST : EV_TASK_BEGIN, region, ts, d, last ? 0 : 2);
+		ev_commit(e, p, last ? EV_TASK_BEGIN_LAST : same ? EV_TASK_BEGIN_PARENT : EV_TASK_BEGIN, region, ts, d, 2 - same - last);
 		return;
 	}
 	default: { /* EV_TASK_END */

@@ -445,7 +445,7 @@ func TestShortRecordsAtBlockStart(t *testing.T) {
 		b := append(header(version), block(word(Loc, 1, 0, 0), u64(1), word(CreateBegin, 1, 2, 1), u64(41), word(TaskBegin, 2, 2, 1), u64(41), u64(3))...)
 		b = append(b, block(word(Loc, 1, 0, 0), u64(1), word(CreateBeginNext, 1, 2, 1), u64(9), word(TaskBeginLast, 0, 2, 1),
 			word(TaskEndCreated, 0, 2, 1), word(UndeferredTask, 1, 5, 2), u64(7<<32|3), word(UndeferredBegin, 1, 5, 1), u64(4),
-			word(UndeferredEnd, 1, 5, 1), u64(1<<32|1))...)
+			word(UndeferredEnd, 1, 5, 1), u64(1<<32|1), word(TaskBeginParent, 1, 5, 1), u64(77))...)
 		got, err := readAll(t, b)
 		if err != nil {
 			t.Fatal(err)
@@ -460,7 +460,7 @@ func TestShortRecordsAtBlockStart(t *testing.T) {
 		"LOC 1 [1 0 0] @500,CREATE_BEGIN 2 [1 9 0] @501,TASK_BEGIN 2 [1 0 0] @502,TASK_END 1 [1 0 0] @503,CREATE_END 1 [1 0 0] @503," +
 		"CREATE_BEGIN 1 [2 0 0] @505,TASK_BEGIN 2 [2 0 0] @508,TASK_END 1 [2 0 0] @515,CREATE_END 1 [2 0 0] @515," +
 		"CREATE_BEGIN 1 [3 0 0] @516,TASK_BEGIN 2 [3 0 0] @520," +
-		"CREATE_BEGIN 1 [4 0 0] @521,TASK_BEGIN 2 [4 0 0] @522,TASK_END 1 [4 0 0] @523"
+		"CREATE_BEGIN 1 [4 0 0] @521,TASK_BEGIN 2 [4 0 0] @522,TASK_END 1 [4 0 0] @523,TASK_BEGIN 2 [77 0 0] @524"
 	if got := strings.Join(s, ","); got != want {
 		t.Errorf("got  %s\nwant %s", got, want)
 	}

@@ -102,6 +102,7 @@ const (
 	UndeferredBegin Type = 43 // ticks to the begin
 	UndeferredEnd   Type = 44 // ticks to the begin | ticks from the begin to the end << 32
 	UndeferredTask  Type = 45 // as UNDEFERRED_END, then the CREATE_END
+	TaskBeginParent Type = 46 // ID: TASK_BEGIN of task ID, parent parent
 )
 
 // MaxType is the largest type a 6-bit field holds.
@@ -193,10 +194,11 @@ var specs = [MaxType + 1]spec{
 	UndeferredBegin:  {"UNDEFERRED_BEGIN", 1, true},
 	UndeferredEnd:    {"UNDEFERRED_END", 1, true},
 	UndeferredTask:   {"UNDEFERRED_TASK", 1, true},
+	TaskBeginParent:  {"TASK_BEGIN_PARENT", 1, true},
 }
 
 // short reports whether t is a short task record of version 6.
-func (t Type) short() bool { return t >= CreateBeginNext && t <= UndeferredTask }
+func (t Type) short() bool { return t >= CreateBeginNext && t <= TaskBeginParent }
 
 // Stands returns the types of the records that one record of type t
 // stands for, in order, where it stands for others than itself (the
@@ -208,7 +210,7 @@ func (t Type) Stands() []Type {
 		return []Type{CreateBegin}
 	case CreateEndLast:
 		return []Type{CreateEnd}
-	case TaskBeginLast:
+	case TaskBeginLast, TaskBeginParent:
 		return []Type{TaskBegin}
 	case TaskEndLast:
 		return []Type{TaskEnd}

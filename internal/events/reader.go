@@ -298,6 +298,9 @@ func (r *Reader) expand(rec Record) Record {
 	case TaskBeginLast:
 		r.begun = r.created
 		return withIDs(rec, TaskBegin, r.created, r.parent)
+	case TaskBeginParent: // the ID is its payload's first word
+		r.begun = rec.Args[0]
+		return Record{Type: TaskBegin, Region: rec.Region, Time: rec.Time, N: min(rec.N+1, len(rec.Args)), Args: [3]uint64{rec.Args[0], r.parent, rec.Args[1]}}
 	case TaskEndCreated:
 		r.later(Record{Type: CreateEnd, Region: rec.Region, Time: rec.Time, N: 1, Args: [3]uint64{r.created}})
 	case UndeferredBegin, UndeferredEnd, UndeferredTask:

@@ -177,10 +177,14 @@ func (w *Writer) shorten(typ Type, args []uint64) (Type, []uint64) {
 	case typ == CreateEnd && len(args) == 1 && args[0] == w.created:
 		return CreateEndLast, nil
 	case typ == TaskBegin && len(args) >= 2:
-		last := len(args) == 2 && args[0] == w.created && args[1] == w.parent
+		same := len(args) == 2 && args[1] == w.parent
+		last := same && args[0] == w.created
 		w.begun, w.parent = args[0], args[1]
-		if last {
+		switch {
+		case last:
 			return TaskBeginLast, nil
+		case same:
+			return TaskBeginParent, args[:1]
 		}
 	case typ == TaskEnd && len(args) == 1 && args[0] == w.begun:
 		return TaskEndLast, nil
