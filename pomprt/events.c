@@ -16,7 +16,9 @@
 #include "rt.h"
 
 /* Buffer size per thread, in words: 256 KiB, one block. */
+#ifndef EV_WORDS
 #define EV_WORDS (32 * 1024)
+#endif
 
 /* Bytes held back on the stream's file system for profile.json, until
  * the end of the run or until the stream fills the disk. */
@@ -309,6 +311,8 @@ static uint64_t *start_block(pomp_evbuf *e, uint64_t ts)
 	p[1] = e->loc;
 	p += 2;
 	e->block_records = 1;
+	e->created = e->begun = e->parent = 0; /* what a reader knows at a block's start */
+	e->created_at = e->begun_at = e->ended = e->ended_at = 0;
 	e->block_pending = e->pending;
 	if (e->pending) {
 		p[0] = EV_DROPPED | 1u << 6;
@@ -333,10 +337,29 @@ static uint64_t *sink(pomp_evbuf *e, uint64_t ts)
 		e->sunk = 1;
 	}
 	e->block_records = 0;
+	e->created_at = e->begun_at = e->ended = e->ended_at = 0;
 	e->last = ts;
 	e->pos = e->buf;
 	e->end = e->buf + SINK_WORDS;
 	return e->buf;
+}
+
+/* pomp_ev_task is ev_task for a type known only when run. */
+void pomp_ev_task(pomp_evbuf *e, uint32_t index, unsigned type, uint32_t region, uint64_t ts, int n, uint64_t id, uint64_t a)
+{
+	switch (type) {
+	case EV_CREATE_BEGIN:
+		ev_task(e, index, EV_CREATE_BEGIN, region, ts, n, id, a);
+		return;
+	case EV_CREATE_END:
+		ev_task(e, index, EV_CREATE_END, region, ts, n, id, a);
+		return;
+	case EV_TASK_BEGIN:
+		ev_task(e, index, EV_TASK_BEGIN, region, ts, n, id, a);
+		return;
+	default:
+		ev_task(e, index, EV_TASK_END, region, ts, n, id, a);
+	}
 }
 
 /* pomp_ev_block writes the full block of e and starts another at ts; it

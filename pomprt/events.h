@@ -31,9 +31,10 @@
 #define EV_RESERVE_FILE "space-for-profile.reserve"
 
 enum {
-	EV_VERSION = 5, /* 2: CHUNK_NEXT records; 3: grains mode records worksharing and taskloop constructs, a section's number;
+	EV_VERSION = 6, /* 2: CHUNK_NEXT records; 3: grains mode records worksharing and taskloop constructs, a section's number;
 	                   4: CREATE_BEGIN's word 2, the creating loop iteration;
-	                   5: FUNC_ENTER, FUNC_EXIT and FUNC_ADOPT, the calls of functions built with --functions (trace mode) */
+	                   5: FUNC_ENTER, FUNC_EXIT and FUNC_ADOPT, the calls of functions built with --functions (trace mode);
+	                   6: the short task records, without the IDs that the block's earlier records name */
 	EV_FILE_HEADER = 32, /* bytes */
 	EV_BLOCK_HEADER = 16
 };
@@ -78,7 +79,31 @@ enum {
 	 * begin record. */
 	EV_FUNC_ENTER = 35,
 	EV_FUNC_EXIT = 36,
-	EV_FUNC_ADOPT = 37
+	EV_FUNC_ADOPT = 37,
+	/* Version 6: the task records in short, without the task IDs that
+	 * the block's earlier records name (ev_task_* below; docs/events.md):
+	 * a CREATE_BEGIN of the task after the block's last created one
+	 * (payload: the creating iteration, if known), a CREATE_END of the
+	 * last created one, a TASK_BEGIN of the last created one whose parent
+	 * is the last begun one's, a TASK_END of the last begun one, and that
+	 * TASK_END and the CREATE_END of the same task at the same time. */
+	EV_CREATE_BEGIN_NEXT = 38,
+	EV_CREATE_END_LAST = 39,
+	EV_TASK_BEGIN_LAST = 40,
+	EV_TASK_END_LAST = 41,
+	EV_TASK_END_CREATED = 42,
+	/* A task that its thread runs as it creates it (undeferred), in one
+	 * record of 16 bytes: its CREATE_BEGIN_NEXT and TASK_BEGIN_LAST
+	 * (payload: the ticks from one to the other in bits 0-31), its
+	 * TASK_END_LAST too (the ticks from the begin in bits 32-63), and the
+	 * CREATE_END at its end. Each grows from the one before it. */
+	EV_UNDEFERRED_BEGIN = 43,
+	EV_UNDEFERRED_END = 44,
+	EV_UNDEFERRED_TASK = 45,
+	/* A TASK_BEGIN (payload: the task's ID) whose parent is the last
+	 * begun one's: a task run by another thread than its creator, or
+	 * after its siblings. */
+	EV_TASK_BEGIN_PARENT = 46
 };
 
 /* The records masks: which types a mode records. */
@@ -113,6 +138,14 @@ typedef struct pomp_evbuf {
 	int dead;                /* its file could not be created: everything is dropped */
 	int busy;                /* writing a block: the end of the run leaves it alone */
 	int sunk;                /* the stream stopped: buf is a small one, its records are counted, not kept */
+	/* What the block's records have named so far, for the short task
+	 * records (0 at a block's start; a reader keeps the same): the last
+	 * task created, the last begun and its parent; and where the
+	 * block's last record ends if it can grow (see EV_UNDEFERRED_BEGIN):
+	 * a CREATE_BEGIN_NEXT without payload, an UNDEFERRED_BEGIN, a
+	 * TASK_END_LAST, an UNDEFERRED_END. */
+	uint64_t created, begun, parent;
+	uint64_t *created_at, *begun_at, *ended, *ended_at;
 } pomp_evbuf;
 
 struct pomp_thr;
@@ -124,30 +157,160 @@ uint64_t *pomp_ev_block(pomp_evbuf *e, uint64_t ts, uint32_t index);
 void pomp_ev_finish(void);
 void pomp_ev_after_fork(struct pomp_thr *t);
 
-/* ev_record appends a record of type with n (0-3) payload words to e at
- * ts; the caller has checked e->mask. Timestamps that go backwards, or
- * jump by 2^32 ticks or more, get a TIME record first. */
-static inline __attribute__((always_inline)) void ev_record(pomp_evbuf *e, uint32_t index, unsigned type, uint32_t region,
-                                                           uint64_t ts, int n, uint64_t a, uint64_t b, uint64_t c)
+/* ev_slot returns where the next record of e goes at ts, with room for
+ * four words: in a new block if this one is full (which clears the
+ * block's registers), after a TIME record if ts is before the running
+ * timestamp or 2^32 ticks or more after it. *d is the record's delta. */
+static inline __attribute__((always_inline)) uint64_t *ev_slot(pomp_evbuf *e, uint32_t index, uint64_t ts, uint64_t *d)
 {
 	uint64_t *p = e->pos;
 	if (__builtin_expect(p + 6 > e->end, 0)) /* room for a TIME record and four words */
 		p = pomp_ev_block(e, ts, index);
-	uint64_t d = ts - e->last;
-	if (__builtin_expect(d >> 32, 0)) {
+	uint64_t dd = ts - e->last;
+	if (__builtin_expect(dd >> 32, 0)) {
 		p[0] = EV_TIME | 1u << 6;
 		p[1] = ts;
 		p += 2;
-		d = 0;
+		dd = 0;
 		e->block_records++;
 	}
+	*d = dd;
+	return p;
+}
+
+/* ev_commit completes the record at p, whose payload is stored: its
+ * header, of type with n payload words. */
+static inline __attribute__((always_inline)) void ev_commit(pomp_evbuf *e, uint64_t *p, unsigned type, uint32_t region, uint64_t ts,
+                                                           uint64_t d, int n)
+{
 	p[0] = type | (uint64_t)n << 6 | (uint64_t)(region & 0xffffff) << 8 | d << 32;
-	p[1] = a;
-	p[2] = b;
-	p[3] = c;
 	e->pos = p + 1 + n;
 	e->last = ts;
 	e->block_records++;
+}
+
+/* ev_region reports whether header h names region. */
+static inline __attribute__((always_inline)) int ev_region(uint64_t h, uint32_t region)
+{
+	return ((h >> 8) & 0xffffff) == (region & 0xffffff);
+}
+
+/* ev_end_created says that the creation of task id ended with its
+ * execution, of region, in the block's last record if that is the end of
+ * task id, created last: a TASK_END_LAST becomes a TASK_END_CREATED, an
+ * UNDEFERRED_END an UNDEFERRED_TASK. It returns whether it did. */
+static inline __attribute__((always_inline)) int ev_end_created(pomp_evbuf *e, uint32_t region, uint64_t id)
+{
+	uint64_t *p = e->pos;
+	if (id != e->created || id != e->begun)
+		return 0;
+	if (p == e->ended && ev_region(p[-1], region))
+		p[-1] += EV_TASK_END_CREATED - EV_TASK_END_LAST;
+	else if (p == e->ended_at && ev_region(p[-2], region))
+		p[-2] += EV_UNDEFERRED_TASK - EV_UNDEFERRED_END;
+	else
+		return 0;
+	e->ended = e->ended_at = 0;
+	e->block_records++;
+	return 1;
+}
+
+/* ev_task records the task record type (CREATE_BEGIN ... TASK_END) of
+ * task id at ts: a and b are CREATE_BEGIN's iteration (n 2; n 1
+ * without) and TASK_BEGIN's parent. It writes the short form where the
+ * block's registers name the task (docs/events.md, version 6), and a
+ * task's begin and end into its creation's record when it runs as it is
+ * created: such a tiny task takes 16 bytes instead of 72. */
+static inline __attribute__((always_inline)) void ev_task(pomp_evbuf *e, uint32_t index, unsigned type, uint32_t region, uint64_t ts,
+                                                         int n, uint64_t id, uint64_t a)
+{
+	uint64_t d, *p;
+	switch (type) {
+	case EV_CREATE_BEGIN: {
+		p = ev_slot(e, index, ts, &d);
+		int next = id == e->created + 1;
+		e->created = id;
+		p[1] = next ? a : id;
+		p[2] = a;
+		ev_commit(e, p, next ? EV_CREATE_BEGIN_NEXT : EV_CREATE_BEGIN, region, ts, d, n - next);
+		e->created_at = next && n == 1 ? e->pos : 0;
+		return;
+	}
+	case EV_CREATE_END:
+		if (ts == e->last && ev_end_created(e, region, id))
+			return; /* the task has just ended here: its record says both */
+		p = ev_slot(e, index, ts, &d);
+		p[1] = id;
+		ev_commit(e, p, id == e->created ? EV_CREATE_END_LAST : EV_CREATE_END, region, ts, d, id != e->created);
+		return;
+	case EV_TASK_BEGIN: {
+		p = e->pos;
+		d = ts - e->last;
+		if (p == e->created_at && id == e->created && a == e->parent && !(d >> 32) && ev_region(p[-1], region)) {
+			/* It begins as it is created: in the creation's record,
+			 * which has room (ev_slot). */
+			p[-1] += (EV_UNDEFERRED_BEGIN - EV_CREATE_BEGIN_NEXT) | 1u << 6;
+			p[0] = d;
+			e->pos = e->begun_at = p + 1;
+			e->last = ts;
+			e->block_records++;
+			e->created_at = 0;
+			e->begun = id;
+			return;
+		}
+		p = ev_slot(e, index, ts, &d); /* a new block clears the registers */
+		int same = a == e->parent, last = same && id == e->created;
+		e->begun = id;
+		e->parent = a;
+		p[1] = id;
+		p[2] = a;
+		ev_commit(e, p, last ? EV_TASK_BEGIN_LAST : same ? EV_TASK_BEGIN_PARENT : EV_TASK_BEGIN, region, ts, d, 2 - same - last);
+		return;
+	}
+	default: { /* EV_TASK_END */
+		p = e->pos;
+		d = ts - e->last;
+		if (p == e->begun_at && id == e->begun && !(d >> 32) && ev_region(p[-2], region)) {
+			p[-2] += EV_UNDEFERRED_END - EV_UNDEFERRED_BEGIN;
+			p[-1] |= d << 32;
+			e->ended_at = p;
+			e->last = ts;
+			e->block_records++;
+			e->begun_at = 0;
+			return;
+		}
+		p = ev_slot(e, index, ts, &d);
+		int last = id == e->begun;
+		p[1] = id;
+		ev_commit(e, p, last ? EV_TASK_END_LAST : EV_TASK_END, region, ts, d, !last);
+		e->ended = last ? e->pos : 0;
+		return;
+	}
+	}
+}
+
+void pomp_ev_task(pomp_evbuf *e, uint32_t index, unsigned type, uint32_t region, uint64_t ts, int n, uint64_t id, uint64_t a);
+
+/* ev_record appends a record of type with n (0-3) payload words to e at
+ * ts; the caller has checked e->mask. Timestamps that go backwards, or
+ * jump by 2^32 ticks or more, get a TIME record first. The task records
+ * go through ev_task, inline where their type is known when compiled. */
+static inline __attribute__((always_inline)) void ev_record(pomp_evbuf *e, uint32_t index, unsigned type, uint32_t region,
+                                                           uint64_t ts, int n, uint64_t a, uint64_t b, uint64_t c)
+{
+	if (type >= EV_CREATE_BEGIN && type <= EV_TASK_END) {
+		if (__builtin_constant_p(type))
+			ev_task(e, index, type, region, ts, n, a, b);
+		else
+			pomp_ev_task(e, index, type, region, ts, n, a, b);
+		return;
+	}
+	uint64_t d;
+	uint64_t *p = ev_slot(e, index, ts, &d);
+	p[1] = a;
+	p[2] = b;
+	p[3] = c;
+	ev_commit(e, p, type, region, ts, d, n);
 }
 
 #endif

@@ -194,6 +194,10 @@ static __attribute__((noinline)) POMP_Task_handle create_full(POMP_Region *r, PO
 	return info.id;
 }
 
+/* create_end_full ends a creation on the full path: out of line, so
+ * that the entry point's traced cases below need no frame of their own. */
+static __attribute__((noinline)) void create_end_full(POMP_Region *r);
+
 void pomp_rt_task_create_end(POMP_Region *r)
 {
 	pomp_thr *l = lean_self();
@@ -217,11 +221,18 @@ void pomp_rt_task_create_end(POMP_Region *r)
 	if (fast(t) && t->ev.mask && !t->creating && !t->create_untied && t->fr[t->task].kind != FR_PARKED &&
 	    t->fr[t->task].cid == t->undeferred) {
 		/* An undeferred task's creation, traced: it ended when the
-		 * task did, at the thread's last record (as below). */
-		ev_at(t, EV_CREATE_END, r->id, t->ev.last, 1, t->undeferred, 0);
+		 * task did, at the thread's last record (as below): in that
+		 * record, if it is the task's end. */
+		if (!EV_ON(t, EV_CREATE_END) || !ev_end_created(&t->ev, r->id, t->undeferred))
+			ev_at(t, EV_CREATE_END, r->id, t->ev.last, 1, t->undeferred, 0);
 		return;
 	}
-	t = self();
+	create_end_full(r);
+}
+
+static __attribute__((noinline)) void create_end_full(POMP_Region *r)
+{
+	pomp_thr *t = self();
 	if (pomp_mode == POMP_MODE_RECORD)
 		return;
 	CHECK(t);

@@ -132,6 +132,8 @@ type bench struct {
 	// countsByMode: instructions and clock reads per unit, by
 	// "unit.program.mode" (counts.go)
 	countsByMode map[string]counted
+	// lastCPU is the CPU time, user and system, of the last run.
+	lastCPU time.Duration
 }
 
 func (b *bench) clean() {
@@ -227,6 +229,7 @@ func (b *bench) run(name, mode string, threads int, args ...string) (string, str
 	if err := cmd.Run(); err != nil {
 		fatalf("%s %v (%s): %v\n%s", exe, args, mode, err, stderr.String())
 	}
+	b.lastCPU = cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
 	return stdout.String(), stderr.String(), time.Since(t0)
 }
 

@@ -27,29 +27,39 @@ func (b *bench) trace(w io.Writer) {
 	fmt.Fprintf(w, "## Trace mode: tiny tasks, %s tasks per thread, the stream written\n\n", n)
 	fmt.Fprintf(w, "Unwritten: trace mode with its stream cut after 1 MiB (GOPARI_TRACE_MAX_BYTES=1M): every record is made, "+
 		"the blocks are dropped instead of written; the difference to trace is what writing the stream (write(2) into the page cache) costs.\n\n")
-	fmt.Fprintf(w, "| threads | uninstrumented ns/task | profile | trace | unwritten | trace above profile, per task and thread | of which writing | stream bytes per task |\n"+
-		"|---:|---:|---:|---:|---:|---:|---:|---:|\n")
+	fmt.Fprintf(w, "CPU: the process's CPU time (user and system) over its tasks, which a loaded machine inflates less than the wall time "+
+		"the program measures around its tasks (ns/task); per task and thread, that is what a task costs the threads together.\n\n")
+	fmt.Fprintf(w, "| threads | uninstrumented ns/task | profile | trace | unwritten | trace above profile, per task and thread | of which writing | "+
+		"CPU ns/task: profile | trace | above profile | of which writing | stream bytes per task |\n"+
+		"|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n")
 	// The target (issue 27): the clock reads trace mode adds to a task
 	// (at most four), and at most 10 ns per task and thread above them,
 	// whatever a read costs on this CPU; and no more per task and thread
 	// at 2 threads than at 1.
 	reads := b.tinyClockReads("trace") - b.tinyClockReads("profile")
 	readNs := b.clockReadNs()
-	var rest []float64
+	var rest, restCPU []float64
 	for _, threads := range []int{1, 2} {
-		per := b.perUnit("tiny", []string{"orig", "profile", "trace", "trace-unwritten"}, threads, *pairs, "ns/task", n)
+		per, cpu := b.tracePairs(threads, n)
 		over := added(per, "trace", "profile") * float64(threads)
 		writing := added(per, "trace", "trace-unwritten") * float64(threads)
+		overCPU, writingCPU := added(cpu, "trace", "profile"), added(cpu, "trace", "trace-unwritten")
 		bytes := b.streamBytes(threads, n)
 		rest = append(rest, over-reads*readNs)
-		fmt.Fprintf(w, "| %d | %.2f | %.2f | %.2f | %.2f | %+.2f | %+.2f | %.1f |\n", threads, median(per["orig"]), median(per["profile"]),
-			median(per["trace"]), median(per["trace-unwritten"]), over, writing, bytes)
+		restCPU = append(restCPU, overCPU-reads*readNs)
+		fmt.Fprintf(w, "| %d | %.2f | %.2f | %.2f | %.2f | %+.2f | %+.2f | %.2f | %.2f | %+.2f | %+.2f | %.1f |\n", threads, median(per["orig"]),
+			median(per["profile"]), median(per["trace"]), median(per["trace-unwritten"]), over, writing,
+			median(cpu["profile"]), median(cpu["trace"]), overCPU, writingCPU, bytes)
 		b.check(fmt.Sprintf("trace mode, tiny tasks, %d thread(s), above its clock reads", threads), "<= 10 ns/task/thread",
 			fmt.Sprintf("%+.2f ns (%+.2f ns less %.2f reads of %.1f ns)", rest[len(rest)-1], over, reads, readNs), rest[len(rest)-1] <= 10, "")
+		b.check(fmt.Sprintf("trace mode, tiny tasks, %d thread(s), above its clock reads, CPU time", threads), "<= 10 ns/task/thread",
+			fmt.Sprintf("%+.2f ns (%+.2f ns less %.2f reads of %.1f ns)", restCPU[len(restCPU)-1], overCPU, reads, readNs), restCPU[len(restCPU)-1] <= 10, "")
 	}
-	fmt.Fprintf(w, "\nTrace mode adds %.2f clock reads per tiny task to profile mode (callgrind); a read costs %.1f ns here.\n\n", reads, readNs)
+	fmt.Fprintf(w, "\nTrace mode adds %.2f clock reads per tiny task to profile mode (callgrind, 1 thread); a read costs %.1f ns here.\n\n", reads, readNs)
 	b.check("trace mode, tiny tasks, 2 threads vs 1, above the reads", "no more per task and thread",
 		fmt.Sprintf("%+.2f vs %+.2f ns", rest[1], rest[0]), rest[1] <= rest[0]+1, "within 1 ns")
+	b.check("trace mode, tiny tasks, 2 threads vs 1, above the reads, CPU time", "no more per task and thread",
+		fmt.Sprintf("%+.2f vs %+.2f ns", restCPU[1], restCPU[0]), restCPU[1] <= restCPU[0]+1, "within 1 ns")
 	small, large := "1000000", "100000000"
 	if *quick {
 		small, large = "100000", "1000000"
@@ -64,6 +74,24 @@ func (b *bench) trace(w io.Writer) {
 	fmt.Fprintln(w)
 	grew := float64(peaks[1]-peaks[0]) / 1024
 	b.check("trace mode, peak memory, "+large+" vs "+small+" tasks", "within 20 MiB", fmt.Sprintf("%+.1f MiB", grew), grew <= 20, "")
+}
+
+// tracePairs runs the tiny program uninstrumented, in profile mode, in
+// trace mode and in trace mode with its stream cut after 1 MiB, in
+// rounds, and returns the ns/task it prints and its CPU time per task,
+// by mode, round by round.
+func (b *bench) tracePairs(threads int, n string) (wall, cpu map[string][]float64) {
+	wall, cpu = map[string][]float64{}, map[string][]float64{}
+	tasks, err := strconv.ParseFloat(n, 64)
+	if err != nil {
+		fatalf("%v", err)
+	}
+	roundsOf([]string{"orig", "profile", "trace", "trace-unwritten"}, *pairs, func(mode string, r int) {
+		_, stderr, _ := b.run("tiny", mode, threads, n)
+		wall[mode] = append(wall[mode], readFigure("tiny", stderr, "ns/task"))
+		cpu[mode] = append(cpu[mode], float64(b.lastCPU.Nanoseconds())/(tasks*float64(threads)))
+	})
+	return wall, cpu
 }
 
 // streamBytes runs the tiny program traced once and returns the stream's

@@ -43,8 +43,8 @@ func stream(t *testing.T, blockSize int) ([]byte, []Record) {
 	ts := uint64(1000)
 	put(Loc, 0, ts, 5)
 	for i, typ := range KnownTypes() {
-		if typ == Time || typ == Loc {
-			continue
+		if typ == Time || typ == Loc || typ.short() {
+			continue // the short task records: TestShortTaskRecords
 		}
 		args := make([]uint64, typ.Words())
 		for j := range args {
@@ -143,7 +143,7 @@ func TestUnknownTypes(t *testing.T) {
 	var buf bytes.Buffer
 	w, _ := NewWriter(&buf, Header{}, 4096)
 	w.Loc(10, 0)
-	w.Put(40, 3, 11, 1, 2, 3)
+	w.Put(50, 3, 11, 1, 2, 3)
 	w.Put(TaskEnd, 4, 12, 99)
 	w.Close()
 	got, err := readAll(t, buf.Bytes())
@@ -191,7 +191,7 @@ func TestHostile(t *testing.T) {
 		{"empty", nil, 0, "t.evt: offset 0: empty file, not an event stream"},
 		{"short header", []byte("GOPARIEV\x01"), 0, "t.evt: offset 0: truncated file header (got 9 of 32 bytes)"},
 		{"magic", append([]byte("PK\x03\x04xxxx"), make([]byte, 24)...), 0, `t.evt: offset 0: not a gopari event stream (magic "PK..xxxx", want "GOPARIEV")`},
-		{"newer", header(6), 0, "t.evt: offset 8: format version 6 is newer than this gopari reads (5); update gopari"},
+		{"newer", header(7), 0, "t.evt: offset 8: format version 7 is newer than this gopari reads (6); update gopari"},
 		{"version 0", header(0), 0, "t.evt: offset 8: format version 0"},
 		{"cut in a block", whole[:len(whole)-3], 0, "t.evt: offset 32: truncated block (got 29 of 32 bytes)"},
 		{"cut in the second block", append(whole, good...)[:len(whole)+20], 2, "t.evt: offset 80: truncated block (got 4 of 32 bytes)"},
@@ -276,6 +276,10 @@ func FuzzReader(f *testing.F) {
 	c := calls(f)
 	f.Add(c)
 	f.Add(c[:len(c)-12])
+	for _, v := range []int{5, 6} {
+		b, _ := tasks(f, v, 96)
+		f.Add(b)
+	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		r, err := NewReader("f.evt", bytes.NewReader(data), int64(len(data)))
 		for n := 0; err == nil; n++ {
@@ -332,5 +336,135 @@ func TestFuncRecords(t *testing.T) {
 	want := "FUNC_ENTER 0x401000 @11,FUNC_ADOPT 0x1 @12,FUNC_ENTER 0x401100 @13,FUNC_EXIT 0x401100 @20,FUNC_EXIT 0x401000 @22"
 	if strings.Join(got, ",") != want {
 		t.Errorf("got %s\nwant %s", strings.Join(got, ","), want)
+	}
+}
+
+// tasks writes, in format version, the records of tasks as the runtime
+// makes them: tiny tasks run undeferred (created, begun, ended, their
+// creation ended at their end), created in a loop's body (with the
+// iteration), deferred and run later, nested, and a task begun while
+// measurement was off (ID 0). It returns the stream and the records a
+// reader must return, in order.
+func tasks(tb testing.TB, version, blockSize int) ([]byte, []Record) {
+	var buf bytes.Buffer
+	w, err := NewWriter(&buf, Header{Version: version, OSThread: 2, PID: 9, Tick0: 10}, blockSize)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	var want []Record
+	ts := uint64(10)
+	put := func(typ Type, region uint32, dt uint64, args ...uint64) {
+		ts += dt
+		w.Put(typ, region, ts, args...)
+		r := Record{Type: typ, Region: region, Time: ts, N: len(args)}
+		copy(r.Args[:], args)
+		want = append(want, r)
+	}
+	put(Loc, 0, 0, 1)
+	put(ImplicitBegin, 1, 1, 1<<32|1, 7)
+	id := uint64(1<<32 | 2)
+	for i := 0; i < 40; i++ { // undeferred tiny tasks
+		put(CreateBegin, 2, 3, id)
+		put(TaskBegin, 2, 5, id, 1<<32|1)
+		put(TaskEnd, 2, 2, id)
+		put(CreateEnd, 2, 0, id)
+		id++
+	}
+	for i := uint64(0); i < 5; i++ { // in a loop's body, deferred
+		put(CreateBegin, 3, 4, id+i, i)
+		put(CreateEnd, 3, 6, id+i)
+	}
+	for i := uint64(0); i < 5; i++ { // run later, the last on another ID's heels
+		put(TaskBegin, 3, 2, id+i, 1<<32|1)
+		put(TaskEnd, 3, 1, id+i)
+	}
+	id += 5
+	put(CreateBegin, 2, 3, id) // nested: a task created in an undeferred task
+	put(TaskBegin, 2, 1, id, 1<<32|1)
+	put(CreateBegin, 2, 1, id+1)
+	put(TaskBegin, 2, 1, id+1, id)
+	put(TaskEnd, 2, 1, id+1)
+	put(CreateEnd, 2, 0, id+1)
+	put(TaskEnd, 2, 1, id)
+	put(CreateEnd, 2, 0, id)
+	put(TaskEnd, 2, 1, id+2)         // of a task not begun here
+	put(CreateEnd, 4, 0, id)         // of another region: no merge
+	put(TaskBegin, 2, 1, 0, 1<<32|1) // measurement was off: ID 0
+	put(TaskEnd, 2, 1, 0)
+	put(CreateBegin, 2, 1<<33, id+7, 3) // after a TIME record
+	put(CreateEnd, 2, 1, id+7)
+	if err := w.Close(); err != nil {
+		tb.Fatal(err)
+	}
+	return buf.Bytes(), want
+}
+
+// TestShortTaskRecords checks the short task records of version 6: the
+// reader returns what was written, in blocks of any size, and a tiny
+// task run undeferred takes 16 bytes instead of 72.
+func TestShortTaskRecords(t *testing.T) {
+	sizes := map[int]int{}
+	for _, version := range []int{5, 6} {
+		for _, bs := range []int{64, 72, 96, 256, 1 << 20} {
+			b, want := tasks(t, version, bs)
+			got, err := readAll(t, b)
+			if err != nil {
+				t.Fatalf("version %d, blocks of %d: %v", version, bs, err)
+			}
+			var kept []Record
+			for i, r := range got {
+				if r.Type == Time || (r.Type == Loc && i > 0) {
+					continue
+				}
+				kept = append(kept, r)
+			}
+			if len(kept) != len(want) {
+				t.Fatalf("version %d, blocks of %d: %d records, want %d", version, bs, len(kept), len(want))
+			}
+			for i := range want {
+				if kept[i] != want[i] {
+					t.Errorf("version %d, blocks of %d: record %d = %+v, want %+v", version, bs, i, kept[i], want[i])
+				}
+			}
+			if bs == 1<<20 {
+				sizes[version] = len(b)
+			}
+		}
+	}
+	// 40 tiny tasks: 16 bytes each instead of 72.
+	if sizes[5]-sizes[6] < 40*56 {
+		t.Errorf("version 6 takes %d bytes, version 5 %d: want at least %d fewer", sizes[6], sizes[5], 40*56)
+	}
+}
+
+// TestShortRecordsAtBlockStart checks that the short task records name
+// nothing from an earlier block: at a block's start every ID they leave
+// out is 0, and in a stream of version 5 they are types it did not know.
+func TestShortRecordsAtBlockStart(t *testing.T) {
+	rec := func(version uint16) []Record {
+		b := append(header(version), block(word(Loc, 1, 0, 0), u64(1), word(CreateBegin, 1, 2, 1), u64(41), word(TaskBegin, 2, 2, 1), u64(41), u64(3))...)
+		b = append(b, block(word(Loc, 1, 0, 0), u64(1), word(CreateBeginNext, 1, 2, 1), u64(9), word(TaskBeginLast, 0, 2, 1),
+			word(TaskEndCreated, 0, 2, 1), word(UndeferredTask, 1, 5, 2), u64(7<<32|3), word(UndeferredBegin, 1, 5, 1), u64(4),
+			word(UndeferredEnd, 1, 5, 1), u64(1<<32|1), word(TaskBeginParent, 1, 5, 1), u64(77))...)
+		got, err := readAll(t, b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return got
+	}
+	var s []string
+	for _, r := range rec(6) {
+		s = append(s, fmt.Sprintf("%v %d %v @%d", r.Type, r.N, r.Args, r.Time))
+	}
+	want := "LOC 1 [1 0 0] @500,CREATE_BEGIN 1 [41 0 0] @501,TASK_BEGIN 2 [41 3 0] @502," +
+		"LOC 1 [1 0 0] @500,CREATE_BEGIN 2 [1 9 0] @501,TASK_BEGIN 2 [1 0 0] @502,TASK_END 1 [1 0 0] @503,CREATE_END 1 [1 0 0] @503," +
+		"CREATE_BEGIN 1 [2 0 0] @505,TASK_BEGIN 2 [2 0 0] @508,TASK_END 1 [2 0 0] @515,CREATE_END 1 [2 0 0] @515," +
+		"CREATE_BEGIN 1 [3 0 0] @516,TASK_BEGIN 2 [3 0 0] @520," +
+		"CREATE_BEGIN 1 [4 0 0] @521,TASK_BEGIN 2 [4 0 0] @522,TASK_END 1 [4 0 0] @523,TASK_BEGIN 2 [77 0 0] @524"
+	if got := strings.Join(s, ","); got != want {
+		t.Errorf("got  %s\nwant %s", got, want)
+	}
+	if got := rec(5); len(got) != 4 {
+		t.Errorf("version 5: %d records, want the 4 of types it knew: %+v", len(got), got)
 	}
 }

@@ -25,10 +25,16 @@ type Reader struct {
 	blocks  int
 	err     error // sticky
 	closer  io.Closer
-	// next is the CHUNK_BEGIN of a CHUNK_NEXT record, returned after its
-	// CHUNK_END when more is set.
-	next Record
-	more bool
+	// pend holds the records after the first that one record stands
+	// for (a CHUNK_NEXT's CHUNK_BEGIN, the records of a short task
+	// record), returned by the next calls of Next: pend[npend:] are left.
+	pend  [3]Record
+	npend int
+	nleft int
+	// The IDs that the short task records leave out (version 6), as the
+	// block's records so far name them: its last created task, its last
+	// begun task and that one's parent.
+	created, begun, parent uint64
 }
 
 // Open opens a stream file and reads its header.
@@ -147,9 +153,9 @@ func (r *Reader) Close() error {
 // io.EOF; on damage an *Error, after every record of the complete blocks
 // before it. Records of unknown types are skipped.
 func (r *Reader) Next() (Record, error) {
-	if r.more {
-		r.more = false
-		return r.next, nil
+	if r.nleft > 0 {
+		r.nleft--
+		return r.pend[r.npend-r.nleft-1], nil
 	}
 	for {
 		if r.err != nil {
@@ -210,6 +216,7 @@ func (r *Reader) block() error {
 	r.inBlock = true
 	r.first = true
 	r.blocks++
+	r.created, r.begun, r.parent = 0, 0, 0
 	return nil
 }
 
@@ -262,20 +269,92 @@ func (r *Reader) record() (rec Record, ok bool, err error) {
 	if s := specs[typ]; n < s.words {
 		return rec, false, r.errf(at, "%v record with %d payload words, want %d", typ, n, s.words)
 	}
-	if typ >= ChunkNext && typ <= ChunkNextDynamic {
+	switch {
+	case typ >= ChunkNext && typ <= ChunkNextDynamic:
 		return r.split(rec), true, nil
+	case typ.short():
+		if r.hdr.Version < 6 {
+			return rec, false, nil // a type that format did not know
+		}
+		return r.expand(rec), true, nil
+	case typ == CreateBegin:
+		r.created = rec.Args[0]
+	case typ == TaskBegin:
+		r.begun, r.parent = rec.Args[0], rec.Args[1]
 	}
 	return rec, true, nil
+}
+
+// expand returns the task record that a short one of version 6 stands
+// for, its IDs taken from the block's earlier records; a
+// TASK_END_CREATED's CREATE_END is kept for the next call of Next.
+func (r *Reader) expand(rec Record) Record {
+	switch rec.Type {
+	case CreateBeginNext:
+		r.created++
+		return withIDs(rec, CreateBegin, r.created)
+	case CreateEndLast:
+		return withIDs(rec, CreateEnd, r.created)
+	case TaskBeginLast:
+		r.begun = r.created
+		return withIDs(rec, TaskBegin, r.created, r.parent)
+	case TaskBeginParent: // the ID is its payload's first word
+		r.begun = rec.Args[0]
+		return Record{Type: TaskBegin, Region: rec.Region, Time: rec.Time, N: min(rec.N+1, len(rec.Args)), Args: [3]uint64{rec.Args[0], r.parent, rec.Args[1]}}
+	case TaskEndCreated:
+		r.later(Record{Type: CreateEnd, Region: rec.Region, Time: rec.Time, N: 1, Args: [3]uint64{r.created}})
+	case UndeferredBegin, UndeferredEnd, UndeferredTask:
+		return r.undeferred(rec)
+	}
+	return withIDs(rec, TaskEnd, r.begun)
+}
+
+// undeferred returns the CREATE_BEGIN of a task run as it was created,
+// and keeps its TASK_BEGIN and what else the record says for the next
+// calls of Next; the running timestamp moves to the record's last time.
+func (r *Reader) undeferred(rec Record) Record {
+	r.created++
+	r.begun = r.created
+	w := rec.Args[0]
+	create := Record{Type: CreateBegin, Region: rec.Region, Time: rec.Time, N: 1, Args: [3]uint64{r.created}}
+	begin := Record{Type: TaskBegin, Region: rec.Region, Time: rec.Time + w&0xffffffff, N: 2, Args: [3]uint64{r.created, r.parent}}
+	r.now = begin.Time
+	if rec.Type == UndeferredBegin {
+		r.later(begin)
+		return create
+	}
+	end := Record{Type: TaskEnd, Region: rec.Region, Time: begin.Time + w>>32, N: 1, Args: [3]uint64{r.created}}
+	r.now = end.Time
+	if rec.Type == UndeferredEnd {
+		r.later(begin, end)
+	} else {
+		r.later(begin, end, Record{Type: CreateEnd, Region: rec.Region, Time: end.Time, N: 1, Args: [3]uint64{r.created}})
+	}
+	return create
+}
+
+// withIDs returns rec as a record of type typ whose payload is ids, then
+// rec's own payload (its first three words in all).
+func withIDs(rec Record, typ Type, ids ...uint64) Record {
+	out := Record{Type: typ, Region: rec.Region, Time: rec.Time, N: min(len(ids)+rec.N, len(rec.Args))}
+	copy(out.Args[copy(out.Args[:], ids):], rec.Args[:])
+	return out
 }
 
 // split returns the CHUNK_END that a CHUNK_NEXT record stands for, and
 // keeps its CHUNK_BEGIN for the next call of Next.
 func (r *Reader) split(rec Record) Record {
 	end := Record{Type: ChunkEnd, Region: rec.Region, Time: rec.Time, N: 2, Args: [3]uint64{rec.Args[0] & 0xffffffff, rec.Args[1]}}
-	r.next = Record{Type: ChunkBegin, Region: rec.Region, Time: rec.Time, N: 2, Args: [3]uint64{rec.Args[0] >> 32, rec.Args[2]}}
+	begin := Record{Type: ChunkBegin, Region: rec.Region, Time: rec.Time, N: 2, Args: [3]uint64{rec.Args[0] >> 32, rec.Args[2]}}
 	if flag := uint64(rec.Type - ChunkNext); flag > 0 {
-		r.next.N, r.next.Args[2] = 3, flag
+		begin.N, begin.Args[2] = 3, flag
 	}
-	r.more = true
+	r.later(begin)
 	return end
+}
+
+// later keeps recs to be returned by the next calls of Next, in order.
+func (r *Reader) later(recs ...Record) {
+	r.npend = copy(r.pend[:], recs)
+	r.nleft = r.npend
 }

@@ -22,6 +22,16 @@ type Writer struct {
 	err       error
 	records   int64
 	bytes     int64
+	// short: the stream's version has the short task records (6), which
+	// the writer uses as the runtime does, with what they leave out as
+	// the block's records named it (Reader.created ...); createdAt,
+	// begunAt, ended and endedAt are where the block's last record ends
+	// if it can grow, as in libpomp (events.h: a CREATE_BEGIN_NEXT
+	// without payload, an UNDEFERRED_BEGIN, a TASK_END_LAST, an
+	// UNDEFERRED_END), or 0.
+	short                              bool
+	created, begun, parent             uint64
+	createdAt, begunAt, ended, endedAt int
 }
 
 // NewWriter writes h as the file header and returns a writer whose blocks
@@ -45,7 +55,7 @@ func NewWriter(w io.Writer, h Header, blockSize int) (*Writer, error) {
 	if _, err := w.Write(b[:]); err != nil {
 		return nil, err
 	}
-	return &Writer{w: w, blockSize: blockSize, bytes: FileHeaderSize}, nil
+	return &Writer{w: w, blockSize: blockSize, bytes: FileHeaderSize, short: v >= 6}, nil
 }
 
 // Loc records that the thread now acts as location loc.
@@ -78,6 +88,8 @@ func (w *Writer) put(typ Type, region uint32, t uint64, args ...uint64) {
 	}
 	if !w.open {
 		w.open = true
+		w.created, w.begun, w.parent = 0, 0, 0
+		w.createdAt, w.begunAt, w.ended, w.endedAt = 0, 0, 0, 0
 		w.base, w.last = t, t
 		w.buf = append(w.buf[:0], make([]byte, BlockHeaderSize)...)
 		copy(w.buf, BlockMagic)
@@ -88,11 +100,19 @@ func (w *Writer) put(typ Type, region uint32, t uint64, args ...uint64) {
 			w.records++
 		}
 	}
+	if w.short && w.grow(typ, region, t, args) {
+		w.last = t
+		w.records++
+		return
+	}
 	if t < w.last || t-w.last > math.MaxUint32 {
 		w.word(uint64(Time) | 1<<6)
 		w.word(t)
 		w.records++
 		w.last = t
+	}
+	if w.short {
+		typ, args = w.shorten(typ, args)
 	}
 	w.word(uint64(typ) | uint64(len(args))<<6 | uint64(region)<<8 | (t-w.last)<<32)
 	for _, a := range args {
@@ -100,6 +120,76 @@ func (w *Writer) put(typ Type, region uint32, t uint64, args ...uint64) {
 	}
 	w.last = t
 	w.records++
+	w.createdAt, w.begunAt, w.ended, w.endedAt = 0, 0, 0, 0
+	switch {
+	case typ == CreateBeginNext && len(args) == 0:
+		w.createdAt = len(w.buf)
+	case typ == TaskEndLast:
+		w.ended = len(w.buf)
+	}
+}
+
+// grow writes a task record of version 6 into the block's last record,
+// where libpomp does (events.h, ev_task): the begin and then the end of
+// the task created last into its CREATE_BEGIN_NEXT, when it runs as it
+// is created, and a creation's end into the end of its task. It returns
+// whether it did.
+func (w *Writer) grow(typ Type, region uint32, t uint64, args []uint64) bool {
+	n := len(w.buf)
+	d := t - w.last
+	fits := t >= w.last && d <= math.MaxUint32
+	le := binary.LittleEndian
+	names := func(at int) bool { return at == n && le.Uint32(w.buf[at-8:])>>8 == region }
+	switch {
+	case typ == TaskBegin && len(args) == 2 && args[0] == w.created && args[1] == w.parent && fits && names(w.createdAt):
+		w.buf[n-8] += byte(UndeferredBegin-CreateBeginNext) | 1<<6
+		w.word(d)
+		w.begun, w.begunAt, w.createdAt = args[0], len(w.buf), 0
+	case typ == TaskEnd && len(args) == 1 && args[0] == w.begun && fits && w.begunAt == n && le.Uint32(w.buf[n-16:])>>8 == region:
+		w.buf[n-16]++ // UNDEFERRED_END
+		le.PutUint64(w.buf[n-8:], le.Uint64(w.buf[n-8:])|d<<32)
+		w.endedAt, w.begunAt = n, 0
+	case typ == CreateEnd && len(args) == 1 && args[0] == w.created && args[0] == w.begun && t == w.last && names(w.ended):
+		w.buf[n-8]++ // TASK_END_CREATED
+		w.ended = 0
+	case typ == CreateEnd && len(args) == 1 && args[0] == w.created && args[0] == w.begun && t == w.last && w.endedAt == n &&
+		le.Uint32(w.buf[n-16:])>>8 == region:
+		w.buf[n-16]++ // UNDEFERRED_TASK
+		w.endedAt = 0
+	default:
+		return false
+	}
+	return true
+}
+
+// shorten returns the short form of a task record (version 6) where the
+// block's earlier records name its IDs, as libpomp writes them
+// (pomprt/events.h, ev_task), and keeps what a reader will know.
+func (w *Writer) shorten(typ Type, args []uint64) (Type, []uint64) {
+	switch {
+	case typ == CreateBegin && len(args) >= 1:
+		id := args[0]
+		next := id == w.created+1
+		w.created = id
+		if next && len(args) <= 2 {
+			return CreateBeginNext, args[1:]
+		}
+	case typ == CreateEnd && len(args) == 1 && args[0] == w.created:
+		return CreateEndLast, nil
+	case typ == TaskBegin && len(args) >= 2:
+		same := len(args) == 2 && args[1] == w.parent
+		last := same && args[0] == w.created
+		w.begun, w.parent = args[0], args[1]
+		switch {
+		case last:
+			return TaskBeginLast, nil
+		case same:
+			return TaskBeginParent, args[:1]
+		}
+	case typ == TaskEnd && len(args) == 1 && args[0] == w.begun:
+		return TaskEndLast, nil
+	}
+	return typ, args
 }
 
 func (w *Writer) word(v uint64) { w.buf = binary.LittleEndian.AppendUint64(w.buf, v) }

@@ -1,0 +1,75 @@
+package e2e
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"gopari/internal/events"
+)
+
+// TestTraceTaskRecords checks the runtime's task records (events.h,
+// ev_task: the short forms of format 6, a task run as it is created
+// grown into one record) against the reader, in blocks of every size
+// from a few words up: testdata/evtasks.c makes random steps of tasks
+// with the runtime's inline code and says what a reader must return.
+// A record that starts a block must name nothing of the block before.
+func TestTraceTaskRecords(t *testing.T) {
+	t.Parallel()
+	exe := filepath.Join(t.TempDir(), "evtasks")
+	if out, err := exec.Command("gcc", "-O2", "-Wall", "-I", "..", "testdata/evtasks.c", "-o", exe).CombinedOutput(); err != nil {
+		t.Fatalf("gcc: %v\n%s", err, out)
+	}
+	for _, words := range []int{8, 9, 10, 13, 16, 31, 64, 1000, 32768} {
+		for seed := 1; seed <= 3; seed++ {
+			what := fmt.Sprintf("blocks of %d words, seed %d", words, seed)
+			cmd := exec.Command(exe, fmt.Sprint(words), fmt.Sprint(seed), "3000")
+			var stdout, stderr bytes.Buffer
+			cmd.Stdout, cmd.Stderr = &stdout, &stderr
+			if err := cmd.Run(); err != nil {
+				t.Fatalf("%s: %v", what, err)
+			}
+			want := strings.Split(strings.TrimSpace(stderr.String()), "\n")
+			r, err := events.NewReader(what, bytes.NewReader(stdout.Bytes()), int64(stdout.Len()))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for {
+				rec, err := r.Next()
+				if errors.Is(err, io.EOF) {
+					break
+				}
+				if err != nil {
+					t.Fatalf("%s: %v", what, err)
+				}
+				if rec.Type == events.Loc || rec.Type == events.Time {
+					continue
+				}
+				name := strings.TrimSuffix(rec.Type.String(), "_CONSTRUCT")
+				b := uint64(0)
+				if rec.N > 1 {
+					b = rec.Args[1]
+				}
+				got = append(got, fmt.Sprintf("%s %d %d %d", name, rec.Args[0], b, rec.Time))
+			}
+			if len(got) != len(want) {
+				t.Errorf("%s: %d records, want %d", what, len(got), len(want))
+			}
+			for i := 0; i < min(len(got), len(want)); i++ {
+				if got[i] != want[i] {
+					t.Errorf("%s: record %d is %s, want %s", what, i, got[i], want[i])
+					break
+				}
+			}
+			if words == 32768 && seed == 1 {
+				t.Logf("%d records in %d bytes", len(want), stdout.Len())
+			}
+		}
+	}
+}
