@@ -86,6 +86,17 @@ func addCallPaths(p *profile.Profile, g *C.pomp_rt, ck clock) {
 	C.pomp_cp_totals(&unmatched, &lost)
 	cp.UnmatchedCalls, cp.LostCreations = uint64(unmatched), uint64(lost)
 
+	addLocationCounts(cp, g, kept, renumber, ck)
+	cp.Nodes = nodes
+	p.CallPaths = cp
+	p.Mappings = symbols.ReadMappings("/proc/self/maps", loadedBuildIDs())
+	addSamples(p, cp, renumber) // GOPARI_SAMPLE_HZ (sample.go)
+}
+
+// addLocationCounts adds to cp each location's visits and exclusive
+// time of the run's nodes kept (ascending), by their IDs in the profile
+// (renumber: -1 for a node left out).
+func addLocationCounts(cp *profile.CallPaths, g *C.pomp_rt, kept, renumber []int, ck clock) {
 	C.pthread_mutex_lock(&g.mu)
 	locs := unsafe.Slice(g.locs, int(g.nlocs))
 	for li, l := range locs {
@@ -119,10 +130,6 @@ func addCallPaths(p *profile.Profile, g *C.pomp_rt, ck clock) {
 		}
 	}
 	C.pthread_mutex_unlock(&g.mu)
-	cp.Nodes = nodes
-	p.CallPaths = cp
-	p.Mappings = symbols.ReadMappings("/proc/self/maps", loadedBuildIDs())
-	addSamples(p, cp, renumber) // GOPARI_SAMPLE_HZ (sample.go)
 }
 
 // loadedBuildIDs returns the build IDs of the objects loaded in this
