@@ -415,7 +415,18 @@ func TestUntiedMoves(t *testing.T) {
 		if got := fmt.Sprint(edgeCounts(prof)); got != want {
 			t.Errorf("%s: edges %s, want %s", what, got, want)
 		}
-		checkUntiedTimes(t, what, ut, u)
+		// The program's clock cannot see a preemption between the
+		// runtime's clock read and its own (make test's load preempts
+		// often): times outside their bounds fail only if three runs
+		// show them.
+		off := untiedTimes(what, ut, u)
+		for try := 1; try < 3 && len(off) > 0; try++ {
+			again := run(t, p.inst, env)
+			off = untiedTimes(what, taskStats(readProfile(t, again), tasks[0].ID), readUntied(t, again.stderr))
+		}
+		for _, e := range off {
+			t.Error(e)
+		}
 		if ch.Create.Timed != 0 || ch.Undeferred != 0 {
 			t.Errorf("%s: children of untied tasks: %d creations timed, %d undeferred; want none", what, ch.Create.Timed, ch.Undeferred)
 		}
@@ -462,24 +473,24 @@ func readUntied(t *testing.T, stderr string) untiedRun {
 	return u
 }
 
-// checkUntiedTimes compares the untied tasks' statistics with what they
+// untiedTimes compares the untied tasks' statistics with what they
 // measured: execution between their own work and their time from start
 // to end, with 3% for the program's and the runtime's clock reads, and
-// at least one suspension per move.
-func checkUntiedTimes(t *testing.T, what string, ts profile.TaskStats, u untiedRun) {
-	t.Helper()
+// at least one suspension per move. It returns what is off.
+func untiedTimes(what string, ts profile.TaskStats, u untiedRun) []string {
 	if ts.Exec.Timed != ts.Executed {
-		t.Errorf("%s: %d of %d untied tasks timed; all should be", what, ts.Exec.Timed, ts.Executed)
-		return
+		return []string{fmt.Sprintf("%s: %d of %d untied tasks timed; all should be", what, ts.Exec.Timed, ts.Executed)}
 	}
+	var off []string
 	if float64(ts.Exec.MinNs) < 0.97*u.lo || float64(ts.Exec.SumNs) < 0.97*u.sum ||
 		float64(ts.Exec.MaxNs) > 1.03*u.spanHi || float64(ts.Exec.SumNs) > 1.03*u.span {
-		t.Errorf("%s: execution min %.3f, max %.3f, total %.3f ms; the tasks worked at least %.3f (total %.3f) and took at most %.3f (total %.3f) ms",
-			what, float64(ts.Exec.MinNs)/1e6, float64(ts.Exec.MaxNs)/1e6, float64(ts.Exec.SumNs)/1e6, u.lo/1e6, u.sum/1e6, u.spanHi/1e6, u.span/1e6)
+		off = append(off, fmt.Sprintf("%s: execution min %.3f, max %.3f, total %.3f ms; the tasks worked at least %.3f (total %.3f) and took at most %.3f (total %.3f) ms",
+			what, float64(ts.Exec.MinNs)/1e6, float64(ts.Exec.MaxNs)/1e6, float64(ts.Exec.SumNs)/1e6, u.lo/1e6, u.sum/1e6, u.spanHi/1e6, u.span/1e6))
 	}
 	if ts.Suspensions < uint64(u.moves) {
-		t.Errorf("%s: %d suspensions, fewer than the %d moves the tasks saw", what, ts.Suspensions, u.moves)
+		off = append(off, fmt.Sprintf("%s: %d suspensions, fewer than the %d moves the tasks saw", what, ts.Suspensions, u.moves))
 	}
+	return off
 }
 
 // TestUndeferredCreation checks that the creation time of undeferred
