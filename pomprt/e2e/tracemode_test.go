@@ -153,7 +153,7 @@ func compareRunTraced(t *testing.T, p program, threads string) (*profile.Profile
 	return prof, got
 }
 
-// TestTraceBudget cuts a stream of 10^6 tiny tasks (72 MB) at 1 MB: the
+// TestTraceBudget cuts a stream of 10^6 tiny tasks (16 MB) at 1 MB: the
 // profile stays exact, the files stay within the budget but for the last
 // block of each (which says what was dropped at the end), every record
 // that is missing is counted by a DROPPED record in the stream and in
