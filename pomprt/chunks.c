@@ -23,8 +23,10 @@
  * word of its beginning says; under schedule(dynamic, k) the clock is
  * read at the chunk's last iteration, before the runtime's dispatch of
  * the next, whose time then begins with that dispatch (third word 2),
- * but for the thread's first two chunks, which begin after theirs: the
- * second's is timed, from the first's end to its beginning.
+ * but for the thread's first four chunks, which begin after theirs: the
+ * dispatches of the second to the fourth are timed, each from the end
+ * of the chunk before it to its beginning, so that one preempted
+ * dispatch does not become the estimate of all the others.
  *
  *   CHUNK_BEGIN [first, first value, 1 or 2]
  *
@@ -44,6 +46,12 @@
 extern void omp_get_schedule(int *kind, int *chunk) __attribute__((weak));
 
 enum { SCHED_STATIC = 1, SCHED_DYNAMIC = 2 };
+
+/* TIMED_DISPATCHES is how many dispatches of a schedule(dynamic, k) loop
+ * a thread times, the reader keeping the shortest: a thread preempted
+ * in one of them (97 us against a few, once in CI) would otherwise make
+ * every later chunk's execution that much too short. */
+enum { TIMED_DISPATCHES = 3 };
 
 /* on reports whether t records chunks: the end of the run stops it. */
 static inline int on(pomp_thr *t)
@@ -162,12 +170,12 @@ void pomp_rt_chunk_begin(POMP_Chunk *c, long long first)
 	uint64_t ts = c->t0;
 	if (c->strip != 2 || c->first < 0)
 		ts = pomp_now();
-	else if (!c->timed) {
-		/* Once per thread and loop: the previous chunk ends at t0 and
-		 * this one begins now, the dispatch between them timed. */
+	else if (c->timed < TIMED_DISPATCHES) {
+		/* The thread's first few in a loop: the previous chunk ends at
+		 * t0 and this one begins now, the dispatch between them timed. */
 		end_open(t, c, c->t0);
 		c->first = -1;
-		c->timed = 1;
+		c->timed++;
 		ts = pomp_now();
 	}
 	next_chunk(t, c, ts, first, value(c->lbv, first, c->vstep), c->strip);

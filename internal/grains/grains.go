@@ -415,18 +415,22 @@ func (x *extractor) chunkBegin(ev *timeline.Event) {
 		// begins the next one, so each holds one dispatch, estimated as
 		// the time the thread took to get its first chunk. A dynamic
 		// strip-mined chunk holds its own at its start instead, but for
-		// the thread's first two, between which the runtime times one.
+		// the thread's first four, whose last three dispatches the
+		// runtime times.
 		if lr.chunks == 0 && ev.Time >= lr.enter {
 			lr.dispatch = ev.Time - lr.enter
 		}
 		switch {
 		case c.counting:
 		case dispatchFirst && lr.chunks > 0 && ev.Time > lr.lastEnd:
-			// The one dispatch the runtime times, between the thread's
-			// first chunk's end and its second's beginning: the estimate
-			// of the others.
+			// A dispatch the runtime times, between the end of a chunk
+			// and the beginning of the thread's next: the shortest is
+			// the estimate of the others, so that a thread preempted in
+			// one does not shorten every later chunk.
 			c.sched = ev.Time - lr.lastEnd
-			lr.dispatch = c.sched
+			if lr.chunks == 1 || c.sched < lr.dispatch {
+				lr.dispatch = c.sched
+			}
 		case dispatchFirst:
 			c.sched, c.hook = lr.dispatch, lr.chunks > 0
 		default:

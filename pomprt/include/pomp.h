@@ -505,8 +505,9 @@ POMP_INLINE void POMP_Taskloop_iteration_end(POMP_Taskloop_task **tl)
  *   with its last iteration and the next one's begins with its
  *   dispatch, and the read does not wait for the dispatch's atomic
  *   operation. A thread's first chunk begins after its dispatch, and so
- *   does its second, the clock read once more at its Chunk_begin: that
- *   one dispatch is timed, for the reader's estimate of the others.
+ *   do its next three, the clock read once more at their Chunk_begin:
+ *   those dispatches are timed, the shortest the reader's estimate of
+ *   the others.
  *
  *   any other schedule: the body starts with a compare and a branch,
  *
@@ -541,7 +542,7 @@ typedef struct POMP_Chunk {
 	int on;       /* chunks are recorded */
 	int counting; /* Chunk_count_iteration counts: the loop's schedule gives each thread one chunk */
 	int strip;    /* strip-mined: 1 schedule(static, k), 2 schedule(dynamic, k); else 0 */
-	int timed;    /* schedule(dynamic, k): the thread has timed one dispatch */
+	int timed;    /* schedule(dynamic, k): how many dispatches the thread has timed */
 } POMP_Chunk;
 
 typedef struct POMP_Chunk_count {

@@ -21,8 +21,8 @@ int main(void)
     #pragma omp for schedule(static, 3) /* loop: static3 12 */
     for (int i = 0; i < 12; i++)
       spin(ITER_MS);
-    #pragma omp for schedule(dynamic, 2) /* loop: dynamic2 12 */
-    for (int i = 0; i < 12; i++)
+    #pragma omp for schedule(dynamic, 2) /* loop: dynamic2 24 */
+    for (int i = 0; i < 24; i++)
       spin(ITER_MS);
     #pragma omp for schedule(static, 2) lastprivate(j) /* loop: hooked2 12 */
     for (j = 0; j < 12; j++)
