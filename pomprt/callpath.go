@@ -48,7 +48,7 @@ func addCallPaths(p *profile.Profile, g *C.pomp_rt, ck clock) {
 	if C.pomp_cp_cost_ticks > 0 && C.pomp_cp_cost_pairs > 0 {
 		cp.CallCostNs = math.Round(float64(ck.ns(C.pomp_cp_cost_ticks))/float64(C.pomp_cp_cost_pairs)*100) / 100
 	}
-	C.pthread_mutex_lock(&C.pomp_cp.mu)
+	C.pomp_cp_lock()
 	n := int(C.pomp_cp.n)
 	parents := unsafe.Slice(C.pomp_cp.parent, n)
 	keys := unsafe.Slice(C.pomp_cp.key, n)
@@ -73,7 +73,7 @@ func addCallPaths(p *profile.Profile, g *C.pomp_rt, ck clock) {
 		ids[i] = len(cp.Nodes)
 		cp.Nodes = append(cp.Nodes, nd)
 	}
-	C.pthread_mutex_unlock(&C.pomp_cp.mu)
+	C.pomp_cp_unlock()
 	probe := uint64(C.pomp_cp_probe())
 	nodes, dropped := profile.DropLeaves(cp.Nodes, func(n profile.CallNode) bool { return n.Kind == "function" && n.Addr == probe })
 	renumber := ids // the run's node -> its ID in the profile, -1 if left out

@@ -62,9 +62,10 @@ static inline unsigned hash2(uint32_t parent, uint64_t key)
 	return (unsigned)(h >> 32);
 }
 
-/* The tree (cptree.c): the child of parent by key, appended if the tree
- * has room (pomp_cp.mu held); and its allocation, 0 without memory. */
-uint32_t pomp_cp_child_locked(uint32_t parent, uint64_t key);
+/* The tree (cptree.c): the child of parent by key (h: hash2 of both),
+ * appended if the tree has room (pomp_cp_lock held); and its
+ * allocation, 0 without memory. */
+uint32_t pomp_cp_child_locked(uint32_t parent, uint64_t key, unsigned h);
 int pomp_cp_tree_init(void);
 
 /* Call paths turned on by sampling alone (callpath.c): no path time. */

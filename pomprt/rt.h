@@ -355,10 +355,15 @@ typedef struct pomp_cptree {
 	uint32_t *hash;    /* (parent, key) -> node, 0 for an empty slot; at most half full */
 	uint32_t hmask;
 	uint64_t hmax;     /* the size it may grow to */
-	pthread_mutex_t mu;
+	int lock;          /* pomp_cp_lock: a new node is rare, and short to append */
 } pomp_cptree;
 
 extern pomp_cptree pomp_cp;
+
+/* pomp_cp_lock and pomp_cp_unlock guard the tree (cptree.c); they
+ * return 1, so that cgo's calls of them have a result to take. */
+int pomp_cp_lock(void);
+int pomp_cp_unlock(void);
 
 #define CP_REGION (1ull << 63)
 #define CP_ROOT 0u
