@@ -91,6 +91,8 @@ static int (*u_step)(unw_cursor_t *);
 static int (*u_get_reg)(unw_cursor_t *, unw_regnum_t, unw_word_t *);
 static int (*u_backtrace)(void **, int);
 
+int pomp_unwind_register(void (*reg)(unw_dyn_info_t *)); /* unwreg.c */
+
 #define STR2(x) #x
 #define STR(x) STR2(x)
 
@@ -110,6 +112,9 @@ static int load_libunwind(void)
 	/* Each thread caches what it learnt of the code it unwound, without
 	 * the global cache's lock; warm_up makes its first use outside a
 	 * handler. */
+	void (*reg)(unw_dyn_info_t *);
+	*(void **)&reg = dlsym(h, "_U_dyn_register");
+	pomp_sg.tables = pomp_unwind_register(reg); /* lookups without the loader's walk (unwreg.c) */
 	unw_addr_space_t *as = dlsym(h, STR(unw_local_addr_space));
 	int (*policy)(unw_addr_space_t, unw_caching_policy_t);
 	*(void **)&policy = dlsym(h, STR(unw_set_caching_policy));

@@ -83,7 +83,7 @@ func addSamples(p *profile.Profile, cp *profile.CallPaths, ids []int) {
 	period := uint64(sg.period_ns)
 	cp.Sampling = &profile.Sampling{Hz: int(sg.hz), Clock: clock, PeriodNs: period, Samples: uint64(sg.samples),
 		Ns: uint64(sg.ns), Dropped: uint64(sg.dropped), Truncated: uint64(sg.truncated),
-		Signals: uint64(sg.signals), HandlerNs: uint64(sg.handler), FoldNs: uint64(sg.fold_ns)}
+		Signals: uint64(sg.signals), HandlerNs: uint64(sg.handler), FoldNs: uint64(sg.fold_ns), UnwindTables: int(sg.tables)}
 	folds := unsafe.Slice(sg.folds, int(sg.nfolds))
 	measured := false // functions: a --functions build
 	for _, n := range cp.Nodes {

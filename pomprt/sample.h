@@ -56,6 +56,7 @@ typedef struct pomp_sampling {
 	uint64_t fold_ns;   /* CPU time of the folding thread */
 	uint64_t dropped;   /* samples lost to a full ring */
 	uint64_t truncated; /* samples whose stack was deeper than SAMPLE_DEPTH */
+	int tables;         /* code segments whose unwind tables were registered (unwreg.c) */
 	pomp_sfold *folds;
 	uint32_t nfolds;
 	uint32_t hcap;

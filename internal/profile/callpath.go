@@ -84,6 +84,11 @@ type Sampling struct {
 	// for its trace (events/samples.bin holds the others).
 	TraceLost uint64 `json:"trace_lost,omitempty"`
 	Truncated uint64 `json:"truncated,omitempty"`
+	// UnwindTables counts the code segments whose unwind tables the
+	// runtime handed to libunwind at start-up (the executable's and those
+	// of the libraries it needs), so that the handler finds them without
+	// the loader's list and its signal masking.
+	UnwindTables int `json:"unwind_tables,omitempty"`
 }
 
 // A CallNode is one call path: its parent's path and one more frame.

@@ -78,6 +78,9 @@ func TestSampledCallPaths(t *testing.T) {
 					if sg := tree.Sampling; sg.Hz != 1000 || sg.Clock != "cpu" || sg.PeriodNs != 1000000 || sg.Dropped != 0 {
 						t.Errorf("sampling %+v, want 1000 Hz of cpu time, nothing dropped", *sg)
 					}
+					if sg := tree.Sampling; sg.UnwindTables < 2 {
+						t.Errorf("%d code segments' unwind tables registered, want the executable's and its libraries'", sg.UnwindTables)
+					}
 					for i, nd := range tree.Nodes {
 						if i > 0 && nd.Kind != "overflow" && nd.InclCPUNs == 0 {
 							t.Errorf("%s: a path without samples, kept in a run without --functions", strings.Join(tree.Path(i), " / "))
