@@ -727,72 +727,106 @@ func runChunks(t *testing.T, c compiler, prog string, env []string, stdout strin
 // strip-mined (static, k: whose chunks follow each other on a thread
 // without a dispatch; dynamic, k: whose estimated dispatch is
 // subtracted) or hooked. No upper bound: a thread that the machine's
-// load deschedules takes longer, and its chunk with it.
+// load deschedules takes longer, and its chunk with it. A dispatch
+// estimated from one preempted (a hooked loop's first, or all three
+// timed of a dynamic loop) makes chunks look shorter than they ran: the
+// lower bound fails only if three runs show it, the rest on every run.
 func TestChunkTimes(t *testing.T) {
 	needTools(t)
 	for _, c := range compilers {
 		c := c
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
-			marks, byLine, exp := runChunks(t, c, "chunktimes.c", []string{"OMP_NUM_THREADS=2"}, "last 12\n")
-			sizes := map[string]int{"static3": 3, "dynamic2": 2, "hooked2": 2}
-			for name, m := range marks {
-				k, gs := sizes[name], byLine[m[0]]
-				if len(gs) != (m[1]+k-1)/k {
-					t.Errorf("loop %s: %d chunks, want %d", name, len(gs), (m[1]+k-1)/k)
+			var short []string
+			for try := 0; try < 3; try++ {
+				marks, byLine, exp := runChunks(t, c, "chunktimes.c", []string{"OMP_NUM_THREADS=2"}, "last 12\n")
+				short = nil
+				for name, m := range marks {
+					short = append(short, checkChunkTimes(t, name, m[1], byLine[m[0]], exp)...)
 				}
-				want := float64(k) * 2e6
-				last := map[int]grains.Grain{} // by location
-				count := map[int]int{}         // chunks so far, by location
-				shortest := map[int]uint64{}   // the shortest timed dispatch, by location
-				estimated := 0                 // dynamic chunks whose dispatch is estimated
-				sort.Slice(gs, func(i, j int) bool { return gs[i].Begin < gs[j].Begin })
-				for _, g := range gs {
-					if exec := exp.Clock.Dur(g.Exec); exec < want*0.99 || g.Exec > g.End-g.Begin {
-						t.Errorf("loop %s: chunk %d..%d ran %.3f ms in %.3f ms, want at least %.0f ms", name, g.First, g.Last,
-							exec/1e6, exp.Clock.Dur(g.End-g.Begin)/1e6, want/1e6)
-					}
-					prev, ok := last[g.Loc]
-					if ok && g.Begin < prev.End {
-						t.Errorf("loop %s: chunk %d..%d begins before the thread's previous chunk %d..%d ends", name, g.First, g.Last, prev.First, prev.Last)
-					}
-					if ok && name == "static3" && (g.Begin != prev.End || g.Sched != 0) {
-						t.Errorf("loop %s: chunk %d..%d begins %d ticks after the thread's previous chunk, dispatch %d ticks; want 0 and 0",
-							name, g.First, g.Last, int64(g.Begin-prev.End), g.Sched)
-					}
-					if name == "dynamic2" {
-						// Read before the runtime's dispatch, the clock ends a
-						// chunk at its last iteration, and the next chunk's
-						// time begins with its dispatch, which the grain's
-						// execution leaves out, estimated by the shortest of
-						// the three dispatches timed on their own: the
-						// thread's second to fourth chunks begin after theirs.
-						n := count[g.Loc]
-						count[g.Loc]++
-						wantExec, wantBegin := g.End-g.Begin, prev.End
-						timed := n >= 1 && n <= 3
-						switch {
-						case timed:
-							wantBegin += g.Sched
-							if n == 1 || g.Sched < shortest[g.Loc] {
-								shortest[g.Loc] = g.Sched
-							}
-						case n > 3:
-							wantExec -= min(g.Sched, wantExec)
-							estimated++
-						}
-						if n > 0 && g.Begin != wantBegin || g.Exec != wantExec || timed && g.Sched == 0 || n > 3 && g.Sched != shortest[g.Loc] {
-							t.Errorf("loop %s: the thread's chunk %d, %d..%d, runs %d of its %d ticks, dispatch %d, %d ticks after the previous chunk",
-								name, n, g.First, g.Last, g.Exec, g.End-g.Begin, g.Sched, int64(g.Begin-prev.End))
-						}
-					}
-					last[g.Loc] = g
-				}
-				if name == "dynamic2" && estimated == 0 {
-					t.Errorf("loop %s: no chunk's dispatch was estimated: 12 chunks at 2 threads give one thread at least 6", name)
+				if len(short) == 0 {
+					break
 				}
 			}
+			for _, e := range short {
+				t.Error(e)
+			}
 		})
+	}
+}
+
+// checkChunkTimes checks the chunks gs of chunktimes.c's loop name, of
+// n iterations: what the runtime and the reader must get right on every
+// run (errors), and the chunks that ran less than their iterations spun
+// (returned, for the caller to judge).
+func checkChunkTimes(t *testing.T, name string, n int, gs []grains.Grain, exp *events.Experiment) (short []string) {
+	t.Helper()
+	k := map[string]int{"static3": 3, "dynamic2": 2, "hooked2": 2}[name]
+	if len(gs) != (n+k-1)/k {
+		t.Errorf("loop %s: %d chunks, want %d", name, len(gs), (n+k-1)/k)
+	}
+	want := float64(k) * 2e6
+	last := map[int]grains.Grain{} // by location
+	dyn := dynamicChunks{count: map[int]int{}, shortest: map[int]uint64{}}
+	sort.Slice(gs, func(i, j int) bool { return gs[i].Begin < gs[j].Begin })
+	for _, g := range gs {
+		if g.Exec > g.End-g.Begin {
+			t.Errorf("loop %s: chunk %d..%d ran %d ticks in %d", name, g.First, g.Last, g.Exec, g.End-g.Begin)
+		}
+		if exec := exp.Clock.Dur(g.Exec); exec < want*0.99 {
+			short = append(short, fmt.Sprintf("loop %s: chunk %d..%d ran %.3f ms in %.3f ms, want at least %.0f ms", name, g.First, g.Last,
+				exec/1e6, exp.Clock.Dur(g.End-g.Begin)/1e6, want/1e6))
+		}
+		prev, ok := last[g.Loc]
+		if ok && g.Begin < prev.End {
+			t.Errorf("loop %s: chunk %d..%d begins before the thread's previous chunk %d..%d ends", name, g.First, g.Last, prev.First, prev.Last)
+		}
+		if ok && name == "static3" && (g.Begin != prev.End || g.Sched != 0) {
+			t.Errorf("loop %s: chunk %d..%d begins %d ticks after the thread's previous chunk, dispatch %d ticks; want 0 and 0",
+				name, g.First, g.Last, int64(g.Begin-prev.End), g.Sched)
+		}
+		if name == "dynamic2" {
+			dyn.check(t, name, g, prev)
+		}
+		last[g.Loc] = g
+	}
+	if name == "dynamic2" && dyn.estimated == 0 {
+		t.Errorf("loop %s: no chunk's dispatch was estimated: 12 chunks at 2 threads give one thread at least 6", name)
+	}
+	return short
+}
+
+// dynamicChunks checks the chunks of a schedule(dynamic, k) loop, in
+// order of their beginning. Read before the runtime's dispatch, the
+// clock ends a chunk at its last iteration, and the next chunk's time
+// begins with its dispatch, which the grain's execution leaves out,
+// estimated by the shortest of the three dispatches timed on their own:
+// the thread's second to fourth chunks begin after theirs.
+type dynamicChunks struct {
+	count     map[int]int    // chunks so far, by location
+	shortest  map[int]uint64 // the shortest timed dispatch, by location
+	estimated int            // chunks whose dispatch is estimated
+}
+
+func (d *dynamicChunks) check(t *testing.T, name string, g, prev grains.Grain) {
+	t.Helper()
+	n := d.count[g.Loc]
+	d.count[g.Loc]++
+	wantExec, wantBegin := g.End-g.Begin, prev.End
+	timed := n >= 1 && n <= 3
+	switch {
+	case timed:
+		wantBegin += g.Sched
+		if n == 1 || g.Sched < d.shortest[g.Loc] {
+			d.shortest[g.Loc] = g.Sched
+		}
+	case n > 3:
+		wantExec -= min(g.Sched, wantExec)
+		d.estimated++
+	}
+	if n > 0 && g.Begin != wantBegin || g.Exec != wantExec || timed && g.Sched == 0 || n > 3 && g.Sched != d.shortest[g.Loc] {
+		t.Errorf("loop %s: the thread's chunk %d, %d..%d, runs %d of its %d ticks, dispatch %d, %d ticks after the previous chunk",
+			name, n, g.First, g.Last, g.Exec, g.End-g.Begin, g.Sched, int64(g.Begin-prev.End))
 	}
 }
 
