@@ -511,11 +511,33 @@ __attribute__((no_instrument_function)) void __cyg_profile_func_exit(void *fn_, 
 /* ---------------------------------------------------------------------
  * Frames (core.h calls these with SLOW_CALLPATH).
  */
+/* push_bare is push_frame on a thread with no call open: a program built
+ * without --functions, sampled (light call paths), never has one, and
+ * makes a path for nearly every task it runs (fib with a cutoff). */
+static void push_bare(pomp_thr *t, pomp_cpthr *c, uint32_t base, uint64_t ts)
+{
+	int k = t->nfr - 1;
+	if (base == CP_BELOW)
+		base = k > 0 ? fpath_at(c, k - 1) : CP_ROOT;
+	uint32_t node = child(c, base, frame_key(&t->fr[k]));
+	set_fpath(t, c, k, node);
+	charge(t, c, stamp(ts));
+	visit(t, node);
+	c->cur = node;
+	c->evn = 0;
+	if (t->fr[k].kind == FR_FORK)
+		__atomic_store_n(&cur_loc(t)->cp_fork, node, __ATOMIC_RELEASE);
+}
+
 /* push_frame gives frame k, just pushed on t, the path of key below
  * base, adopting the calls begun since the last frame change if adopt. */
 static void push_frame(pomp_thr *t, uint32_t base, int adopt, uint64_t ts)
 {
 	pomp_cpthr *c = t->cp;
+	if (c->n == 0) {
+		push_bare(t, c, base, ts);
+		return;
+	}
 	int k = t->nfr - 1;
 	ts = stamp(ts);
 	int a = adopt && c->evn < c->n ? c->evn : c->n;
