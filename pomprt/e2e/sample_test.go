@@ -49,7 +49,8 @@ func buildSampled(t *testing.T, c compiler) string {
 // CPU: a busy-wait) charged to the barrier construct, within 10%; the program's own SIGPROF handler and ITIMER_PROF still
 // fire; gopari pprof's samples/count and cpu/nanoseconds, and --folded;
 // at 2 threads in trace mode, one instant event per sample in gopari
-// trace --chrome, on the thread's track, named by its path's frame.
+// trace --chrome, on the thread's track, named by its path's frame. The
+// times' bounds and dropped samples fail only if three runs show them.
 func TestSampledCallPaths(t *testing.T) {
 	needTools(t)
 	for _, c := range compilers {
@@ -66,38 +67,18 @@ func TestSampledCallPaths(t *testing.T) {
 					if n == 2 {
 						env = append(env, "GOPARI_MODE=trace")
 					}
-					r := run(t, exe, env, "3")
-					if r.code != 0 || r.stderr != "" {
-						t.Fatalf("exit %d, stderr:\n%s", r.code, r.stderr)
-					}
-					got := printed(t, r.stdout)
-					tree, err := callpath.FromProfile(readProfile(t, r))
-					if err != nil || tree == nil || tree.Sampling == nil {
-						t.Fatalf("no sampled call paths (%v)", err)
-					}
-					if sg := tree.Sampling; sg.Hz != 1000 || sg.Clock != "cpu" || sg.PeriodNs != 1000000 || sg.Dropped != 0 {
-						t.Errorf("sampling %+v, want 1000 Hz of cpu time, nothing dropped", *sg)
-					}
-					if sg := tree.Sampling; sg.UnwindTables < 2 {
-						t.Errorf("%d code segments' unwind tables registered, want the executable's and its libraries'", sg.UnwindTables)
-					}
-					for i, nd := range tree.Nodes {
-						if i > 0 && nd.Kind != "overflow" && nd.InclCPUNs == 0 {
-							t.Errorf("%s: a path without samples, kept in a run without --functions", strings.Join(tree.Path(i), " / "))
+					// A thread preempted while it unwinds makes the other's
+					// sample wait and, after 10 ms, drop; CPU-time timers
+					// on loaded cores fire late: the attribution's bounds
+					// and dropped samples fail only if three runs show them.
+					var off []string
+					for try := 0; try < 3; try++ {
+						if off = sampledRun(t, exe, env, n); len(off) == 0 {
+							break
 						}
 					}
-					checkSampledChain(t, tree, got)
-					checkSampledTasks(t, tree, got)
-					checkMappings(t, readProfile(t, r), exe)
-					if n == 2 {
-						checkSampledBarrier(t, tree, got)
-					}
-					if got["sigprof"] < 3 {
-						t.Errorf("the program's SIGPROF handler caught %d signals in 0.2 s at 10 ms, want about 20", got["sigprof"])
-					}
-					if n == 2 {
-						checkSampledViews(t, r.dir)
-						checkSampledTrace(t, r.dir, tree.Sampling)
+					for _, e := range off {
+						t.Error(e)
 					}
 				})
 			}
@@ -136,7 +117,51 @@ func within(got, want uint64) bool {
 	return math.Abs(float64(got)-float64(want)) <= 0.1*float64(want)
 }
 
-func checkSampledChain(t *testing.T, tree *callpath.Tree, got map[string]uint64) {
+// sampledRun makes one run of sampled.c for TestSampledCallPaths at n
+// threads: what must hold on every run is checked (errors), what the
+// machine's load may move is returned, for the caller to judge.
+func sampledRun(t *testing.T, exe string, env []string, n int) (off []string) {
+	t.Helper()
+	r := run(t, exe, env, "3")
+	if r.code != 0 || r.stderr != "" {
+		t.Fatalf("exit %d, stderr:\n%s", r.code, r.stderr)
+	}
+	got := printed(t, r.stdout)
+	tree, err := callpath.FromProfile(readProfile(t, r))
+	if err != nil || tree == nil || tree.Sampling == nil {
+		t.Fatalf("no sampled call paths (%v)", err)
+	}
+	if sg := tree.Sampling; sg.Hz != 1000 || sg.Clock != "cpu" || sg.PeriodNs != 1000000 {
+		t.Errorf("sampling %+v, want 1000 Hz of cpu time", *sg)
+	}
+	if sg := tree.Sampling; sg.Dropped != 0 {
+		off = append(off, fmt.Sprintf("sampling %+v, want nothing dropped", *sg))
+	}
+	if sg := tree.Sampling; sg.UnwindTables < 2 {
+		t.Errorf("%d code segments' unwind tables registered, want the executable's and its libraries'", sg.UnwindTables)
+	}
+	for i, nd := range tree.Nodes {
+		if i > 0 && nd.Kind != "overflow" && nd.InclCPUNs == 0 {
+			t.Errorf("%s: a path without samples, kept in a run without --functions", strings.Join(tree.Path(i), " / "))
+		}
+	}
+	off = append(off, checkSampledChain(t, tree, got)...)
+	off = append(off, checkSampledTasks(t, tree, got)...)
+	checkMappings(t, readProfile(t, r), exe)
+	if n == 2 {
+		off = append(off, checkSampledBarrier(t, tree, got)...)
+	}
+	if got["sigprof"] < 3 {
+		t.Errorf("the program's SIGPROF handler caught %d signals in 0.2 s at 10 ms, want about 20", got["sigprof"])
+	}
+	if n == 2 {
+		checkSampledViews(t, r.dir)
+		checkSampledTrace(t, r.dir, tree.Sampling)
+	}
+	return off
+}
+
+func checkSampledChain(t *testing.T, tree *callpath.Tree, got map[string]uint64) (off []string) {
 	t.Helper()
 	top, mid, leaf := cpByName(tree, "top"), cpByName(tree, "mid"), cpByName(tree, "leaf")
 	if len(top) == 0 || len(mid) == 0 || len(leaf) == 0 {
@@ -149,7 +174,7 @@ func checkSampledChain(t *testing.T, tree *callpath.Tree, got map[string]uint64)
 	}
 	for name, v := range own {
 		if !within(v[0], v[1]) {
-			t.Errorf("%s: %d ns of samples of its own, the program spun %d ns there; the samples:\n%s", name, v[0], v[1], samplesText(tree))
+			off = append(off, fmt.Sprintf("%s: %d ns of samples of its own, the program spun %d ns there; the samples:\n%s", name, v[0], v[1], samplesText(tree)))
 		}
 	}
 	for _, id := range append(append(top, mid...), leaf...) {
@@ -159,13 +184,14 @@ func checkSampledChain(t *testing.T, tree *callpath.Tree, got map[string]uint64)
 			t.Errorf("a chain node at %s, want below the parallel region's frame, no outlined function or runtime frame", p)
 		}
 	}
+	return off
 }
 
-func checkSampledTasks(t *testing.T, tree *callpath.Tree, got map[string]uint64) {
+func checkSampledTasks(t *testing.T, tree *callpath.Tree, got map[string]uint64) (off []string) {
 	t.Helper()
 	work := cpByName(tree, "taskwork")
 	if !within(sampledCPU(tree, work), got["taskwork"]) {
-		t.Errorf("taskwork: %d ns of samples, the program spun %d ns there; the samples:\n%s", sampledCPU(tree, work), got["taskwork"], samplesText(tree))
+		off = append(off, fmt.Sprintf("taskwork: %d ns of samples, the program spun %d ns there; the samples:\n%s", sampledCPU(tree, work), got["taskwork"], samplesText(tree)))
 	}
 	for _, id := range work {
 		p := tree.Path(id)
@@ -174,9 +200,10 @@ func checkSampledTasks(t *testing.T, tree *callpath.Tree, got map[string]uint64)
 			t.Errorf("taskwork at %s, want below its task, below the single region that created it", strings.Join(p, " / "))
 		}
 	}
+	return off
 }
 
-func checkSampledBarrier(t *testing.T, tree *callpath.Tree, got map[string]uint64) {
+func checkSampledBarrier(t *testing.T, tree *callpath.Tree, got map[string]uint64) []string {
 	t.Helper()
 	var at []int
 	for i, nd := range tree.Nodes {
@@ -191,8 +218,9 @@ func checkSampledBarrier(t *testing.T, tree *callpath.Tree, got map[string]uint6
 		t.Fatalf("the threads waited %d ns of CPU time in the barrier: no busy-wait", want)
 	}
 	if !within(ns, want) {
-		t.Errorf("the barrier: %d ns of samples, the threads waited %d ns of CPU time there; the samples:\n%s", ns, want, samplesText(tree))
+		return []string{fmt.Sprintf("the barrier: %d ns of samples, the threads waited %d ns of CPU time there; the samples:\n%s", ns, want, samplesText(tree))}
 	}
+	return nil
 }
 
 // checkSampledViews reads the run with gopari pprof (its sample types,
