@@ -108,6 +108,9 @@ type Result struct {
 	// MacroPragmas are offsets of _Pragma("omp …") inside #define lines;
 	// they are not instrumented.
 	MacroPragmas []int
+	// OpenParens, when not nil, returns the table of OpenParens for Toks,
+	// which ParseAsync builds beside the parse of a large file.
+	OpenParens func() []bool
 	// Work counts the steps the parser's passes took (tokens visited by
 	// walks and scans, characters looked at twice), for tests that check
 	// that they grow linearly with the input.
@@ -209,6 +212,13 @@ func startSplit(f *File, cfg Config, async bool, splitTok int) (r *Result, p *pa
 		finish(nil)
 		return r, p, done
 	}
+	var ahead *tokenPass
+	if async && len(p.toks) >= tokenPassMin {
+		ahead = startTokenPass(p.toks, !cfg.Preprocessed)
+		if !cfg.Preprocessed {
+			r.OpenParens = ahead.parens
+		}
+	}
 	p.buildGroups()
 	r.MacroPragmas = p.findDirectives()
 	r.Directives = p.list
@@ -221,6 +231,8 @@ func startSplit(f *File, cfg Config, async bool, splitTok int) (r *Result, p *pa
 	switch {
 	case r.Diags.HasErrors():
 		finish(nil) // no bracket warning: the errors about blocks are more precise
+	case ahead != nil && !p.ambiguous:
+		return r, p, sync.OnceFunc(func() { finish(ahead.balance(p)) })
 	case async && !p.ambiguous:
 		// The tight pass of balance reads only the tokens; its warning,
 		// which reads the File for positions, waits for wait.
@@ -538,8 +550,14 @@ func (p *parser) balance() (warn func()) {
 			}
 		}
 	}
+	return p.unclosed(stack)
+}
+
+// unclosed returns the report of balance's warning about the brackets
+// left open at the end of the file, or nil when none is.
+func (p *parser) unclosed(stack []int32) (warn func()) {
 	if len(stack) > 0 {
-		open := toks[stack[len(stack)-1]]
+		open := p.toks[stack[len(stack)-1]]
 		return func() {
 			p.warnf(int(open.Pos), "unbalanced '%c' in the file: no matching '%c' before end of file (a macro may close it; otherwise the compiler will stop here)", open.Sub, closer(open.Sub))
 		}

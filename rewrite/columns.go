@@ -518,29 +518,6 @@ func (g *gen) inParens(off int) bool {
 // of inParens on another thread.
 const parensAhead = 1 << 16
 
-// parenDepths returns, for each token of toks and after the last,
-// whether a parenthesis is open before it. Only that is asked: a byte a
-// token instead of the depth's four writes a quarter of the memory.
-func parenDepths(toks []parser.Token) []bool {
-	open := make([]bool, len(toks)+1)
-	var d int
-	for i := range toks {
-		open[i] = d > 0
-		if t := &toks[i]; t.Kind == parser.Punct {
-			switch t.Sub {
-			case '(':
-				d++
-			case ')':
-				if d > 0 {
-					d--
-				}
-			}
-		}
-	}
-	open[len(toks)] = d > 0
-	return open
-}
-
 // keepColumns ends every run of edits that user code follows on the same
 // line with a line break, a #line directive (or a line marker) and blanks
 // as wide as the line's bytes before that code. In source text this

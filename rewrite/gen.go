@@ -114,13 +114,15 @@ func newGen(pr *parser.Result, opts Options) *gen {
 	mem.Prefault(g.edits.edits, cap(g.edits.edits))
 	mem.Prefault(g.edits.tmp, cap(g.edits.tmp))
 	g.regions = make([]region, 0, regionsAhead(pr))
-	g.parens = &parenTable{toks: g.toks}
-	if !g.preprocessed && len(g.toks) >= parensAhead {
+	g.parens = &parenTable{toks: g.toks, ahead: pr.OpenParens}
+	if !g.preprocessed && g.parens.ahead == nil && len(g.toks) >= parensAhead {
 		// keepColumns asks inParens where code follows an edit on its
 		// line, which in a large file is nearly always: its table of
-		// every token is built beside the walk over the constructs.
-		g.parens.ahead = make(chan []bool, 1)
-		go func(toks []parser.Token, ch chan<- []bool) { ch <- parenDepths(toks) }(g.toks, g.parens.ahead)
+		// every token is built beside the walk over the constructs,
+		// unless the parser built it beside the parse (ParseAsync).
+		ch := make(chan []bool, 1)
+		go func(toks []parser.Token) { ch <- parser.OpenParens(toks) }(g.toks)
+		g.parens.ahead = func() []bool { return <-ch }
 	}
 	for c := range classes {
 		if k := classes[c].Kind; k != nil && k.Group != "" {
