@@ -64,43 +64,67 @@ func OpenParens(toks []Token) []bool {
 // open, and the first closing bracket that fits no opening one (-1 when
 // none; the stack is then as it was there).
 func passTokens(toks []Token, parens bool) (open []bool, stack []int32, bad int) {
-	bad = -1
-	if parens {
-		open = make([]bool, len(toks)+1)
+	if !parens {
+		stack, bad = brackets(toks)
+		return nil, stack, bad
 	}
+	open = make([]bool, len(toks)+1)
+	o := open[:len(toks)]
+	bad = -1
 	d := 0
-	for k := range toks {
-		if parens {
-			open[k] = d > 0
-		}
+	for k := range o {
+		o[k] = d > 0
 		t := &toks[k]
-		if t.Kind != Punct {
+		if t.Kind != Punct || bracketOf[t.Sub] == 0 {
 			continue
 		}
 		switch t.Sub {
 		case '(':
 			d++
-			fallthrough
-		case '[', '{':
-			if bad < 0 {
-				stack = append(stack, int32(k))
-			}
-		case ')', ']', '}':
-			if t.Sub == ')' && d > 0 {
+		case ')':
+			if d > 0 {
 				d--
 			}
-			if bad >= 0 {
-				continue
-			}
-			if n := len(stack); n > 0 && closer(toks[stack[n-1]].Sub) == t.Sub {
-				stack = stack[:n-1]
-			} else if bad = k; !parens {
-				return nil, stack, bad
-			}
+		}
+		if bad >= 0 {
+			continue
+		}
+		if bracketOf[t.Sub] == opens {
+			stack = append(stack, int32(k))
+		} else if n := len(stack); n > 0 && closer(toks[stack[n-1]].Sub) == t.Sub {
+			stack = stack[:n-1]
+		} else {
+			bad = k
 		}
 	}
-	if parens {
-		open[len(toks)] = d > 0
-	}
+	open[len(toks)] = d > 0
 	return open, stack, bad
 }
+
+// brackets is passTokens without the table: it stops at the first
+// closing bracket that fits no opening one.
+func brackets(toks []Token) (stack []int32, bad int) {
+	for k := range toks {
+		t := &toks[k]
+		if t.Kind != Punct || bracketOf[t.Sub] == 0 {
+			continue
+		}
+		if bracketOf[t.Sub] == opens {
+			stack = append(stack, int32(k))
+		} else if n := len(stack); n > 0 && closer(toks[stack[n-1]].Sub) == t.Sub {
+			stack = stack[:n-1]
+		} else {
+			return stack, k
+		}
+	}
+	return stack, -1
+}
+
+// bracketOf tells the brackets among punctuators' Sub bytes: opens or
+// closes, or 0.
+var bracketOf = [256]uint8{'(': opens, '[': opens, '{': opens, ')': closes, ']': closes, '}': closes}
+
+const (
+	opens = 1 + iota
+	closes
+)
