@@ -15,7 +15,7 @@ import (
 // an outer block jumps over the inner ones (see walker).
 func (p *parser) constructs() []*Construct {
 	all := make([]*Construct, 0, len(p.list))
-	p.consSlab.buf = make([]Construct, 0, len(p.list))
+	p.consSlab.buf = mem.Huge[Construct](len(p.list))
 	mem.Prefault(p.consSlab.buf, cap(p.consSlab.buf))
 	var deviceFrom []int // offsets of open declare target blocks
 	var deviceRanges [][2]int

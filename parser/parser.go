@@ -374,9 +374,9 @@ func (p *parser) presize(pp, ids []int32) {
 			n++
 		}
 	}
-	p.dirSlab.buf = make([]Directive, 0, n)
+	p.dirSlab.buf = mem.Huge[Directive](n)
 	mem.Prefault(p.dirSlab.buf, cap(p.dirSlab.buf))
-	p.clauses = make([]Clause, 0, 2*n)
+	p.clauses = mem.Huge[Clause](2 * n)
 }
 
 // findIn parses the directives among the candidates pp (preprocessing

@@ -138,8 +138,7 @@ func scanAt(f *File, opts Options, diag *DiagnosticList, split int) *scanner {
 	// Code has 3 to 5 bytes per token, tables of numbers 2. Capacity never
 	// touched costs nothing (fresh memory is not cleared, nor faulted in
 	// until written); growing the slice costs a copy of it all.
-	s.toks = make([]Token, 0, len(s.src)/2+16)
-	mem.HugePages(s.toks)
+	s.toks = mem.Huge[Token](len(s.src)/2 + 16)
 	i := 0
 	if len(s.src) >= 3 && s.src[0] == 0xEF && s.src[1] == 0xBB && s.src[2] == 0xBF {
 		i = 3 // UTF-8 byte order mark

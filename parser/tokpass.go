@@ -1,5 +1,7 @@
 package parser
 
+import "gopari/internal/mem"
+
 // The one pass over every token of a large file that starts as soon as
 // the scan ends (ParseAsync), on another thread, while the parse goes on
 // on this one: the table of open parentheses that the rewrite asks
@@ -68,7 +70,7 @@ func passTokens(toks []Token, parens bool) (open []bool, stack []int32, bad int)
 		stack, bad = brackets(toks)
 		return nil, stack, bad
 	}
-	open = make([]bool, len(toks)+1)
+	open = mem.Huge[bool](len(toks) + 1)[:len(toks)+1]
 	o := open[:len(toks)]
 	bad = -1
 	d := 0
