@@ -112,7 +112,7 @@ func (p *parser) block(c *Construct) bool {
 		}
 		c.Close = g.end
 	}
-	c.First, c.Last = s, last
+	c.First, c.Last, c.LastToken = s, last, p.toks[last]
 	return true
 }
 

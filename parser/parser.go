@@ -32,6 +32,10 @@ type Construct struct {
 	// First and Last are the token indices of the structured block, or -1
 	// for a directive without one.
 	First, Last int
+	// LastToken is a copy of token Last, when there is one: the rewrite
+	// reads it without reaching into the tokens far from the directive,
+	// where every construct's first read missed the caches.
+	LastToken Token
 
 	// Placement around preprocessor conditionals. Hoist is the token
 	// index of an #if line before which the code opening the construct

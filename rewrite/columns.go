@@ -510,8 +510,28 @@ func (g *gen) inParens(off int) bool {
 	if g.depths == nil {
 		g.depths = g.parens.get()
 	}
-	i := sort.Search(len(g.toks), func(i int) bool { return int(g.toks[i].Pos) >= off })
-	return g.depths[i]
+	return g.depths[g.tokenAt(off)]
+}
+
+// tokenAt returns the index of the first token at or after offset off.
+// keepColumns asks in increasing order: the search gallops forward from
+// the previous answer, reading tokens near it, which the caches hold,
+// instead of halving the whole table, whose first reads miss them.
+func (g *gen) tokenAt(off int) int {
+	toks := g.toks
+	i := g.tokCursor // every token before i starts before off
+	if i > len(toks) || i > 0 && int(toks[i-1].Pos) >= off {
+		i = 0
+	}
+	hi := i
+	for step := 1; hi < len(toks) && int(toks[hi].Pos) < off; step *= 2 {
+		i = hi + 1
+		hi += step
+	}
+	hi = min(hi, len(toks))
+	i += sort.Search(hi-i, func(k int) bool { return int(toks[i+k].Pos) >= off })
+	g.tokCursor = i
+	return i
 }
 
 // parensAhead is the number of tokens from which newGen builds the table

@@ -42,6 +42,7 @@ type gen struct {
 	untiedPos  int // the first of them
 
 	lineOff, lineNo int                     // the last line lookup
+	tokCursor       int                     // tokenAt's last answer
 	off             [parser.NumClasses]bool // classes --disable turned off
 
 	attrDone  map[*parser.Directive]bool              // directives in attribute syntax that were replaced (attribute.go)
