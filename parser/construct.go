@@ -15,7 +15,7 @@ import (
 // an outer block jumps over the inner ones (see walker).
 func (p *parser) constructs() []*Construct {
 	all := make([]*Construct, 0, len(p.list))
-	p.consSlab.buf = make([]Construct, 0, len(p.list))
+	p.consSlab.buf = mem.Huge[Construct](len(p.list))
 	mem.Prefault(p.consSlab.buf, cap(p.consSlab.buf))
 	var deviceFrom []int // offsets of open declare target blocks
 	var deviceRanges [][2]int
@@ -112,7 +112,7 @@ func (p *parser) block(c *Construct) bool {
 		}
 		c.Close = g.end
 	}
-	c.First, c.Last = s, last
+	c.First, c.Last, c.LastToken = s, last, p.toks[last]
 	return true
 }
 

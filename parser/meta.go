@@ -280,7 +280,7 @@ func (p *parser) enclosedBlock(c *Construct) bool {
 		}
 		j = w.stmtStart(last + 1)
 	}
-	c.Last = end.LastTok
+	c.Last, c.LastToken = end.LastTok, p.toks[end.LastTok]
 	d.walked = int32(end.LastTok + 1) // later walks jump over it all
 	return true
 }

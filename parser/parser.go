@@ -32,6 +32,10 @@ type Construct struct {
 	// First and Last are the token indices of the structured block, or -1
 	// for a directive without one.
 	First, Last int
+	// LastToken is a copy of token Last, when there is one: the rewrite
+	// reads it without reaching into the tokens far from the directive,
+	// where every construct's first read missed the caches.
+	LastToken Token
 
 	// Placement around preprocessor conditionals. Hoist is the token
 	// index of an #if line before which the code opening the construct
@@ -108,6 +112,9 @@ type Result struct {
 	// MacroPragmas are offsets of _Pragma("omp …") inside #define lines;
 	// they are not instrumented.
 	MacroPragmas []int
+	// OpenParens, when not nil, returns the table of OpenParens for Toks,
+	// which ParseAsync builds beside the parse of a large file.
+	OpenParens func() []bool
 	// Work counts the steps the parser's passes took (tokens visited by
 	// walks and scans, characters looked at twice), for tests that check
 	// that they grow linearly with the input.
@@ -209,6 +216,13 @@ func startSplit(f *File, cfg Config, async bool, splitTok int) (r *Result, p *pa
 		finish(nil)
 		return r, p, done
 	}
+	var ahead *tokenPass
+	if async && len(p.toks) >= tokenPassMin {
+		ahead = startTokenPass(p.toks, !cfg.Preprocessed)
+		if !cfg.Preprocessed {
+			r.OpenParens = ahead.parens
+		}
+	}
 	p.buildGroups()
 	r.MacroPragmas = p.findDirectives()
 	r.Directives = p.list
@@ -221,6 +235,8 @@ func startSplit(f *File, cfg Config, async bool, splitTok int) (r *Result, p *pa
 	switch {
 	case r.Diags.HasErrors():
 		finish(nil) // no bracket warning: the errors about blocks are more precise
+	case ahead != nil && !p.ambiguous:
+		return r, p, sync.OnceFunc(func() { finish(ahead.balance(p)) })
 	case async && !p.ambiguous:
 		// The tight pass of balance reads only the tokens; its warning,
 		// which reads the File for positions, waits for wait.
@@ -362,9 +378,9 @@ func (p *parser) presize(pp, ids []int32) {
 			n++
 		}
 	}
-	p.dirSlab.buf = make([]Directive, 0, n)
+	p.dirSlab.buf = mem.Huge[Directive](n)
 	mem.Prefault(p.dirSlab.buf, cap(p.dirSlab.buf))
-	p.clauses = make([]Clause, 0, 2*n)
+	p.clauses = mem.Huge[Clause](2 * n)
 }
 
 // findIn parses the directives among the candidates pp (preprocessing
@@ -538,8 +554,14 @@ func (p *parser) balance() (warn func()) {
 			}
 		}
 	}
+	return p.unclosed(stack)
+}
+
+// unclosed returns the report of balance's warning about the brackets
+// left open at the end of the file, or nil when none is.
+func (p *parser) unclosed(stack []int32) (warn func()) {
 	if len(stack) > 0 {
-		open := toks[stack[len(stack)-1]]
+		open := p.toks[stack[len(stack)-1]]
 		return func() {
 			p.warnf(int(open.Pos), "unbalanced '%c' in the file: no matching '%c' before end of file (a macro may close it; otherwise the compiler will stop here)", open.Sub, closer(open.Sub))
 		}

@@ -138,8 +138,7 @@ func scanAt(f *File, opts Options, diag *DiagnosticList, split int) *scanner {
 	// Code has 3 to 5 bytes per token, tables of numbers 2. Capacity never
 	// touched costs nothing (fresh memory is not cleared, nor faulted in
 	// until written); growing the slice costs a copy of it all.
-	s.toks = make([]Token, 0, len(s.src)/2+16)
-	mem.HugePages(s.toks)
+	s.toks = mem.Huge[Token](len(s.src)/2 + 16)
 	i := 0
 	if len(s.src) >= 3 && s.src[0] == 0xEF && s.src[1] == 0xBB && s.src[2] == 0xBF {
 		i = 3 // UTF-8 byte order mark
@@ -157,6 +156,11 @@ func scanAt(f *File, opts Options, diag *DiagnosticList, split int) *scanner {
 // splitScan is the size from which a file is scanned in two parts at
 // once.
 const splitScan = 1 << 20
+
+// sampleBytes is how much of the second part scanSplit scans before the
+// two parts start, to size the first part's share of the buffer (a
+// variable for the tests, which scan inputs smaller than it).
+var sampleBytes = 32 << 10
 
 // splitPoint returns where scanSplit starts the second part of src: the
 // start of a line near the middle.
@@ -182,15 +186,27 @@ func (s *scanner) scanSplit(start, split int) {
 	}
 	// The two parts fill one buffer, the first from its start (growing
 	// into a buffer of its own only past its share), the second after
-	// the first's share; the join moves the second's tokens down.
+	// the first's share; the join moves the second's tokens down. The
+	// share is what the second part's first bytes, scanned here, say of
+	// the code's tokens a byte, with a margin: every byte of the buffer
+	// written is a fresh page the kernel clears, and a share of 2 bytes a
+	// token (the densest code but for tables of one-digit numbers) left
+	// a third of the buffer's pages written for nothing on usual code.
 	buf := s.toks[:0:cap(s.toks)]
-	share := min(cap(buf), (split-start)/2+16)
-	s.toks = buf[:0:share]
 	rest := &scanner{f: s.f, src: s.src, opts: s.opts, deferred: true, lastNL: split - 1}
-	rest.toks = buf[share:share]
+	rest.toks = make([]Token, 0, sampleBytes/2)
+	j := rest.run(split, min(len(s.src), split+sampleBytes))
+	share := min(cap(buf), (split-start)/2+16)
+	if j > split {
+		share = min(share, int(int64(split-start)*int64(len(rest.toks))*5/4/int64(j-split))+4096)
+	}
+	s.toks = buf[:0:share]
+	rest.toks = append(buf[share:share], rest.toks...)
 	done := make(chan struct{})
 	go func() {
-		rest.run(split, len(s.src))
+		if !rest.fatal {
+			rest.run(j, len(s.src))
+		}
 		close(done)
 	}()
 	i := s.run(start, split)

@@ -97,6 +97,17 @@ auto z = LR"(unterminated
 // finds exactly what one scan finds: tokens, the indices later passes
 // use, line markers, diagnostics and whether the scan stopped.
 func TestScanSplit(t *testing.T) {
+	for _, sample := range []int{sampleBytes, 1, 17} {
+		t.Run(fmt.Sprint("sample ", sample), func(t *testing.T) {
+			defer func(n int) { sampleBytes = n }(sampleBytes)
+			sampleBytes = sample
+			testScanSplit(t)
+		})
+	}
+}
+
+// testScanSplit is TestScanSplit, for one size of scanSplit's sample.
+func testScanSplit(t *testing.T) {
 	joined, lines := 0, 0
 	for _, in := range splitInputs {
 		opts := Options{CPlusPlus: in.cpp}
@@ -170,4 +181,24 @@ func FuzzScanSplit(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestScanSplitShare checks the join where the first part holds far more
+// tokens a byte than the second part's sample says, and overflows its
+// share of the buffer, and where it holds far fewer.
+func TestScanSplitShare(t *testing.T) {
+	t.Parallel()
+	dense := strings.Repeat("int t[] = {"+strings.Repeat("1,", 500)+"};\n", 40)
+	sparse := strings.Repeat("/* a comment of one token, and a string: */ \"x\";\n", 400)
+	for _, src := range []string{dense + sparse, sparse + dense} {
+		split := splitPoint([]byte(src))
+		want, wantF, wantD := scanResult(src, Options{}, -1)
+		got, gotF, gotD := scanResult(src, Options{}, split)
+		if !got.joined {
+			t.Fatalf("split at %d: the parts were not joined", split)
+		}
+		if d := cmp.Diff(want.summary(wantF, wantD), got.summary(gotF, gotD)); d != "" {
+			t.Fatalf("split at %d: differs from one scan (-want +got):\n%s", split, d)
+		}
+	}
 }

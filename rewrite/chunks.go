@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 
 	"gopari/parser"
 )
@@ -39,7 +40,9 @@ type chunkPlan struct {
 }
 
 // scheduleRE reads a schedule clause: modifiers, kind, chunk size.
-var scheduleRE = regexp.MustCompile(`^\s*(?:(?:monotonic|nonmonotonic|simd)\s*(?:,\s*(?:monotonic|nonmonotonic|simd)\s*)?:)?\s*(static|dynamic|guided|auto|runtime)\s*(?:,(.*))?$`)
+var scheduleRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^\s*(?:(?:monotonic|nonmonotonic|simd)\s*(?:,\s*(?:monotonic|nonmonotonic|simd)\s*)?:)?\s*(static|dynamic|guided|auto|runtime)\s*(?:,(.*))?$`)
+})
 
 // chunks returns the chunk code of leaf b, or nil when its chunks are not
 // recorded: --chunks is off, the leaf is no plain for loop, or its loop
@@ -59,7 +62,7 @@ func (b *leafBuilder) chunks() *chunkPlan {
 		case cl.Name == "reduction" && strings.HasPrefix(strings.TrimSpace(cl.Args), "inscan"):
 			why = "it has an inscan reduction"
 		case cl.Name == "schedule":
-			sched, at = scheduleRE.FindStringSubmatch(cl.Args), i
+			sched, at = scheduleRE().FindStringSubmatch(cl.Args), i
 			if sched == nil {
 				why = "its schedule clause is not one gopari reads"
 			}

@@ -85,7 +85,7 @@ func (b *leafBuilder) strip(p *chunkPlan, sched []string, at int) bool {
 	// kind and modifiers.
 	cl := append([]parser.Clause(nil), b.clauses...)
 	args := cl[at].Args
-	kindEnd := scheduleRE.FindStringSubmatchIndex(args)[3]
+	kindEnd := scheduleRE().FindStringSubmatchIndex(args)[3]
 	cl[at].Args = strings.TrimSpace(args[:kindEnd]) + ", 1"
 	cl[at].End = 0 // not the user's text any more: written at the directive's end
 	b.clauses = cl

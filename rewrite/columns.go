@@ -510,36 +510,33 @@ func (g *gen) inParens(off int) bool {
 	if g.depths == nil {
 		g.depths = g.parens.get()
 	}
-	i := sort.Search(len(g.toks), func(i int) bool { return int(g.toks[i].Pos) >= off })
-	return g.depths[i]
+	return g.depths[g.tokenAt(off)]
+}
+
+// tokenAt returns the index of the first token at or after offset off.
+// keepColumns asks in increasing order: the search gallops forward from
+// the previous answer, reading tokens near it, which the caches hold,
+// instead of halving the whole table, whose first reads miss them.
+func (g *gen) tokenAt(off int) int {
+	toks := g.toks
+	i := g.tokCursor // every token before i starts before off
+	if i > len(toks) || i > 0 && int(toks[i-1].Pos) >= off {
+		i = 0
+	}
+	hi := i
+	for step := 1; hi < len(toks) && int(toks[hi].Pos) < off; step *= 2 {
+		i = hi + 1
+		hi += step
+	}
+	hi = min(hi, len(toks))
+	i += sort.Search(hi-i, func(k int) bool { return int(toks[i+k].Pos) >= off })
+	g.tokCursor = i
+	return i
 }
 
 // parensAhead is the number of tokens from which newGen builds the table
 // of inParens on another thread.
 const parensAhead = 1 << 16
-
-// parenDepths returns, for each token of toks and after the last,
-// whether a parenthesis is open before it. Only that is asked: a byte a
-// token instead of the depth's four writes a quarter of the memory.
-func parenDepths(toks []parser.Token) []bool {
-	open := make([]bool, len(toks)+1)
-	var d int
-	for i := range toks {
-		open[i] = d > 0
-		if t := &toks[i]; t.Kind == parser.Punct {
-			switch t.Sub {
-			case '(':
-				d++
-			case ')':
-				if d > 0 {
-					d--
-				}
-			}
-		}
-	}
-	open[len(toks)] = d > 0
-	return open
-}
 
 // keepColumns ends every run of edits that user code follows on the same
 // line with a line break, a #line directive (or a line marker) and blanks

@@ -2,9 +2,12 @@ package rewrite
 
 import (
 	"bytes"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
+	"sort"
 	"strconv"
 	"strings"
 	"testing"
@@ -162,5 +165,27 @@ func TestOutline(t *testing.T) {
 	}
 	if res, _ := Source("o.c", []byte("int x;\n"), parser.Config{}, Options{}); res.Changed() {
 		t.Errorf("a file without directives is changed")
+	}
+}
+
+// TestTokenAt checks tokenAt's galloping search against a plain binary
+// search, for offsets asked in increasing order, as keepColumns asks,
+// and in any order.
+func TestTokenAt(t *testing.T) {
+	src := []byte(strings.Repeat("int f(int a) { return g((a), 1) + 22; }\n", 300))
+	pr := parser.Parse(parser.NewFile("t.c", src), parser.Config{})
+	g := &gen{toks: pr.Toks}
+	r := rand.New(rand.NewPCG(3, 4))
+	offs := make([]int, 2000)
+	for i := range offs {
+		offs[i] = r.IntN(len(src) + 2)
+	}
+	sorted := slices.Clone(offs)
+	slices.Sort(sorted)
+	for _, off := range append(sorted, offs...) {
+		want := sort.Search(len(pr.Toks), func(i int) bool { return int(pr.Toks[i].Pos) >= off })
+		if got := g.tokenAt(off); got != want {
+			t.Fatalf("tokenAt(%d) = %d, want %d", off, got, want)
+		}
 	}
 }

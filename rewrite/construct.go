@@ -221,7 +221,7 @@ func (g *gen) newRegion(c *parser.Construct, s spec, cl *class) region {
 		clauses: s.clauses,
 	}
 	if c.Last >= 0 {
-		reg.end = g.line(int(g.toks[c.Last].Pos))
+		reg.end = g.line(int(c.LastToken.Pos))
 	}
 	if cl.named && s.hasArg {
 		reg.sub, reg.hasArg = s.arg, false

@@ -42,6 +42,7 @@ type gen struct {
 	untiedPos  int // the first of them
 
 	lineOff, lineNo int                     // the last line lookup
+	tokCursor       int                     // tokenAt's last answer
 	off             [parser.NumClasses]bool // classes --disable turned off
 
 	attrDone  map[*parser.Directive]bool              // directives in attribute syntax that were replaced (attribute.go)
@@ -107,20 +108,21 @@ func newGen(pr *parser.Result, opts Options) *gen {
 	// until written, so what stays unused costs nothing. (The walk in
 	// chunks gives each a share in proportion to its items: each has room
 	// for twice what dense code uses. walk faults in what it will use.)
-	g.edits.arena = make([]byte, 0, 512*len(pr.Directives)+len(pr.Locks)*32+4096)
-	mem.HugePages(g.edits.arena)
-	g.edits.edits = make([]edit, 0, 3*len(pr.Directives)+2*len(pr.Locks)+8)
-	g.edits.tmp = make([]edit, 0, cap(g.edits.edits))
+	g.edits.arena = mem.Huge[byte](512*len(pr.Directives) + len(pr.Locks)*32 + 4096)
+	g.edits.edits = mem.Huge[edit](3*len(pr.Directives) + 2*len(pr.Locks) + 8)
+	g.edits.tmp = mem.Huge[edit](cap(g.edits.edits))
 	mem.Prefault(g.edits.edits, cap(g.edits.edits))
 	mem.Prefault(g.edits.tmp, cap(g.edits.tmp))
-	g.regions = make([]region, 0, regionsAhead(pr))
-	g.parens = &parenTable{toks: g.toks}
-	if !g.preprocessed && len(g.toks) >= parensAhead {
+	g.regions = mem.Huge[region](regionsAhead(pr))
+	g.parens = &parenTable{toks: g.toks, ahead: pr.OpenParens}
+	if !g.preprocessed && g.parens.ahead == nil && len(g.toks) >= parensAhead {
 		// keepColumns asks inParens where code follows an edit on its
 		// line, which in a large file is nearly always: its table of
-		// every token is built beside the walk over the constructs.
-		g.parens.ahead = make(chan []bool, 1)
-		go func(toks []parser.Token, ch chan<- []bool) { ch <- parenDepths(toks) }(g.toks, g.parens.ahead)
+		// every token is built beside the walk over the constructs,
+		// unless the parser built it beside the parse (ParseAsync).
+		ch := make(chan []bool, 1)
+		go func(toks []parser.Token) { ch <- parser.OpenParens(toks) }(g.toks)
+		g.parens.ahead = func() []bool { return <-ch }
 	}
 	for c := range classes {
 		if k := classes[c].Kind; k != nil && k.Group != "" {

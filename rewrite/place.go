@@ -57,7 +57,7 @@ func (g *gen) place(c *parser.Construct, all []parts) {
 			g.lineInsert(at, s, closeKey(depth))
 		}
 	} else if !allEmpty(closing) {
-		at := int(g.toks[c.Last].End)
+		at := int(c.LastToken.End)
 		if g.pragmaLines && g.unbracedBody(c) {
 			// Code after the unbraced body of a for, while or if on the
 			// body's line looks to clang like a statement indented as
@@ -77,7 +77,7 @@ func (g *gen) place(c *parser.Construct, all []parts) {
 // unbracedBody reports whether the block of c is a for, while or if
 // statement whose last body is not a compound statement.
 func (g *gen) unbracedBody(c *parser.Construct) bool {
-	first, last := g.toks[c.First], g.toks[c.Last]
+	first, last := g.toks[c.First], c.LastToken
 	if first.Kind != parser.Ident || last.Kind == parser.Punct && last.Sub == '}' {
 		return false
 	}
@@ -145,7 +145,7 @@ func (g *gen) sections(c *parser.Construct, reg int) {
 		opened = true
 	}
 	if opened {
-		at := int(g.toks[c.Last].Pos)
+		at := int(c.LastToken.Pos)
 		s := g.join(at, at, end)
 		g.edits.arena = append(g.edits.arena, ' ')
 		g.edits.insert(at, seg{s.a, s.b + 1}, innerCloseKey(depth))

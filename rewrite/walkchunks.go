@@ -429,7 +429,7 @@ func (g *gen) copySites(a, b, to int) {
 // walk: built on another thread (newGen), taken by whichever asks first.
 type parenTable struct {
 	once   sync.Once
-	ahead  chan []bool
+	ahead  func() []bool // the table built on another thread, or nil
 	toks   []parser.Token
 	depths []bool
 }
@@ -437,9 +437,9 @@ type parenTable struct {
 func (t *parenTable) get() []bool {
 	t.once.Do(func() {
 		if t.ahead != nil {
-			t.depths = <-t.ahead
+			t.depths = t.ahead()
 		} else {
-			t.depths = parenDepths(t.toks)
+			t.depths = parser.OpenParens(t.toks)
 		}
 	})
 	return t.depths

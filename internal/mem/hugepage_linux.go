@@ -37,6 +37,34 @@ func HugePages[T any](b []T) {
 	syscall.Madvise(unsafe.Slice((*byte)(p), e-a), syscall.MADV_HUGEPAGE)
 }
 
+// hugeMin is the size from which Huge asks for huge pages: a fault of
+// a 4 KiB page costs this guest microseconds, so that 256 of them cost
+// more than clearing the part of a huge page the buffer leaves unused.
+const hugeMin = 1 << 20
+
+// Huge returns make([]T, 0, n) for a large buffer about to be filled,
+// and from hugeMin bytes advises the kernel to back it with huge pages:
+// all of it, the 2 MiB pages its ends lie in included, not only the
+// 2 MiB-aligned middle that HugePages advises. The part of those two
+// pages outside the buffer is other memory of the Go heap, which huge
+// pages serve as well as small ones; where the heap already wrote to
+// such a page, the kernel keeps its small pages.
+func Huge[T any](n int) []T {
+	b := make([]T, 0, n)
+	var zero T
+	size := uintptr(n) * unsafe.Sizeof(zero)
+	if size < hugeMin {
+		return b
+	}
+	start := uintptr(unsafe.Pointer(unsafe.SliceData(b[:1])))
+	a := start &^ (huge - 1)
+	e := (start + size + huge - 1) &^ (huge - 1)
+	// Only the kernel reads this range, which may reach past the
+	// allocation; Go code never converts it back to a pointer.
+	syscall.Syscall(syscall.SYS_MADVISE, a, e-a, syscall.MADV_HUGEPAGE)
+	return b
+}
+
 // madvPopulateWrite is MADV_POPULATE_WRITE (Linux 5.14): fault the
 // range in, writable, now.
 const madvPopulateWrite = 23

@@ -36,8 +36,7 @@ func Read(name string, stdin interface{ Read([]byte) (int, error) }) ([]byte, er
 	}
 	// One read into a buffer of the file's size (and a byte more, to see
 	// that the file did not grow), in huge pages where the kernel has them.
-	b := make([]byte, 0, st.Size()+1)
-	mem.HugePages(b)
+	b := mem.Huge[byte](int(st.Size()) + 1)
 	if size := int(st.Size()); size >= 1<<20 {
 		return readHalves(f, b[:size+1])
 	}

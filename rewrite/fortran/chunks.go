@@ -3,6 +3,7 @@ package fortran
 import (
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // Loop chunks (Options.Chunks, --chunks): the calls that let the runtime
@@ -20,8 +21,12 @@ type chunkPlan struct {
 }
 
 var (
-	doHeadRx = regexp.MustCompile(`(?i)^\s*(?:[a-z]\w*\s*:\s*)?do\s*(?:[0-9]+\s*,?)?\s*([a-z]\w*)\s*=\s*(.*)$`)
-	schedRx  = regexp.MustCompile(`(?i)^\s*(?:(?:monotonic|nonmonotonic|simd)\s*(?:,\s*(?:monotonic|nonmonotonic|simd)\s*)?:)?\s*(static|dynamic|guided|auto|runtime)\s*(?:,(.*))?$`)
+	doHeadRx = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)^\s*(?:[a-z]\w*\s*:\s*)?do\s*(?:[0-9]+\s*,?)?\s*([a-z]\w*)\s*=\s*(.*)$`)
+	})
+	schedRx = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)^\s*(?:(?:monotonic|nonmonotonic|simd)\s*(?:,\s*(?:monotonic|nonmonotonic|simd)\s*)?:)?\s*(static|dynamic|guided|auto|runtime)\s*(?:,(.*))?$`)
+	})
 )
 
 // chunks returns the chunk code of the do loop whose DO statement is item
@@ -36,7 +41,7 @@ func (r *rw) chunks(loop int, reg string, cs []clause) (*chunkPlan, string) {
 		case c.name == "ordered" && c.hasArgs:
 			return nil, "it is a doacross loop (ordered(n))"
 		case c.name == "schedule":
-			if sched = schedRx.FindStringSubmatch(c.args); sched == nil {
+			if sched = schedRx().FindStringSubmatch(c.args); sched == nil {
 				return nil, "its schedule clause is not one gopari reads"
 			}
 		}
@@ -51,7 +56,7 @@ func (r *rw) chunks(loop int, reg string, cs []clause) (*chunkPlan, string) {
 	case strings.EqualFold(sched[1], "dynamic"):
 		size = "1_pomp_handle_kind"
 	}
-	m := doHeadRx.FindStringSubmatch(r.its[loop].raw)
+	m := doHeadRx().FindStringSubmatch(r.its[loop].raw)
 	if m == nil {
 		return nil, "its DO statement has no loop control gopari reads"
 	}

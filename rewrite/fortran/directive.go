@@ -3,6 +3,7 @@ package fortran
 import (
 	"sort"
 	"strings"
+	"sync"
 
 	"gopari/internal/constructs"
 )
@@ -87,7 +88,7 @@ var directives = map[string]dinfo{
 }
 
 // names are the directive names, "end" names included, longest first.
-var names = func() []string {
+var names = sync.OnceValue(func() []string {
 	var out []string
 	for n, d := range directives {
 		out = append(out, n)
@@ -103,7 +104,7 @@ var names = func() []string {
 		return a < b
 	})
 	return out
-}()
+})
 
 // A clause is one clause of a directive.
 type clause struct {
@@ -137,7 +138,7 @@ func parseDirective(text string) *directive {
 	t := strings.TrimSpace(text)
 	lower := strings.ToLower(t)
 	rest := ""
-	for _, n := range names {
+	for _, n := range names() {
 		if k := matchName(lower, n); k >= 0 {
 			d.name, rest = n, t[k:]
 			break

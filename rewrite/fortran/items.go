@@ -3,6 +3,7 @@ package fortran
 import (
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // An item is one statement or one directive, over one or more lines.
@@ -86,10 +87,10 @@ func splitStatements(s string) []string {
 	return append(out, s[start:])
 }
 
-var labelRx = regexp.MustCompile(`^\s*([0-9]{1,5})\s+`)
+var labelRx = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\s*([0-9]{1,5})\s+`) })
 
 func cutLabel(s string) (string, string) {
-	if m := labelRx.FindStringSubmatch(s); m != nil {
+	if m := labelRx().FindStringSubmatch(s); m != nil {
 		return m[1], strings.TrimSpace(s[len(m[0]):])
 	}
 	return "", strings.TrimSpace(s)
@@ -124,15 +125,15 @@ func normalize(s string) string {
 var (
 	// A DO statement: an optional construct name, DO, an optional label,
 	// then a loop control, WHILE, CONCURRENT or nothing.
-	doRx    = regexp.MustCompile(`^(?:[A-Z][A-Z0-9_]*:)?DO([0-9]*),?(.*)$`)
-	doCtlRx = regexp.MustCompile(`^[A-Z][A-Z0-9_]*=`)
-	endDoRx = regexp.MustCompile(`^ENDDO([A-Z][A-Z0-9_]*)?$`)
+	doRx    = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(?:[A-Z][A-Z0-9_]*:)?DO([0-9]*),?(.*)$`) })
+	doCtlRx = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Z][A-Z0-9_]*=`) })
+	endDoRx = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^ENDDO([A-Z][A-Z0-9_]*)?$`) })
 )
 
 // doLabel reports whether a normalized statement is a DO statement, and
 // its terminal label ("" for a DO ended by END DO).
 func doLabel(norm string) (bool, string) {
-	m := doRx.FindStringSubmatch(norm)
+	m := doRx().FindStringSubmatch(norm)
 	if m == nil {
 		return false, ""
 	}
@@ -142,7 +143,7 @@ func doLabel(norm string) (bool, string) {
 		return true, ""
 	case strings.HasPrefix(rest, "WHILE("), strings.HasPrefix(rest, "CONCURRENT("):
 		return true, m[1]
-	case doCtlRx.MatchString(rest) && topLevelComma(rest):
+	case doCtlRx().MatchString(rest) && topLevelComma(rest):
 		return true, m[1]
 	case rest == "" && m[1] != "":
 		return true, m[1]
@@ -169,7 +170,7 @@ func topLevelComma(s string) bool {
 	return false
 }
 
-func isEndDo(norm string) bool { return endDoRx.MatchString(norm) }
+func isEndDo(norm string) bool { return endDoRx().MatchString(norm) }
 
 // loopEnd returns the index of the item that ends the DO loop at items[k]
 // (the outermost loop of a nest), or -1 when items[k] is no DO statement

@@ -3,6 +3,7 @@ package fortran
 import (
 	"regexp"
 	"strings"
+	"sync"
 
 	"gopari/internal/constructs"
 )
@@ -16,13 +17,13 @@ import (
 // (omp_lock_kind storage is the C lock); the nest routines' are
 // pomprt/fortran_locks.c's, which call the Fortran routines.
 
-var lockRx = regexp.MustCompile(`^CALLOMP_(INIT|DESTROY|SET|UNSET)_(NEST_)?LOCK\(`)
+var lockRx = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^CALLOMP_(INIT|DESTROY|SET|UNSET)_(NEST_)?LOCK\(`) })
 
 // lockCall wraps a call of a lock routine alone on its line; it reports
 // whether item k is such a call.
 func (r *rw) lockCall(k int) bool {
 	it := r.its[k]
-	m := lockRx.FindStringSubmatch(it.norm)
+	m := lockRx().FindStringSubmatch(it.norm)
 	if m == nil || r.disabled(constructs.Lock) {
 		return false
 	}
@@ -65,26 +66,28 @@ func (r *rw) replaceItem(k int, lines []string) {
 }
 
 var (
-	testRx = regexp.MustCompile(`(?:^|[^A-Z0-9_%])OMP_TEST_(NEST_)?LOCK\(`)
+	testRx = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?:^|[^A-Z0-9_%])OMP_TEST_(NEST_)?LOCK\(`) })
 	// The statements a test call can be replaced in: an assignment, CALL,
 	// PRINT, WRITE and a logical IF statement (not IF ... THEN).
-	assignRx = regexp.MustCompile(`^[A-Z][A-Z0-9_]*(\([^=]*\))?(%[A-Z0-9_]+(\([^=]*\))?)*=[^=]`)
-	actionRx = regexp.MustCompile(`^(CALL[A-Z]|PRINT|WRITE\(|IF\()`)
-	ifThenRx = regexp.MustCompile(`^IF\(.*\)THEN$`)
-	testAt   = regexp.MustCompile(`^(?i)omp_test_(nest_)?lock[ \t]*\(`)
+	assignRx = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^[A-Z][A-Z0-9_]*(\([^=]*\))?(%[A-Z0-9_]+(\([^=]*\))?)*=[^=]`)
+	})
+	actionRx = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(CALL[A-Z]|PRINT|WRITE\(|IF\()`) })
+	ifThenRx = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^IF\(.*\)THEN$`) })
+	testAt   = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(?i)omp_test_(nest_)?lock[ \t]*\(`) })
 )
 
 // testCall replaces the calls of omp_test_lock and omp_test_nest_lock in
 // the statement at k, which it puts in a block.
 func (r *rw) testCall(k int) {
 	it := r.its[k]
-	calls := testRx.FindAllStringSubmatch(it.norm, -1)
+	calls := testRx().FindAllStringSubmatch(it.norm, -1)
 	if calls == nil || r.disabled(constructs.Lock) {
 		return
 	}
 	routine := "omp_test_" + strings.ToLower(calls[0][1]) + "lock"
 	n := it.norm
-	if !r.alone(k) || !(assignRx.MatchString(n) || actionRx.MatchString(n)) || ifThenRx.MatchString(n) {
+	if !r.alone(k) || !(assignRx().MatchString(n) || actionRx().MatchString(n)) || ifThenRx().MatchString(n) {
 		r.warn(k, "a call of %s outside an assignment, CALL, PRINT, WRITE or logical IF statement alone on its line is not measured", routine)
 		return
 	}
@@ -115,7 +118,7 @@ func (r *rw) replaceTests(k int, s string, want int) (string, bool) {
 		case c == '\'' || c == '"':
 			quote = c
 		}
-		m := testAt.FindStringSubmatchIndex(s[i:])
+		m := testAt().FindStringSubmatchIndex(s[i:])
 		if quote != 0 || m == nil || (i > 0 && isNameByte(s[i-1])) {
 			b.WriteByte(c)
 			continue

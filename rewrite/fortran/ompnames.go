@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 )
 
 // gfortran takes a function that a procedure declares only by its type
@@ -23,14 +24,14 @@ var ompFunctions = words("omp_get_thread_num omp_get_num_threads omp_get_max_thr
 	"omp_get_place_num omp_get_default_device omp_get_num_devices omp_get_num_teams omp_get_team_num " +
 	"omp_is_initial_device omp_get_initial_device omp_get_max_task_priority omp_test_lock omp_test_nest_lock")
 
-var ompCallRx = regexp.MustCompile(`(?:^|[^A-Z0-9_%])(OMP_[A-Z0-9_]+)\(`)
+var ompCallRx = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?:^|[^A-Z0-9_%])(OMP_[A-Z0-9_]+)\(`) })
 
 // ompUse returns the use statement of omp_lib for the runtime functions
 // that the items after k up to e call, or nil.
 func (r *rw) ompUse(k, e int) []string {
 	seen := map[string]bool{}
 	for j := k + 1; j <= e && j < len(r.its); j++ {
-		for _, m := range ompCallRx.FindAllStringSubmatch(r.its[j].norm, -1) {
+		for _, m := range ompCallRx().FindAllStringSubmatch(r.its[j].norm, -1) {
 			if n := strings.ToLower(m[1]); ompFunctions[n] {
 				seen[n] = true
 			}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 
 	"gopari/internal/constructs"
 )
@@ -20,13 +21,13 @@ import (
 // skip it, the body runs inside a DO loop of one trip, and a labeled
 // CONTINUE that ends the loop (the target of a GO TO) becomes the call.
 
-var tlSchedRx = regexp.MustCompile(`(?i)^\s*(strict\s*:)?\s*(.*)$`)
+var tlSchedRx = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?i)^\s*(strict\s*:)?\s*(.*)$`) })
 
 // taskloop instruments the taskloop at k whose loop ends with item last:
 // a loop with a loop control that ends with END DO or a CONTINUE of its
 // own (loop checks).
 func (r *rw) taskloop(k, last int, cs []clause, tail func([]string)) {
-	head := doHeadRx.FindStringSubmatch(r.its[k+1].raw)
+	head := doHeadRx().FindStringSubmatch(r.its[k+1].raw)
 	end := r.its[last]
 	var flags []string
 	if hasClause(cs, "untied") {
@@ -73,7 +74,7 @@ func (r *rw) taskloopOK(k, last int) bool {
 			why = "it collapses a nest"
 		}
 	}
-	if why == "" && (doHeadRx.FindStringSubmatch(r.its[k+1].raw) == nil || !r.endsOwnLoop(k+1, last)) {
+	if why == "" && (doHeadRx().FindStringSubmatch(r.its[k+1].raw) == nil || !r.endsOwnLoop(k+1, last)) {
 		why = "its loop must have a loop control and end with END DO or a CONTINUE of its own"
 	}
 	if why != "" {
@@ -122,7 +123,7 @@ func describeTaskloop(head []string, cs []clause) []string {
 		if kind == 0 || !c.hasArgs {
 			continue
 		}
-		m := tlSchedRx.FindStringSubmatch(c.args)
+		m := tlSchedRx().FindStringSubmatch(c.args)
 		if m[1] != "" {
 			kind += 2 // POMP_TL_NUM_TASKS_STRICT, POMP_TL_GRAINSIZE_STRICT
 		}

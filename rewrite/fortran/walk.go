@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 
 	"gopari/internal/constructs"
 )
@@ -54,7 +55,7 @@ func (r *rw) findEnd(k int) int {
 	return -1
 }
 
-var blockRx = regexp.MustCompile(`^([A-Z][A-Z0-9_]*:)?BLOCK$`)
+var blockRx = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^([A-Z][A-Z0-9_]*:)?BLOCK$`) })
 
 // strictBlock returns, for a block construct at k whose body is a
 // strictly structured block (BLOCK ... END BLOCK, OpenMP 5.1), the item
@@ -62,7 +63,7 @@ var blockRx = regexp.MustCompile(`^([A-Z][A-Z0-9_]*:)?BLOCK$`)
 // -1); or -1, -1.
 func (r *rw) strictBlock(k int) (last, end int) {
 	d := r.its[k].dir
-	if d.info.shape != sBlock || k+1 >= len(r.its) || !blockRx.MatchString(r.its[k+1].norm) {
+	if d.info.shape != sBlock || k+1 >= len(r.its) || !blockRx().MatchString(r.its[k+1].norm) {
 		return -1, -1
 	}
 	depth := 0
@@ -70,7 +71,7 @@ func (r *rw) strictBlock(k int) (last, end int) {
 		n := r.its[j].norm
 		switch {
 		case r.its[j].dir != nil || r.its[j].isPomp:
-		case blockRx.MatchString(n):
+		case blockRx().MatchString(n):
 			depth++
 		case strings.HasPrefix(n, "ENDBLOCK") && !strings.HasPrefix(n, "ENDBLOCKDATA"):
 			if depth--; depth == 0 {
