@@ -152,7 +152,7 @@ static __attribute__((noinline)) POMP_Task_info create_begin_full(POMP_Region *r
 	int m = sampled(t, n, id);
 	if (m && sample(n, id))
 		m = 2;
-	sampled_next(s, n);
+	sampled_next(s, n, id);
 	info.ctx = note_creation(t, task, s, id, info.id, n, parent, m, 1);
 	if (CALLPATHS(t))
 		pomp_cp_created(t, info.id);
@@ -367,7 +367,7 @@ static inline __attribute__((always_inline)) POMP_Task_handle create_body(pomp_t
 	int m = 0;
 	if (timed)
 		m = sampled(t, n, id) ? (sample(n, id) ? 2 : 1) : 0;
-	else if (__builtin_expect(n >= s->next_timed || !pomp_g.sampling || (pomp_g.rflags[id] & RF_LONG), 0))
+	else if (__builtin_expect(n >= s->next_timed || !pomp_g.sampling, 0))
 		return traced ? create_full(r, ctx, iter) : create_sampled(t, r, ctx); /* sampled may say so */
 	pomp_frame *task = &t->fr[t->task];
 	unsigned h = edge_slot(task->region, id);
@@ -380,7 +380,7 @@ static inline __attribute__((always_inline)) POMP_Task_handle create_body(pomp_t
 	pomp_thread.next = info.id + 1;
 	(*t->ecache[h].count)++; /* add_edge, its cache hit known */
 	if (timed)
-		sampled_next(s, n);
+		sampled_next(s, n, id);
 	info.ctx = note_creation(t, task, s, id, info.id, n, t->cur_id & POMP_CTX_PARENT, m, traced);
 	if (m) {
 		t->create_start = now();
@@ -630,10 +630,22 @@ static __attribute__((noinline)) void task_end_other(POMP_Region *r)
 	task_end_body(t, r, 1);
 }
 
+/* task_end_lean is the rest of the entry point for a lean thread: a
+ * task frame with flags, or not on top. */
+static __attribute__((noinline)) void task_end_lean(pomp_thr *t, POMP_Region *r) { task_end_body(t, r, 0); }
+
+/* The entry point ends an untimed task on top of a lean thread's stack
+ * whose frame has no flags (as task_push leaves it) after one compare
+ * of its head: what task_end_body checks in four. */
 void pomp_rt_task_end(POMP_Region *r)
 {
 	pomp_thr *t = lean_self();
 	if (__builtin_expect(!lean(t), 0))
 		return task_end_other(r);
-	task_end_body(t, r, 0);
+	int i = t->task;
+	pomp_frame *f = &t->fr[i];
+	uint32_t rid = r->id;
+	if (__builtin_expect(frame_head(f) != frame_head_of(rid, FR_TASK, PH_CONSTRUCT, 0) || i != t->nfr - 1 || rid >= t->nstat, 0))
+		return task_end_lean(t, r);
+	task_pop(t, f, rid);
 }

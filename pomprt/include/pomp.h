@@ -177,6 +177,10 @@ enum {
 typedef struct POMP_Thread {
 	POMP_Task_handle current; /* the task this thread executes */
 	unsigned long long next;  /* the next task ID to hand out; 0 before registration */
+	/* The runtime's own, beside current so that its entry points find
+	 * both from one thread-local address: its state when it may take
+	 * its fast paths untraced, and traced. */
+	void *rt_lean, *rt_stream;
 } POMP_Thread;
 
 extern POMP_TLS POMP_Thread pomp_thread;
