@@ -631,8 +631,14 @@ static __attribute__((noinline)) void task_end_other(POMP_Region *r)
 }
 
 /* task_end_lean is the rest of the entry point for a lean thread: a
- * task frame with flags, or not on top. */
-static __attribute__((noinline)) void task_end_lean(pomp_thr *t, POMP_Region *r) { task_end_body(t, r, 0); }
+ * task frame with flags, or not on top. A measured task's goes to the
+ * full path at once. */
+static __attribute__((noinline)) void task_end_lean(pomp_thr *t, POMP_Region *r)
+{
+	if (t->fr[t->task].flags & FL_MEASURED)
+		return task_end_full(r);
+	task_end_body(t, r, 0);
+}
 
 /* The entry point ends an untimed task on top of a lean thread's stack
  * whose frame has no flags (as task_push leaves it) after one compare
