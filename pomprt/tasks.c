@@ -448,13 +448,13 @@ POMP_Task_handle pomp_rt_task_create_begin_iter(POMP_Region *r, POMP_Task_ctx *c
 	return create_body(t, r, ctx, 0, POMP_ITERATION_UNKNOWN, 0);
 }
 
-/* task_push pushes the frame of an untimed task, at ts if it read the
- * clock: the part of a fast task begin after the frame below is dealt
- * with. */
-static inline __attribute__((always_inline)) void task_push(pomp_thr *t, POMP_Region *r, POMP_Task_handle id, POMP_Task_ctx ctx, uint64_t ts, const int traced)
+/* task_push_on pushes the frame of an untimed task, at ts if it read
+ * the clock, on t whose innermost task frame is c: the part of a fast
+ * task begin after the frame below is dealt with. */
+static inline __attribute__((always_inline)) void task_push_on(pomp_thr *t, pomp_frame *c, POMP_Region *r, POMP_Task_handle id, POMP_Task_ctx ctx,
+                                                               uint64_t ts, const int traced)
 {
 	uint32_t rid = r->id;
-	pomp_frame *c = &t->fr[t->task];
 	c->susp++;
 	/* An untimed task's frame: its time fields are never read, but for
 	 * start and last when it read the clock (FL_TS). */
@@ -469,6 +469,12 @@ static inline __attribute__((always_inline)) void task_push(pomp_thr *t, POMP_Re
 	}
 	if (traced)
 		ev_put(t, EV_TASK_BEGIN, rid, ts, 2, id, ctx & POMP_CTX_PARENT);
+}
+
+/* task_push is task_push_on the innermost task frame c of t. */
+static inline __attribute__((always_inline)) void task_push(pomp_thr *t, POMP_Region *r, POMP_Task_handle id, POMP_Task_ctx ctx, uint64_t ts, const int traced)
+{
+	task_push_on(t, &t->fr[t->task], r, id, ctx, ts, traced);
 }
 
 /* task_begin_timed begins an untimed task on a timed frame that it must
@@ -518,7 +524,12 @@ static inline __attribute__((always_inline)) void task_begin_body(pomp_thr *t, P
 		return task_begin_on_timed(t, r, id, ctx);
 	if (traced)
 		return task_begin_traced(t, r, id, ctx);
-	task_push(t, r, id, ctx, 0, 0);
+	/* The push reloads what it reads of t and r, but c, rather than
+	 * keep the checks' values in registers: the entry point then saves
+	 * none on x86-64 (gcc 12: 59 -> 56 instructions for a fib task, 42
+	 * -> 34 before a tiny task's task_begin_on_timed). */
+	__asm__("" ::: "memory");
+	task_push_on(t, c, r, id, ctx, 0, 0);
 }
 
 /* task_begin_ok reports whether t may begin task id of r on a fast path
