@@ -366,8 +366,9 @@ static inline __attribute__((always_inline)) uint64_t close_top(pomp_thr *t, pom
 
 /* light is the mark a point construct of an untimed task leaves on the
  * task's frame instead of a frame of its own (see pomp_rt_enter): its
- * region and phase. */
-static inline uint64_t light(uint32_t region, int ph) { return (uint64_t)region << 2 | (uint64_t)ph; }
+ * region and phase, inverted, so that no estimate of ticks (pomp_frame.est
+ * of a measured frame) equals it (exit_light). */
+static inline uint64_t light(uint32_t region, int ph) { return ~((uint64_t)region << 2 | (uint64_t)ph); }
 
 /* phase_of returns the phase of an event code of pomp_rt_enter and
  * pomp_rt_exit: the codes are the phases' numbers. */
