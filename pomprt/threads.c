@@ -197,6 +197,8 @@ POMP_Task_handle pomp_rt_thread_new(void)
 	return pomp_thread.next;
 }
 
+void pomp_rt_task_begin_new(void) { pomp_thread.current = POMP_New_task_id(); }
+
 /* new_loc creates a location; the caller holds pomp_g.mu. */
 static uint32_t new_loc(uint32_t parent, uint32_t num, uint32_t level, uint32_t os)
 {
