@@ -100,7 +100,7 @@ func TestViewsAgree(t *testing.T) {
 		"HTML page":       htmlRun(t, htmlPage(t, exp)),
 		"job of one rank": jobRun(job.Merge(&job.Job{Ranks: []job.Rank{{Rank: 0, Profile: p}}, Size: 1}), 0),
 	}
-	if js := runGopari(t, "report", "--json", exp); !json.Valid([]byte(js)) || !strings.Contains(js, `"format": "gopari-profile"`) {
+	if js := runGopari(t, "report", "--json", exp); !json.Valid([]byte(js)) || !strings.Contains(js, `"format":"gopari-profile"`) {
 		t.Errorf("report --json does not print the profile:\n%.200s", js)
 	}
 	want := truth(t, p, 6, 2)
