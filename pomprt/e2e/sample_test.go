@@ -117,20 +117,28 @@ func within(got, want uint64) bool {
 	return math.Abs(float64(got)-float64(want)) <= 0.1*float64(want)
 }
 
+// runSampledTree runs sampled.c's build exe with env and its argument:
+// it must exit 0 and quietly, with sampled call paths; it returns the
+// run, what the program printed and the call-path tree.
+func runSampledTree(t *testing.T, exe string, env []string, arg string) (result, map[string]uint64, *callpath.Tree) {
+	t.Helper()
+	r := run(t, exe, env, arg)
+	if r.code != 0 || r.stderr != "" {
+		t.Fatalf("exit %d, stderr:\n%s", r.code, r.stderr)
+	}
+	tree, err := callpath.FromProfile(readProfile(t, r))
+	if err != nil || tree == nil || tree.Sampling == nil {
+		t.Fatalf("no sampled call paths (%v)", err)
+	}
+	return r, printed(t, r.stdout), tree
+}
+
 // sampledRun makes one run of sampled.c for TestSampledCallPaths at n
 // threads: what must hold on every run is checked (errors), what the
 // machine's load may move is returned, for the caller to judge.
 func sampledRun(t *testing.T, exe string, env []string, n int) (off []string) {
 	t.Helper()
-	r := run(t, exe, env, "3")
-	if r.code != 0 || r.stderr != "" {
-		t.Fatalf("exit %d, stderr:\n%s", r.code, r.stderr)
-	}
-	got := printed(t, r.stdout)
-	tree, err := callpath.FromProfile(readProfile(t, r))
-	if err != nil || tree == nil || tree.Sampling == nil {
-		t.Fatalf("no sampled call paths (%v)", err)
-	}
+	r, got, tree := runSampledTree(t, exe, env, "3")
 	if sg := tree.Sampling; sg.Hz != 1000 || sg.Clock != "cpu" || sg.PeriodNs != 1000000 {
 		t.Errorf("sampling %+v, want 1000 Hz of cpu time", *sg)
 	}
@@ -335,15 +343,7 @@ func TestSampledWithFunctions(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
 			exe := buildCC(t, c, "sampled.c", "--functions")
-			r := run(t, exe, []string{"OMP_NUM_THREADS=1", "GOPARI_SAMPLE_HZ=1000"}, "2")
-			if r.code != 0 || r.stderr != "" {
-				t.Fatalf("exit %d, stderr:\n%s", r.code, r.stderr)
-			}
-			got := printed(t, r.stdout)
-			tree, err := callpath.FromProfile(readProfile(t, r))
-			if err != nil || tree == nil || tree.Sampling == nil {
-				t.Fatalf("no sampled call paths (%v)", err)
-			}
+			_, got, tree := runSampledTree(t, exe, []string{"OMP_NUM_THREADS=1", "GOPARI_SAMPLE_HZ=1000"}, "2")
 			leaf := cpByName(tree, "leaf")
 			if ns := sampledCPU(tree, leaf); !within(ns, got["leaf"]) || cpVisits(tree, leaf) != 1 {
 				t.Errorf("leaf: %d ns of samples, %d visits; the program spun %d ns there in 1 call:\n%s", ns, cpVisits(tree, leaf), got["leaf"], samplesText(tree))
