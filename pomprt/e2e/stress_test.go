@@ -8,6 +8,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -138,14 +139,7 @@ func TestExitInTask(t *testing.T) {
 func TestSignals(t *testing.T) {
 	needTools(t)
 	t.Parallel()
-	// Run under nohup (or with SIGINT ignored, as background jobs of a
-	// non-interactive shell are), the test's children would inherit the
-	// "ignore" and rightly keep it. Go starts children with the default
-	// action for the signals this process handles, so handle them here
-	// for the duration of the test.
-	caught := make(chan os.Signal, 1)
-	signal.Notify(caught, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP)
-	defer signal.Reset(syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP)
+	childSignalsDefault(t)
 	p := build(t, compilers[0], "spin.c")
 	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP} {
 		res := runUntilRunning(t, []string{p.inst}, sig)
@@ -181,6 +175,39 @@ func TestSignals(t *testing.T) {
 	if ws := res.state.Sys().(syscall.WaitStatus); !ws.Signaled() || ws.Signal() != syscall.SIGTERM {
 		t.Errorf("ignored SIGINT: the program ended with %v, want death by SIGTERM", res.state)
 	}
+}
+
+// sigDefault counts the tests that need their children to start with
+// the default action of SIGINT, SIGTERM and SIGHUP.
+var sigDefault struct {
+	sync.Mutex
+	n int
+	c chan os.Signal
+}
+
+// childSignalsDefault makes the programs that t starts, until it ends,
+// begin with the default action of SIGINT, SIGTERM and SIGHUP. Run under
+// nohup (or with SIGINT ignored, as background jobs of a non-interactive
+// shell are), the test's children would inherit the "ignore" and rightly
+// keep it; Go starts children with the default action for the signals
+// this process handles, so they are handled while any such test runs
+// (parallel tests share the one registration).
+func childSignalsDefault(t *testing.T) {
+	sigs := []os.Signal{syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP}
+	sigDefault.Lock()
+	defer sigDefault.Unlock()
+	if sigDefault.n == 0 {
+		sigDefault.c = make(chan os.Signal, 1)
+		signal.Notify(sigDefault.c, sigs...)
+	}
+	sigDefault.n++
+	t.Cleanup(func() {
+		sigDefault.Lock()
+		defer sigDefault.Unlock()
+		if sigDefault.n--; sigDefault.n == 0 {
+			signal.Reset(sigs...)
+		}
+	})
 }
 
 type signalled struct {

@@ -149,6 +149,7 @@ func TestTraceExits(t *testing.T) {
 		t.Fatalf("otf2-print not installed (Debian otf2-tools), though gopari was built with OTF2")
 	}
 	t.Parallel()
+	childSignalsDefault(t) // under nohup, SIGHUP would not end the program
 	c := compilers[0]
 	exitTask := build(t, c, "exit_task.c")
 	r := run(t, exitTask.inst, []string{"OMP_NUM_THREADS=2", "GOPARI_MODE=trace"})

@@ -211,6 +211,7 @@ func TestTraceBudget(t *testing.T) {
 // whole, beside the profile.
 func TestTraceSignal(t *testing.T) {
 	needTools(t)
+	childSignalsDefault(t)
 	p := build(t, compilers[0], "spin.c")
 	res := runUntilRunning(t, []string{"/usr/bin/env", "GOPARI_MODE=trace", p.inst}, syscall.SIGINT)
 	if ws := res.state.Sys().(syscall.WaitStatus); !ws.Signaled() || ws.Signal() != syscall.SIGINT {
