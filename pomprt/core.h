@@ -42,8 +42,6 @@ void pomp_configure(void);
 
 /* threads.c */
 extern __thread pomp_thr *pomp_self_tls __attribute__((tls_model("initial-exec")));
-extern __thread pomp_thr *pomp_lean_tls __attribute__((tls_model("initial-exec")));
-extern __thread pomp_thr *pomp_stream_tls __attribute__((tls_model("initial-exec")));
 void pomp_thread_slow(pomp_thr *t, uint8_t why);
 pomp_thr *pomp_register_thread(void);
 uint32_t pomp_root_loc(pomp_thr *t);
@@ -188,12 +186,17 @@ static inline __attribute__((always_inline)) int sampled(pomp_thr *t, uint64_t n
 	return n <= SAMPLE_EXACT || (n & (SAMPLE_EVERY - 1)) == 0 || !pomp_g.sampling || (pomp_g.rflags[region] & RF_LONG);
 }
 
-/* sampled_next notes in s that its n-th instance's creation was
- * decided: the next that sampled may time (the fast paths check this
- * first). */
-static inline void sampled_next(pomp_stat *s, uint64_t n)
+/* sampled_next notes in s that the creation of its n-th instance, of
+ * region, was decided: the next that sampled may time, which is the
+ * next one while it times all (the fast paths check this alone). A
+ * region found long (RF_LONG) after this is timed in full from the
+ * next sampled instance on, at most SAMPLE_EVERY instances later. */
+static inline void sampled_next(pomp_stat *s, uint64_t n, uint32_t region)
 {
-	s->next_timed = n < SAMPLE_EXACT ? 0 : (n | (SAMPLE_EVERY - 1)) + 1;
+	if (n < SAMPLE_EXACT || (pomp_g.rflags[region] & RF_LONG))
+		s->next_timed = 0;
+	else
+		s->next_timed = (n | (SAMPLE_EVERY - 1)) + 1;
 }
 
 /* sample reports whether the n-th instance of region, measured, is a
@@ -219,6 +222,25 @@ static inline __attribute__((always_inline)) pomp_frame *push(pomp_thr *t)
 		pomp_grow_frames(t);
 	return &t->fr[t->nfr++];
 }
+
+/* frame_head returns the first 8 bytes of frame f: its region, kind,
+ * phase and flags, which frame_head_of builds, so that a fast path
+ * checks the four in one compare. */
+static inline __attribute__((always_inline)) uint64_t frame_head(const pomp_frame *f)
+{
+	uint64_t h;
+	__builtin_memcpy(&h, f, sizeof h);
+	return h;
+}
+
+static inline __attribute__((always_inline)) uint64_t frame_head_of(uint32_t region, int kind, int phase, int flags)
+{
+	return region | (uint64_t)(uint8_t)kind << 32 | (uint64_t)(uint8_t)phase << 40 | (uint64_t)(uint16_t)flags << 48;
+}
+
+_Static_assert(__builtin_offsetof(pomp_frame, kind) == 4 && __builtin_offsetof(pomp_frame, phase) == 5 &&
+                   __builtin_offsetof(pomp_frame, flags) == 6 && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__,
+               "a frame's head is region, kind, phase and flags in 8 bytes, little-endian");
 
 static inline __attribute__((always_inline)) pomp_frame *top(pomp_thr *t) { return &t->fr[t->nfr - 1]; }
 
@@ -344,8 +366,9 @@ static inline __attribute__((always_inline)) uint64_t close_top(pomp_thr *t, pom
 
 /* light is the mark a point construct of an untimed task leaves on the
  * task's frame instead of a frame of its own (see pomp_rt_enter): its
- * region and phase. */
-static inline uint64_t light(uint32_t region, int ph) { return (uint64_t)region << 2 | (uint64_t)ph; }
+ * region and phase, inverted, so that no estimate of ticks (pomp_frame.est
+ * of a measured frame) equals it (exit_light). */
+static inline uint64_t light(uint32_t region, int ph) { return ~((uint64_t)region << 2 | (uint64_t)ph); }
 
 /* phase_of returns the phase of an event code of pomp_rt_enter and
  * pomp_rt_exit: the codes are the phases' numbers. */
@@ -549,14 +572,14 @@ static inline __attribute__((always_inline)) int fast(pomp_thr *t)
  * (threads.c); else a placeholder whose cur_id no handle matches. With
  * lean, one check of the thread's handle at an entry point is all of
  * fast's and the stream's: the rest goes to the entry's other path. */
-static inline __attribute__((always_inline)) pomp_thr *lean_self(void) { return pomp_lean_tls; }
+static inline __attribute__((always_inline)) pomp_thr *lean_self(void) { return (pomp_thr *)pomp_thread.rt_lean; }
 
 static inline __attribute__((always_inline)) int lean(const pomp_thr *t) { return pomp_thread.current == t->cur_id; }
 
 /* stream_self is lean_self for the fast paths traced: the calling
  * thread's state when it is registered, not slow and keeps a stream
  * (whose mask a forked child clears: check it), else the placeholder. */
-static inline __attribute__((always_inline)) pomp_thr *stream_self(void) { return pomp_stream_tls; }
+static inline __attribute__((always_inline)) pomp_thr *stream_self(void) { return (pomp_thr *)pomp_thread.rt_stream; }
 
 /* unpark_if_parked continues the untied task whose placeholder is the
  * innermost task of t: an event of the task's own code happens here. */

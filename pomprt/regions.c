@@ -98,12 +98,13 @@ static inline __attribute__((always_inline)) int skip_standalone(pomp_thr *t, po
 /* exit_light ends a point construct of an untimed task, marked on the
  * task's frame (enter_body), and ends the creation in progress as every
  * event does. It returns 0, doing nothing, if the top frame bears no
- * mark of region id and phase ph. */
+ * mark of region id and phase ph. A mark has its top bit set, which no
+ * estimate of a measured frame reaches (an untimed phase frame's is 0):
+ * the frame that bears it is an untimed task's, the innermost. */
 static inline __attribute__((always_inline)) int exit_light(pomp_thr *t, uint32_t id, int ph)
 {
-	int i = t->nfr - 1;
-	pomp_frame *f = &t->fr[i];
-	if (f->est == light(id, ph) && t->task == i && !(f->flags & FL_MEASURED)) {
+	pomp_frame *f = &t->fr[t->nfr - 1];
+	if (f->est == light(id, ph)) {
 		f->est = 0;
 		t->creating = 0;
 		return 1;

@@ -26,7 +26,8 @@
  * the instances of short task regions: all instances until a location has
  * created SAMPLE_EXACT of a region, then one in SAMPLE_EVERY, unless the
  * measured instances of the region ran LONG_NS or more on average, after
- * which all are measured. A task that is not measured still reads the
+ * which all are measured (a task creation sees that at its location's
+ * next sampled instance: at most SAMPLE_EVERY instances later). A task that is not measured still reads the
  * clock when it begins and ends on top of a measured frame, so that the
  * frame below stays exact; unless its region is short (RF_SHORT: its
  * measured instances took less than SHORT_NS from begin to end, but for

@@ -8,8 +8,14 @@
 #include <string.h>
 #include "core.h"
 
-/* The public thread state of pomp.h, and the mode. */
-POMP_TLS POMP_Thread pomp_thread;
+/* The state lean_self returns for a thread that may not take the fast
+ * paths untraced: its cur_id matches no task handle (they are below
+ * 2^63), and it is slow besides. */
+static pomp_thr nothr = {.cur_id = ~0ull, .slow = SLOW_RECORD};
+
+/* The public thread state of pomp.h, with the runtime's pointers
+ * (lean_self, stream_self), and the mode. */
+POMP_TLS POMP_Thread pomp_thread = {.rt_lean = &nothr, .rt_stream = &nothr};
 int pomp_mode = POMP_MODE_OFF;
 int pomp_iterations; /* pomp.h: set by pomp_ev_configure when there is a stream */
 
@@ -17,20 +23,14 @@ pomp_rt pomp_g = {.mu = PTHREAD_MUTEX_INITIALIZER};
 
 __thread pomp_thr *pomp_self_tls __attribute__((tls_model("initial-exec")));
 
-/* The state lean_self returns for a thread that may not take the fast
- * paths untraced: its cur_id matches no task handle (they are below
- * 2^63), and it is slow besides. */
-static pomp_thr nothr = {.cur_id = ~0ull, .slow = SLOW_RECORD};
-__thread pomp_thr *pomp_lean_tls __attribute__((tls_model("initial-exec"))) = &nothr;
-__thread pomp_thr *pomp_stream_tls __attribute__((tls_model("initial-exec"))) = &nothr;
 
 /* lean_check points the calling thread's lean_self and stream_self at
  * its state, or away from it: a thread in record mode or with call paths
  * takes neither; one with a stream, the second. */
 static void lean_check(pomp_thr *t)
 {
-	pomp_lean_tls = !t->slow && !t->ev.mask ? t : &nothr;
-	pomp_stream_tls = !t->slow && t->ev.mask ? t : &nothr;
+	pomp_thread.rt_lean = !t->slow && !t->ev.mask ? t : &nothr;
+	pomp_thread.rt_stream = !t->slow && t->ev.mask ? t : &nothr;
 }
 
 /* pomp_thread_slow sends the events of t, the calling thread, to the
@@ -196,6 +196,8 @@ POMP_Task_handle pomp_rt_thread_new(void)
 	}
 	return pomp_thread.next;
 }
+
+void pomp_rt_task_begin_new(void) { pomp_thread.current = POMP_New_task_id(); }
 
 /* new_loc creates a location; the caller holds pomp_g.mu. */
 static uint32_t new_loc(uint32_t parent, uint32_t num, uint32_t level, uint32_t os)

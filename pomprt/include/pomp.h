@@ -177,6 +177,10 @@ enum {
 typedef struct POMP_Thread {
 	POMP_Task_handle current; /* the task this thread executes */
 	unsigned long long next;  /* the next task ID to hand out; 0 before registration */
+	/* The runtime's own, beside current so that its entry points find
+	 * both from one thread-local address: its state when it may take
+	 * its fast paths untraced, and traced. */
+	void *rt_lean, *rt_stream;
 } POMP_Thread;
 
 extern POMP_TLS POMP_Thread pomp_thread;
@@ -277,13 +281,21 @@ POMP_INLINE void POMP_Task_create_end(POMP_Region *r, POMP_Task_ctx ctx)
 		pomp_rt_task_create_end(r);
 }
 
+/* pomp_rt_task_begin_new makes a fresh ID the calling thread's current
+ * task: a task created while measurement was off, begun in ids mode. */
+void pomp_rt_task_begin_new(void);
+
 POMP_INLINE void POMP_Task_begin(POMP_Region *r, POMP_Task_handle id, POMP_Task_ctx ctx)
 {
 	int mode = pomp_mode;
 	if (mode >= POMP_MODE_PROFILE)
 		pomp_rt_task_begin(r, id, ctx); /* sets the current task */
-	else if (mode != POMP_MODE_OFF)
-		pomp_thread.current = id ? id : POMP_New_task_id();
+	else if (mode != POMP_MODE_OFF) {
+		if (POMP_UNLIKELY(!id))
+			pomp_rt_task_begin_new(); /* out of line: the task's code keeps no thread-local address across it */
+		else
+			pomp_thread.current = id;
+	}
 }
 
 POMP_INLINE void POMP_Task_end(POMP_Region *r)

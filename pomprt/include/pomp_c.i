@@ -73,6 +73,7 @@ enum {
 typedef struct POMP_Thread {
  POMP_Task_handle current;
  unsigned long long next;
+ void *rt_lean, *rt_stream;
 } POMP_Thread;
 extern __thread __attribute__((__tls_model__("initial-exec"))) POMP_Thread pomp_thread;
 extern int pomp_mode;
@@ -123,13 +124,18 @@ static __inline__ __attribute__((__always_inline__, __unused__)) void POMP_Task_
  if (__builtin_expect(!!(ctx & (3ull << 62)), 0))
   pomp_rt_task_create_end(r);
 }
+void pomp_rt_task_begin_new(void);
 static __inline__ __attribute__((__always_inline__, __unused__)) void POMP_Task_begin(POMP_Region *r, POMP_Task_handle id, POMP_Task_ctx ctx)
 {
  int mode = pomp_mode;
  if (mode >= POMP_MODE_PROFILE)
   pomp_rt_task_begin(r, id, ctx);
- else if (mode != POMP_MODE_OFF)
-  pomp_thread.current = id ? id : POMP_New_task_id();
+ else if (mode != POMP_MODE_OFF) {
+  if (__builtin_expect(!!(!id), 0))
+   pomp_rt_task_begin_new();
+  else
+   pomp_thread.current = id;
+ }
 }
 static __inline__ __attribute__((__always_inline__, __unused__)) void POMP_Task_end(POMP_Region *r)
 {
