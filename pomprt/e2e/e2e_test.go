@@ -196,9 +196,14 @@ func run(t *testing.T, exe string, env []string, args ...string) result {
 	cmd.Env = append(append(os.Environ(), "GOPARI_EXPERIMENT_DIRECTORY="+exp), env...)
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
+	var hang string
+	cmd.Cancel = func() error {
+		hang = hangReport(cmd.Process.Pid)
+		return cmd.Process.Kill()
+	}
 	err := cmd.Run()
 	if ctx.Err() != nil {
-		t.Fatalf("%s %v did not finish in %v", exe, env, runTimeout)
+		t.Fatalf("%s %v did not finish in %v; its threads then:\n%s", exe, env, runTimeout, hang)
 	}
 	code := 0
 	if err != nil {

@@ -84,7 +84,11 @@ func runAll(t *testing.T, exe string, env []string, args ...string) result {
 	cmd := exec.CommandContext(ctx, exe, args...)
 	cmd.Dir = dir
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
+	var hang string
+	cmd.Cancel = func() error {
+		hang = hangReport(cmd.Process.Pid)
+		return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+	}
 	cmd.WaitDelay = time.Second
 	exp := filepath.Join(dir, "exp")
 	cmd.Env = append(append(os.Environ(), "GOPARI_EXPERIMENT_DIRECTORY="+exp), env...)
@@ -93,7 +97,7 @@ func runAll(t *testing.T, exe string, env []string, args ...string) result {
 	err := cmd.Run()
 	syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) // children left behind
 	if ctx.Err() != nil {
-		t.Fatalf("%s %v %v did not finish in %v", exe, args, env, runTimeout)
+		t.Fatalf("%s %v %v did not finish in %v; its threads then:\n%s", exe, args, env, runTimeout, hang)
 	}
 	code := 0
 	if ee, ok := err.(*exec.ExitError); ok {
