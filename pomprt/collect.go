@@ -57,6 +57,10 @@ func collect(g *C.pomp_rt, ck clock, wallNs uint64) *profile.Profile {
 			Realtime0Ns: uint64(g.realtime0)},
 		WallNs: wallNs,
 	}
+	p.TaskSampling = &profile.TaskSampling{Exact: C.SAMPLE_EXACT, Every: C.SAMPLE_EVERY}
+	if g.sampling == 0 {
+		p.TaskSampling = &profile.TaskSampling{Every: 1} // GOPARI_SAMPLING=off, or call paths by instrumentation
+	}
 	C.pthread_mutex_lock(&g.mu)
 	defer C.pthread_mutex_unlock(&g.mu)
 

@@ -388,7 +388,7 @@ enum {
 #define EGEN_ONE (1ull << 32)
 
 #define SAMPLE_EXACT 1000
-#define SAMPLE_EVERY 32
+#define SAMPLE_EVERY 64 /* a power of 2; profile.json says it (task_sampling) */
 #ifndef LONG_NS /* overridable for instruction counts under a simulator */
 #define LONG_NS 10000
 #endif

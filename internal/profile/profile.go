@@ -5,7 +5,7 @@
 // edges) are always exact. Times are in nanoseconds. They are exact for
 // everything except the instances of short task regions: after a location
 // has created 1,000 instances of a task region, the runtime measures one
-// in 32 of the further ones (and all of them while the measured ones
+// in 64 of the further ones (TaskSampling; and all of them while the measured ones
 // average 10 µs or more), because reading the clock costs as much as a
 // tiny task. A Phase says how many of its visits were timed, a Dist how
 // many instances it summarizes, and both which of those were samples:
@@ -59,6 +59,10 @@ type Profile struct {
 	// ended it, an MPI call still blocked then counts its visit and its
 	// time up to the end.
 	Exit string `json:"exit"`
+	// TaskSampling says how the instances of short task regions were
+	// sampled (Every 1: all timed). A profile of a gopari before
+	// 2026-11-28 has none: read it as OldTaskSampling.
+	TaskSampling *TaskSampling `json:"task_sampling,omitempty"`
 
 	Regions []Region `json:"regions"`
 	// Threads are locations in the team tree: one per place, such as 0.1.1
@@ -90,6 +94,28 @@ type MPIRank struct {
 	Size     int    `json:"size"` // 0 if the launcher does not say
 	Job      string `json:"job"`  // the key every rank of the job shares, e.g. ompi-135004161
 	Launcher string `json:"launcher"`
+}
+
+// TaskSampling is how the runtime sampled the instances of short task
+// regions, whose times are estimates (Phase, Dist).
+type TaskSampling struct {
+	// Exact instances of a task region are timed at each place in the
+	// team tree before sampling starts there.
+	Exact int `json:"exact"`
+	// Every is the stride after them: one instance in Every is timed
+	// (unless the region's timed instances are long, when all are).
+	Every int `json:"every"`
+}
+
+// OldTaskSampling is how gopari sampled before profiles said so.
+var OldTaskSampling = TaskSampling{Exact: 1000, Every: 32}
+
+// TaskSamplingRule returns how p's short task instances were sampled.
+func (p *Profile) TaskSamplingRule() TaskSampling {
+	if p.TaskSampling == nil {
+		return OldTaskSampling
+	}
+	return *p.TaskSampling
 }
 
 // Clock is the runtime's clock: its name ("tsc" or "monotonic") and how

@@ -75,7 +75,7 @@ func Write(w io.Writer, p *profile.Profile, top int) {
 	}
 	tw.Flush()
 	if sampled {
-		fmt.Fprintf(w, "~ estimated from the timed visits: short task instances, and what runs in them, are timed one in 32 (GOPARI_SAMPLING=off times all)\n")
+		fmt.Fprintf(w, "~ estimated from the timed visits: short task instances, and what runs in them, are timed one in %d (GOPARI_SAMPLING=off times all)\n", p.TaskSamplingRule().Every)
 	}
 	fmt.Fprintf(w, "a parallel region's time is its team's: implicit tasks, the tasks they ran in its closing barrier, their wait there, and the master's fork and join\n")
 

@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"gopari/internal/profile"
 )
 
 // envCases are the GOPARI_* variables that the runtime validates
@@ -57,6 +59,8 @@ func TestEnvWarnings(t *testing.T) {
 			}
 			if prof := readProfile(t, r); prof.Mode != "profile" {
 				t.Errorf("bad values: mode %q, want the default, profile", prof.Mode)
+			} else if got := prof.TaskSamplingRule(); got != (profile.TaskSampling{Exact: 1000, Every: 64}) {
+				t.Errorf("bad values: task_sampling %+v, want the default, 1,000 then one in 64", got)
 			}
 			if _, err := os.Stat(filepath.Join(r.dir, "events")); err == nil {
 				t.Errorf("bad values: an event stream, though GOPARI_GRAINS=yes records none")
@@ -67,6 +71,8 @@ func TestEnvWarnings(t *testing.T) {
 			}
 			if prof := readProfile(t, r); prof.Mode != "profile" {
 				t.Errorf("good values: mode %q, want profile", prof.Mode)
+			} else if got := prof.TaskSamplingRule(); got != (profile.TaskSampling{Every: 1}) {
+				t.Errorf("GOPARI_SAMPLING=off: task_sampling %+v, want every instance timed", got)
 			}
 		})
 	}

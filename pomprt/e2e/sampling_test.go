@@ -37,6 +37,9 @@ func TestSampledEstimates(t *testing.T) {
 					t.Logf("run %d: a timed task ran %.1f µs: preempted", try, float64(ts.Exec.MaxNs)/1e3)
 					continue
 				}
+				if got, want := prof.TaskSampling, (profile.TaskSampling{Exact: 1000, Every: 64}); got == nil || *got != want {
+					t.Fatalf("task_sampling %+v, want %+v (strata.c's rule)", got, want)
+				}
 				checkStrata(t, r.stdout, ts)
 				return
 			}
@@ -55,7 +58,7 @@ func checkStrata(t *testing.T, stdout string, ts profile.TaskStats) {
 		t.Fatalf("%q: %v", stdout, err)
 	}
 	truth, want = truth*1e9, want*1e9
-	picks := n/32 - 1000/32
+	picks := n/64 - 1000/64
 	if ts.Executed != uint64(n) || ts.Exec.Timed-ts.Exec.Sampled != 1000 || ts.Exec.Sampled != uint64(picks) {
 		t.Fatalf("%d tasks: exec %+v; want 1,000 certain and %d samples", n, ts.Exec, picks)
 	}

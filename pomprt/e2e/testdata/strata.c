@@ -1,8 +1,9 @@
 /* Tasks whose execution times the program knows: one thread creates n
  * tasks, the first 1,000 of which spin 1 µs and the others 0.25 µs, and
  * each task measures itself. The runtime times the first 1,000 instances
- * of a region at a place for certain, then samples one in 32 by creation
- * count (the 1,024th, 1,056th, ...), each standing for the instances
+ * of a region at a place for certain, then samples one in EVERY (64, as
+ * the runtime's SAMPLE_EVERY: the test checks the profile says so) by
+ * creation count (the 1,024th, 1,088th, ...), each standing for the instances
  * that were not timed: the program applies the same rule to its own
  * measurements, so that the runtime's estimate can be checked against it
  * whatever preemption did to the samples. An estimate that scaled every
@@ -12,6 +13,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <omp.h>
+
+#define EVERY 64
 
 static double *took;
 
@@ -45,7 +48,7 @@ int main(int argc, char **argv)
     total += took[i];
     if (i < 1000) {
       certain += took[i];
-    } else if ((i + 1) % 32 == 0) {
+    } else if ((i + 1) % EVERY == 0) {
       sampled += took[i];
       samples++;
     }
