@@ -137,28 +137,54 @@ static pomp_cpcount *counts_map(void)
 	return a == MAP_FAILED ? NULL : a;
 }
 
+/* COUNTS_STEP is how many nodes' counters of a mapping are opened at a
+ * time (64 KiB): a page's first touch must be a write. An increment reads
+ * first, and a page first read is the kernel's shared zero page, which
+ * the write then replaces with a TLB flush of the other processors by
+ * interrupt. */
+#define COUNTS_STEP 4096
+
+/* open_counts writes the pages of the counters from node from up to (not
+ * including) node to of mapping a, none of which was touched yet (from
+ * is a multiple of COUNTS_STEP: it starts a page). */
+static void open_counts(pomp_cpcount *a, uint32_t from, uint32_t to)
+{
+	volatile char *p = (volatile char *)a;
+	for (size_t b = (size_t)from * sizeof *a; b < (size_t)to * sizeof *a; b += 4096)
+		p[b] = 0;
+}
+
 static __attribute__((noinline)) pomp_cpcount *grow_counts(pomp_loc *l, uint32_t node)
 {
-	pomp_cpcount *a = l->ncp ? NULL : counts_map();
-	uint32_t cap = pomp_cp.max;
-	if (!a) { /* doubling, in the heap */
+	pomp_cpcount *a = l->cp;
+	int mapped = l->cp_mapped;
+	if (!a && (a = counts_map()))
+		mapped = 1;
+	uint32_t cap;
+	if (mapped) { /* open the mapping's pages up to node */
+		cap = node / COUNTS_STEP * COUNTS_STEP + COUNTS_STEP;
+		if (cap > pomp_cp.max)
+			cap = pomp_cp.max;
+		open_counts(a, l->ncp, cap);
+	} else { /* doubling, in the heap */
 		cap = l->ncp ? l->ncp : 64;
 		while (cap <= node)
 			cap *= 2;
 		if (cap > pomp_cp.max)
 			cap = pomp_cp.max;
-		a = calloc(cap, sizeof *a);
+		if (!(a = calloc(cap, sizeof *a)))
+			abort();
 	}
-	if (!a)
-		abort();
 	pthread_mutex_lock(&pomp_g.mu); /* Go reads them under it */
-	if (l->ncp)
-		memcpy(a, l->cp, l->ncp * sizeof *a);
 	pomp_cpcount *old = l->cp;
+	if (!mapped && l->ncp)
+		memcpy(a, old, l->ncp * sizeof *a);
 	l->cp = a;
 	l->ncp = cap;
+	l->cp_mapped = (uint8_t)mapped;
 	pthread_mutex_unlock(&pomp_g.mu);
-	free(old);
+	if (old != a)
+		free(old);
 	return &a[node];
 }
 

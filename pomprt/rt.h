@@ -156,8 +156,9 @@ typedef struct pomp_loc {
 	 * under pomp_g.mu; and the path of the last team forked here, which
 	 * its implicit tasks hang below. */
 	struct pomp_cpcount *cp;
-	uint32_t ncp;
+	uint32_t ncp;       /* counters opened: a mapping's (cp_mapped) are opened COUNTS_STEP at a time */
 	uint32_t cp_fork;
+	uint8_t cp_mapped;  /* cp is counts_map's mapping for every node, not a heap array */
 } pomp_loc;
 
 typedef struct pomp_cpcount {
