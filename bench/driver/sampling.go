@@ -24,14 +24,20 @@ import (
 // cutoff) and the proxy (built without --functions) at 1 and 2 threads:
 // the instrumented build sampled against the same build unsampled, and
 // against the uninstrumented build, wall and CPU time, paired rounds;
-// (c) the proxy's peak memory sampled, at 1 and at 4 times the steps.
+// (c) the proxy's peak memory sampled, at 1 and at 4 times the steps;
+// (d) what a sampled run pays whatever its rate: fibcut with almost no
+// work (nearly every task a path of its own) at 1 Hz against unsampled.
+//
+// Every program of (b) runs half a second or more at 1 thread (fib(43):
+// 0.7 s; fib(40), until 2026-11-28, ran 0.16 s, and (d)'s few
+// milliseconds, paid once, were most of its +4%).
 func (b *bench) sampling(w io.Writer) {
 	b.compile("fibcut", "bench/fibcut.c", "orig", "")
 	b.compile("fibcut", "bench/fibcut.c", "inst", b.gopari)
 	cc := append([]string{"g++", "-g", "-O2", "-fopenmp"}, layout...)
 	b.buildWith("proxy", "s.orig", append(cc, "bench/proxy/proxy.cc")...)
 	b.buildWith("proxy", "s.inst", append(append([]string{b.gopari, "cc"}, cc...), "bench/proxy/proxy.cc")...)
-	fib, queens, proxy := []string{"40", "12"}, []string{"13", "4"}, []string{"40", "50"}
+	fib, queens, proxy := []string{"43", "12"}, []string{"13", "4"}, []string{"40", "50"}
 	if *quick {
 		fib, queens, proxy = []string{"34", "10"}, []string{"11", "3"}, []string{"20", "20"}
 	}
@@ -56,7 +62,31 @@ func (b *bench) sampling(w io.Writer) {
 		}
 	}
 	fmt.Fprintln(w)
+	b.sampleFixed(w)
 	b.sampleMemory(w, proxy)
+}
+
+// sampleFixed measures part d: the process CPU time that sampling at 1 Hz
+// adds to fibcut 22 12 (thousands of tasks in a few milliseconds, each making a
+// path of its own) at 1 thread: the light call-path tree's nodes, the
+// unwinder's loading and the profile's call paths at exit.
+func (b *bench) sampleFixed(w io.Writer) {
+	rounds := 10 * *pairs
+	added, tasks := make([]float64, rounds), make([]float64, rounds)
+	roundsOf([]string{"profile", "sampled"}, rounds, func(kind string, r int) {
+		if kind == "profile" {
+			added[r] -= b.runSampled("fibcut.inst", 1, 0, "22", "12").cpu
+			return
+		}
+		run := b.runSampled("fibcut.inst", 1, 1, "22", "12")
+		added[r] += run.cpu
+		tasks[r] = float64(run.tasks)
+	})
+	ms := median(added) * 1e3
+	fmt.Fprintf(w, "## Sampled call paths: what a run pays once\n\nbench/fibcut.c 22 12 at 1 thread (%.0f tasks, nearly each a path of its own), "+
+		"sampled at 1 Hz against unsampled, process CPU time, %d rounds: %+.2f ms a run (median of the rounds' differences).\n\n",
+		median(tasks), rounds, ms)
+	b.check("sampled call paths, fixed cost of a run (fibcut 22 12, 1 thread)", "(measured)", fmt.Sprintf("%+.2f ms", ms), true, "")
 }
 
 // sampleRun is one run's wall and process CPU time (s) and its samples.
@@ -64,6 +94,7 @@ type sampleRun struct {
 	wall, cpu float64
 	peakMiB   float64
 	sampling  profile.Sampling
+	tasks     uint64 // created, when sampled
 }
 
 // runSampled runs b.exe[exe] at threads with args and GOPARI_SAMPLE_HZ=hz
@@ -95,6 +126,9 @@ func (b *bench) runSampled(exe string, threads, hz int, args ...string) sampleRu
 			fatalf("%s sampled at %d Hz: no samples in its profile (%v)", exe, hz, err)
 		}
 		r.sampling = *p.CallPaths.Sampling
+		for _, t := range p.Tasks {
+			r.tasks += t.Created
+		}
 	}
 	return r
 }
