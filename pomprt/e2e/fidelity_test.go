@@ -181,7 +181,11 @@ func TestTaskloop(t *testing.T) {
 // TestClosingBarrier checks each thread's wait in the closing barrier of a
 // parallel region, a parallel for and a parallel sections where one thread
 // works 200 ms and the others do nothing, against the waits the program
-// measured itself.
+// measured itself. The structure (one barrier visit per thread, every
+// thread of the program in the profile, no unmatched event) is checked on
+// every run; a wait outside its bound fails only if three runs show it,
+// as in the closing-task tests: the program's clock cannot see a
+// preemption between the runtime's clock read and its own.
 func TestClosingBarrier(t *testing.T) {
 	needTools(t)
 	for _, c := range compilers {
@@ -190,65 +194,82 @@ func TestClosingBarrier(t *testing.T) {
 			t.Parallel()
 			p := build(t, c, "barrier.c")
 			for _, threads := range threadCounts {
-				// The output holds times: the run is its own truth.
-				got := run(t, p.inst, []string{"OMP_NUM_THREADS=" + threads})
-				prof := readProfile(t, got)
-				if prof.UnmatchedEvents != 0 {
-					t.Errorf("%d unmatched events", prof.UnmatchedEvents)
+				var off []string
+				for try := 0; try < 3; try++ {
+					// The output holds times: the run is its own truth.
+					got := run(t, p.inst, []string{"OMP_NUM_THREADS=" + threads})
+					if off = checkClosingBarrier(t, threads, got); len(off) == 0 {
+						break
+					}
 				}
-				paths := pathsByIndex(prof)
-				par := regionsByLine(prof, "parallel")
-				for k, what := range []string{"parallel", "parallel-for", "parallel-sections"} {
-					waits, most := map[string]float64{}, map[string]bool{}
-					for _, f := range lines(got.stdout, what+" ") {
-						var w float64
-						fmt.Sscanf(f[2], "%f", &w)
-						waits["0."+f[1]] = w * 1e9
-						most["0."+f[1]] = len(f) > 3 && f[3] == "max"
-					}
-					if len(waits) == 0 {
-						t.Fatalf("no %s lines in %q", what, got.stdout)
-					}
-					seen := 0
-					for _, s := range prof.Stats {
-						if s.Region != par[k].ID || s.Body == nil {
-							continue
-						}
-						truth, ok := waits[paths[s.Thread]]
-						if !ok {
-							t.Errorf("%s: no truth for thread %s", what, paths[s.Thread])
-							continue
-						}
-						seen++
-						if s.Barrier == nil || s.Barrier.Visits != 1 {
-							t.Errorf("%s threads, %s, thread %s: barrier %+v", threads, what, paths[s.Thread], s.Barrier)
-							continue
-						}
-						w := float64(s.Barrier.ExclNs)
-						if most[paths[s.Thread]] {
-							// A thread that ran no section: it arrived at
-							// some time after the fork.
-							if w > truth+200e3 {
-								t.Errorf("%s threads, %s, thread %s: closing-barrier wait %.3f ms, longer than the region, %.3f ms",
-									threads, what, paths[s.Thread], w/1e6, truth/1e6)
-							}
-							continue
-						}
-						if math.Abs(w-truth) > math.Max(0.05*truth, 200e3) {
-							t.Errorf("%s threads, %s, thread %s: closing-barrier wait %.3f ms, the program measured %.3f ms",
-								threads, what, paths[s.Thread], w/1e6, truth/1e6)
-						}
-						if paths[s.Thread] != "0.0" {
-							t.Logf("%s threads, %s, thread %s: wait %.3f ms (program: %.3f ms)", threads, what, paths[s.Thread], w/1e6, truth/1e6)
-						}
-					}
-					if seen != len(waits) {
-						t.Errorf("%s threads, %s: %d threads in the profile, %d in the program", threads, what, seen, len(waits))
-					}
+				for _, e := range off {
+					t.Error(e)
 				}
 			}
 		})
 	}
+}
+
+// checkClosingBarrier checks one run of barrier.c at threads: it fails t
+// on the structure and returns the waits outside their bounds.
+func checkClosingBarrier(t *testing.T, threads string, got result) []string {
+	t.Helper()
+	prof := readProfile(t, got)
+	if prof.UnmatchedEvents != 0 {
+		t.Errorf("%d unmatched events", prof.UnmatchedEvents)
+	}
+	var off []string
+	paths := pathsByIndex(prof)
+	par := regionsByLine(prof, "parallel")
+	for k, what := range []string{"parallel", "parallel-for", "parallel-sections"} {
+		waits, most := map[string]float64{}, map[string]bool{}
+		for _, f := range lines(got.stdout, what+" ") {
+			var w float64
+			fmt.Sscanf(f[2], "%f", &w)
+			waits["0."+f[1]] = w * 1e9
+			most["0."+f[1]] = len(f) > 3 && f[3] == "max"
+		}
+		if len(waits) == 0 {
+			t.Fatalf("no %s lines in %q", what, got.stdout)
+		}
+		seen := 0
+		for _, s := range prof.Stats {
+			if s.Region != par[k].ID || s.Body == nil {
+				continue
+			}
+			truth, ok := waits[paths[s.Thread]]
+			if !ok {
+				t.Errorf("%s: no truth for thread %s", what, paths[s.Thread])
+				continue
+			}
+			seen++
+			if s.Barrier == nil || s.Barrier.Visits != 1 {
+				t.Errorf("%s threads, %s, thread %s: barrier %+v", threads, what, paths[s.Thread], s.Barrier)
+				continue
+			}
+			w := float64(s.Barrier.ExclNs)
+			if most[paths[s.Thread]] {
+				// A thread that ran no section: it arrived at some time
+				// after the fork.
+				if w > truth+200e3 {
+					off = append(off, fmt.Sprintf("%s threads, %s, thread %s: closing-barrier wait %.3f ms, longer than the region, %.3f ms",
+						threads, what, paths[s.Thread], w/1e6, truth/1e6))
+				}
+				continue
+			}
+			if math.Abs(w-truth) > math.Max(0.05*truth, 200e3) {
+				off = append(off, fmt.Sprintf("%s threads, %s, thread %s: closing-barrier wait %.3f ms, the program measured %.3f ms",
+					threads, what, paths[s.Thread], w/1e6, truth/1e6))
+			}
+			if paths[s.Thread] != "0.0" {
+				t.Logf("%s threads, %s, thread %s: wait %.3f ms (program: %.3f ms)", threads, what, paths[s.Thread], w/1e6, truth/1e6)
+			}
+		}
+		if seen != len(waits) {
+			t.Errorf("%s threads, %s: %d threads in the profile, %d in the program", threads, what, seen, len(waits))
+		}
+	}
+	return off
 }
 
 // TestLeftoverTask checks that tasks run in the closing barrier are charged
