@@ -7,6 +7,7 @@ package e2e
 import (
 	"fmt"
 	"math"
+	"strings"
 	"testing"
 
 	"gopari/internal/profile"
@@ -19,9 +20,15 @@ import (
 // computes from its own measurements with the same samples, within 30%
 // (the runtime's time of a task includes its own events, and the
 // estimate is bounded by the time the untimed tasks had). A timed task
-// that was preempted stands for 32 and throws both off, so the test takes
-// the first of ten runs in which no timed task ran long. Scaling every
-// timed instance to all gives about twice the tasks' total.
+// that was preempted stands for 64 and throws both off, so runs in which
+// a timed task ran long are not compared (up to ten are made). The
+// program makes 40,000 tasks: 610 samples. The counts of certain and
+// sampled instances are checked on every run compared; an estimate
+// outside its bound fails only if three runs show it, as the other time
+// bounds of this package do (a sample's time and the program's own
+// measurement of it differ by what the machine did between the two
+// clock reads). Scaling every timed instance to all gives about twice
+// the tasks' total.
 func TestSampledEstimates(t *testing.T) {
 	needTools(t)
 	for _, c := range compilers {
@@ -29,8 +36,9 @@ func TestSampledEstimates(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
 			p := build(t, c, "strata.c")
-			for try := 0; try < 10; try++ {
-				r := run(t, p.inst, []string{"OMP_NUM_THREADS=1"})
+			var off []string
+			for try := 0; try < 10 && len(off) < 3; try++ {
+				r := run(t, p.inst, []string{"OMP_NUM_THREADS=1"}, "40000")
 				prof := readProfile(t, r)
 				ts := taskStats(prof, regionsByLine(prof, "task")[0].ID)
 				if ts.Exec.MaxNs > 100e3 {
@@ -40,17 +48,25 @@ func TestSampledEstimates(t *testing.T) {
 				if got, want := prof.TaskSampling, (profile.TaskSampling{Exact: 1000, Every: 64}); got == nil || *got != want {
 					t.Fatalf("task_sampling %+v, want %+v (strata.c's rule)", got, want)
 				}
-				checkStrata(t, r.stdout, ts)
+				msg := checkStrata(t, r.stdout, ts)
+				if msg == "" {
+					return
+				}
+				off = append(off, msg)
+			}
+			if len(off) == 3 {
+				t.Errorf("in three runs:\n%s", strings.Join(off, "\n"))
 				return
 			}
-			t.Skip("in each of ten runs a timed task was preempted: the machine is too busy to compare estimates")
+			t.Skip("in ten runs, no timed task unpreempted and an estimate within its bound: the machine is too busy to compare estimates")
 		})
 	}
 }
 
 // checkStrata compares the estimate of strata.c's task region with the
-// program's own.
-func checkStrata(t *testing.T, stdout string, ts profile.TaskStats) {
+// program's own: it fails t on the counts and returns a message if the
+// estimate is outside its bound.
+func checkStrata(t *testing.T, stdout string, ts profile.TaskStats) string {
 	t.Helper()
 	var n int
 	var truth, want float64
@@ -67,8 +83,9 @@ func checkStrata(t *testing.T, stdout string, ts profile.TaskStats) {
 	t.Logf("tasks' total %.1f ms; their estimate %.1f ms, the runtime's %.1f ms; every timed instance scaled %.1f ms",
 		truth/1e6, want/1e6, est/1e6, naive/1e6)
 	if math.Abs(est-want) > 0.3*want {
-		t.Errorf("estimated execution %.1f ms, from the tasks' own measurements %.1f ms", est/1e6, want/1e6)
+		return fmt.Sprintf("estimated execution %.1f ms, from the tasks' own measurements %.1f ms", est/1e6, want/1e6)
 	}
+	return ""
 }
 
 // TestSampledBounds runs fib(27) and uts.c (a chain 1,200 deep with a
