@@ -159,14 +159,13 @@ func sampledRun(t *testing.T, exe string, env []string, n int) (off []string) {
 	if n == 2 {
 		off = append(off, checkSampledBarrier(t, tree, got)...)
 	}
-	// A handler that never runs fails at once; too few signals only if
-	// three runs show it: a suite run on loaded cores once caught 2, not
-	// explained yet (perhaps ITIMER_PROF's signal, the process's, finding
-	// its thread inside libunwind with signals blocked, going to a thread
-	// that waits for a core, and later ones merging with it there).
-	if got["sigprof"] == 0 {
-		t.Errorf("the program's SIGPROF handler caught no signal in 0.2 s at 10 ms, want about 20")
-	} else if got["sigprof"] < 3 {
+	// Too few signals fail only if three runs show them (a handler that
+	// never runs shows it in every run): suite runs beside two spinning
+	// processes (load 6 on 2 cores) caught 2 and 0, not explained yet
+	// (perhaps ITIMER_PROF's signal, the process's, finding its thread
+	// inside libunwind with signals blocked, going to a thread that waits
+	// for a core, and later ones merging with it there).
+	if got["sigprof"] < 3 {
 		off = append(off, fmt.Sprintf("the program's SIGPROF handler caught %d signals in 0.2 s at 10 ms, want about 20", got["sigprof"]))
 	}
 	if n == 2 {
