@@ -512,6 +512,17 @@ static inline __attribute__((always_inline)) void count_task_end(pomp_stat *s, p
 	s->suspensions += f->susp;
 }
 
+/* span_untimed: an untimed task that read the clock at both ends (f,
+ * ended at ts) tells, as a measured instance does, whether its region is
+ * short. Until that is known, every such task on a timed frame reads the
+ * clock, and the decision would otherwise wait for samples, one in
+ * SAMPLE_EVERY. */
+static inline void span_untimed(pomp_stat *s, const pomp_frame *f, uint64_t ts)
+{
+	if (f->kind == FR_TASK && pomp_g.sampling && !(pomp_g.rflags[f->region] & RF_SHORT))
+		pomp_span_seen(s, f->region, ts - f->start);
+}
+
 /* end_task_stats accounts the end of task frame f (statistics s) at ts.
  * A task's inclusive time is its execution: its own time and that of the
  * regions it ran, not the tasks that ran while it was suspended. */
@@ -537,6 +548,8 @@ static inline __attribute__((always_inline)) void end_task_stats(pomp_thr *t, po
 			pomp_long_seen(s, f->region);
 		if (f->kind == FR_TASK && pomp_g.sampling)
 			pomp_span_seen(s, f->region, ts - f->start);
+	} else if ((f->flags & FL_TS) && ts) {
+		span_untimed(s, f, ts);
 	}
 	(void)t;
 }

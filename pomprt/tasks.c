@@ -606,12 +606,7 @@ static __attribute__((noinline)) void task_end_timed(pomp_thr *t, POMP_Region *r
 			return task_end_full(r);
 		ts = now();
 		below->last = ts;
-		/* Its span tells, as a measured instance's does, whether the
-		 * region is short: until it is, every such task reads the clock,
-		 * and the decision would otherwise wait for samples, one in
-		 * SAMPLE_EVERY. */
-		if (!(pomp_g.rflags[r->id] & RF_SHORT) && pomp_g.sampling)
-			pomp_span_seen(&t->stat[r->id], r->id, ts - f->start);
+		span_untimed(&t->stat[r->id], f, ts);
 	}
 	if (t->ev.mask)
 		ev_put(t, EV_TASK_END, r->id, ts, 1, f->id, 0);

@@ -49,7 +49,7 @@ func TestSampledEstimates(t *testing.T) {
 				if got, want := prof.TaskSampling, (profile.TaskSampling{Exact: 1000, Every: 64}); got == nil || *got != want {
 					t.Fatalf("task_sampling %+v, want %+v (strata.c's rule)", got, want)
 				}
-				msg := checkStrata(t, r.stdout, ts)
+				msg := checkStrata(t, r.stdout, ts, *prof.TaskSampling)
 				if msg == "" {
 					return
 				}
@@ -67,7 +67,7 @@ func TestSampledEstimates(t *testing.T) {
 // checkStrata compares the estimate of strata.c's task region with the
 // program's own: it fails t on the counts and returns a message if the
 // estimate is outside its bound.
-func checkStrata(t *testing.T, stdout string, ts profile.TaskStats) string {
+func checkStrata(t *testing.T, stdout string, ts profile.TaskStats, rule profile.TaskSampling) string {
 	t.Helper()
 	var n int
 	var truth, want float64
@@ -75,9 +75,9 @@ func checkStrata(t *testing.T, stdout string, ts profile.TaskStats) string {
 		t.Fatalf("%q: %v", stdout, err)
 	}
 	truth, want = truth*1e9, want*1e9
-	picks := n/64 - 1000/64
-	if ts.Executed != uint64(n) || ts.Exec.Timed-ts.Exec.Sampled != 1000 || ts.Exec.Sampled != uint64(picks) {
-		t.Fatalf("%d tasks: exec %+v; want 1,000 certain and %d samples", n, ts.Exec, picks)
+	picks := n/rule.Every - rule.Exact/rule.Every
+	if ts.Executed != uint64(n) || ts.Exec.Timed-ts.Exec.Sampled != uint64(rule.Exact) || ts.Exec.Sampled != uint64(picks) {
+		t.Fatalf("%d tasks: exec %+v; want %d certain and %d samples", n, ts.Exec, rule.Exact, picks)
 	}
 	est := ts.ExecTotalNs()
 	naive := ts.Exec.MeanNs() * float64(ts.Executed)
