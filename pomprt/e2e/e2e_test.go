@@ -197,10 +197,7 @@ func run(t *testing.T, exe string, env []string, args ...string) result {
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	var hang string
-	cmd.Cancel = func() error {
-		hang = hangReport(cmd.Process.Pid)
-		return cmd.Process.Kill()
-	}
+	cmd.Cancel = reportThenKill(cmd, &hang, false)
 	err := cmd.Run()
 	if ctx.Err() != nil {
 		t.Fatalf("%s %v did not finish in %v; its threads then:\n%s", exe, env, runTimeout, hang)

@@ -85,10 +85,7 @@ func runAll(t *testing.T, exe string, env []string, args ...string) result {
 	cmd.Dir = dir
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	var hang string
-	cmd.Cancel = func() error {
-		hang = hangReport(cmd.Process.Pid)
-		return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
-	}
+	cmd.Cancel = reportThenKill(cmd, &hang, true)
 	cmd.WaitDelay = time.Second
 	exp := filepath.Join(dir, "exp")
 	cmd.Env = append(append(os.Environ(), "GOPARI_EXPERIMENT_DIRECTORY="+exp), env...)
@@ -467,7 +464,8 @@ func runSignalled(t *testing.T, exe string, env []string, closePipe bool, args .
 	cmd := exec.CommandContext(ctx, exe, args...)
 	cmd.Dir = dir
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
+	var hang string
+	cmd.Cancel = reportThenKill(cmd, &hang, true)
 	cmd.WaitDelay = time.Second
 	cmd.Env = append(append(os.Environ(), "GOPARI_EXPERIMENT_DIRECTORY="+filepath.Join(dir, "exp")), env...)
 	var stderr bytes.Buffer
@@ -487,7 +485,7 @@ func runSignalled(t *testing.T, exe string, env []string, closePipe bool, args .
 	}
 	cmd.Wait()
 	if ctx.Err() != nil {
-		t.Fatalf("%s %v did not end in %v", exe, args, runTimeout)
+		t.Fatalf("%s %v did not end in %v; its threads then:\n%s", exe, args, runTimeout, hang)
 	}
 	return cmd.ProcessState.Sys().(syscall.WaitStatus), filepath.Join(dir, "exp"), line + "\n" + stderr.String()
 }

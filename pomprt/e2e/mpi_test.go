@@ -106,10 +106,12 @@ func mpirun(t *testing.T, dir string, np int, extra []string, exe string, args .
 	cmd := exec.CommandContext(ctx, "mpirun", argv...)
 	cmd.Dir = dir
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	var hang string
 	cmd.Cancel = func() error {
 		// Open MPI starts the ranks outside mpirun's process group: a
 		// hung rank would outlive the test. The program's path is the
 		// test's own.
+		hang = hangReportOf(exe)
 		exec.Command("pkill", "-KILL", "-f", "^"+regexp.QuoteMeta(exe)).Run()
 		return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
 	}
@@ -125,7 +127,7 @@ func mpirun(t *testing.T, dir string, np int, extra []string, exe string, args .
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	err := cmd.Run()
 	if ctx.Err() != nil {
-		t.Fatalf("mpirun %v did not finish in %v\n%s", argv, 2*runTimeout, errb.String())
+		t.Fatalf("mpirun %v did not finish in %v\n%s\nits ranks' threads then:\n%s", argv, 2*runTimeout, errb.String(), hang)
 	}
 	code := 0
 	if ee, ok := err.(*exec.ExitError); ok {
