@@ -20,8 +20,8 @@ func ccCommand() *cli.Command {
 		Usage:           "compile and link through gopari",
 		ArgsUsage:       "[--raw] [--keep-files] [--dry-run] [-v] [--fallback] [--untied=…] [--disable=…] [--chunks] [--functions [--filter FILE]] COMPILER ARG...",
 		SkipFlagParsing: true,
-		Description: `Runs COMPILER with ARG... as given, instrumenting the C and C++ sources of
-commands that enable OpenMP (-fopenmp, -fopenmp=libomp, ...) and linking
+		Description: `Runs COMPILER with ARG... as given, instrumenting the C, C++ and Fortran
+sources of commands that enable OpenMP (-fopenmp, -fopenmp=libomp, ...) and linking
 libpomp.a into programs that use OpenMP or instrumented objects. Use it as
 CC = gopari cc gcc, or as CMake's compiler launcher.
 
@@ -38,8 +38,9 @@ Options (before COMPILER):
   --fallback     when instrumenting fails, compile uninstrumented, with a warning
   --untied, --disable, --chunks   as for gopari instrument
   --functions    measure the program's functions as well (call paths): the
-                 compiler's function instrumentation on every C and C++
-                 source, system headers excluded, and the runtime linked
+                 compiler's function instrumentation on every C, C++ and
+                 Fortran source (gfortran; flang has none), system headers
+                 excluded, and the runtime linked
   --filter FILE  with --functions: measure only the functions that the
                  Score-P filter file FILE includes
 

@@ -181,7 +181,58 @@ func IsOutlined(name string) bool {
 	return strings.HasPrefix(name, "__omp_offloading_")
 }
 
-// Demangle demangles a C++ name; others come back unchanged.
+// Demangle demangles a C++ name, and the name of a Fortran module
+// procedure as gfortran (__work_mod_MOD_spin) and flang (_QMwork_modPspin)
+// spell it: work_mod::spin, with what follows a dot kept (an OpenMP
+// outlined function's suffix); flang's external procedures (_QPspin)
+// lose their prefix. Others come back unchanged.
 func Demangle(name string) string {
+	if f, ok := fortranName(name); ok {
+		return f
+	}
 	return demangle.Filter(name, demangle.NoClones)
 }
+
+// fortranName returns the Fortran name of a module or flang external
+// procedure's symbol, or reports false.
+func fortranName(name string) (string, bool) {
+	base, rest := name, ""
+	if i := strings.IndexByte(name, '.'); i >= 0 {
+		base, rest = name[:i], name[i:]
+	}
+	var mod, proc string
+	if m, ok := strings.CutPrefix(base, "__"); ok {
+		mod, proc, ok = strings.Cut(m, "_MOD_")
+		if !ok {
+			return "", false
+		}
+	} else if m, ok := strings.CutPrefix(base, "_QM"); ok {
+		mod, proc, ok = strings.Cut(m, "P")
+		if !ok {
+			return "", false
+		}
+	} else if proc, ok = strings.CutPrefix(base, "_QP"); !ok {
+		return "", false
+	}
+	if !fortranIdent(proc) || mod != "" && !fortranIdent(mod) || base[1] == 'Q' && (lower(proc) != proc || lower(mod) != mod) {
+		return "", false
+	}
+	if mod == "" {
+		return proc + rest, true
+	}
+	return mod + "::" + proc + rest, true
+}
+
+// fortranIdent reports whether s is a Fortran name as compilers emit it:
+// a letter, then letters, digits and underscores.
+func fortranIdent(s string) bool {
+	for i, c := range s {
+		letter := c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
+		if !letter && (i == 0 || c != '_' && (c < '0' || c > '9')) {
+			return false
+		}
+	}
+	return s != ""
+}
+
+func lower(s string) string { return strings.ToLower(s) }

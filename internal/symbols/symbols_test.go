@@ -153,3 +153,32 @@ func TestIsOutlined(t *testing.T) {
 		}
 	}
 }
+
+// TestDemangle: C++ names demangled, Fortran module procedures as
+// gfortran and flang spell them made mod::name (an outlined function's
+// suffix kept), and every other name, look-alikes included, unchanged.
+func TestDemangle(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{"_Z3sumi", "sum(int)"},
+		{"__work_mod_MOD_spin", "work_mod::spin"},
+		{"__work_mod_MOD_top._omp_fn.0", "work_mod::top._omp_fn.0"},
+		{"__m2_MOD_solve_2d", "m2::solve_2d"},
+		{"_QMwork_modPspin", "work_mod::spin"},
+		{"_QPspin", "spin"},
+		{"_QPfib._omp_fn.1", "fib._omp_fn.1"},
+		{"MAIN__", "MAIN__"},
+		{"_QQmain", "_QQmain"},
+		{"__libc_start_main", "__libc_start_main"},
+		{"__MOD_x", "__MOD_x"},
+		{"__m_MOD_", "__m_MOD_"},
+		{"__1m_MOD_x", "__1m_MOD_x"},
+		{"_QMWorkPspin", "_QMWorkPspin"},
+		{"_QP", "_QP"},
+		{"spin_", "spin_"},
+		{"main", "main"},
+	} {
+		if got := symbols.Demangle(c.in); got != c.want {
+			t.Errorf("symbols.Demangle(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+}

@@ -89,7 +89,7 @@ func (p *plan) compileFortran(src input) error {
 		return err
 	}
 	fobj, tobj := p.temp(stem+".pomp_f.o"), p.temp(stem+".pomp_regions.o")
-	argv := append([]string(nil), p.compiler...)
+	argv := append(append([]string(nil), p.compiler...), p.functionFlags(FortranLang)...)
 	for _, a := range p.flags(keepAll, preprocess) {
 		if !pre || a != "-cpp" {
 			argv = append(argv, a)
@@ -171,7 +171,7 @@ func (p *plan) fortranText(src input, stem string, form fortran.Form, pre bool) 
 // instrument as the user wrote it.
 func (p *plan) fortranAsWritten(src input) error {
 	obj := p.objectOf(src)
-	argv := append(append([]string(nil), p.compiler...), p.flags(keepAll, preprocess)...)
+	argv := append(append(append([]string(nil), p.compiler...), p.functionFlags(FortranLang)...), p.flags(keepAll, preprocess)...)
 	argv = append(argv, src.path, p.modeFlag(), "-o", obj)
 	if err := p.exec(argv); err != nil {
 		return err

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"gopari/internal/atomicfile"
@@ -12,8 +13,8 @@ import (
 	"gopari/rewrite"
 )
 
-// Function instrumentation (gopari cc --functions, issue 25). Every C and
-// C++ source that the command compiles gets the compiler's function
+// Function instrumentation (gopari cc --functions, issue 25). Every C,
+// C++ and Fortran source that the command compiles gets the compiler's function
 // instrumentation, with or without OpenMP, as Score-P instruments every
 // file it compiles: the functions outside OpenMP files are most of the
 // call path. The flags depend on the compiler, which gopari asks
@@ -31,6 +32,8 @@ import (
 //     the C++ standard library's functions and what the filter excludes
 //     by name.
 //   - any other compiler: -finstrument-functions.
+//   - Fortran: gfortran's, as GCC's; flang has none (a warning says
+//     that its Fortran sources' functions are not measured).
 //
 // The run applies the whole filter (linkFilter embeds it in the program);
 // what the compiler left out never reaches it.
@@ -57,8 +60,11 @@ func FunctionCFlags(compiler, target []string, langs []string, includeDir string
 	seen := map[string]bool{}
 	for _, lang := range langs {
 		li, err := askCompiler(compiler, target, lang)
+		if err != nil && lang == FortranLang {
+			return nil, noFortranFunctions(compiler)
+		}
 		if err != nil {
-			return []string{"-finstrument-functions"}, fmt.Errorf("cannot ask %s for its system include directories: %v", strings.Join(compiler, " "), err)
+			return []string{"-finstrument-functions"}, fmt.Errorf("cannot ask %s for its system include directories: %v; functions in system headers are measured", strings.Join(compiler, " "), err)
 		}
 		if info.kind == "" {
 			info.kind = li.kind
@@ -70,13 +76,25 @@ func FunctionCFlags(compiler, target []string, langs []string, includeDir string
 			}
 		}
 	}
-	switch info.kind {
-	case "clang":
+	switch {
+	case info.kind != "gcc" && slices.Contains(langs, FortranLang):
+		return nil, noFortranFunctions(compiler)
+	case info.kind == "clang":
 		return []string{clangFunctionsFlag}, nil
-	case "gcc":
+	case info.kind == "gcc":
 		return gccFunctionFlags(info.dirs, includeDir, f), nil
 	}
 	return []string{"-finstrument-functions"}, nil
+}
+
+// FortranLang is the language a Fortran compiler is asked about: GCC's
+// driver preprocesses nothing as Fortran without -cpp.
+const FortranLang = "f95-cpp-input"
+
+// noFortranFunctions is the error of a compiler that cannot instrument
+// the functions of Fortran sources: flang has no -finstrument-functions.
+func noFortranFunctions(compiler []string) error {
+	return fmt.Errorf("%s cannot instrument the functions of Fortran sources (gfortran can): their functions are not measured", strings.Join(compiler, " "))
 }
 
 // gccFunctionFlags returns GCC's flags: instrumentation and its exclusions.
@@ -185,7 +203,7 @@ func (p *plan) functionFlags(langs ...string) []string {
 	}
 	fl, err := FunctionCFlags(p.compiler, targetFlags(p.line.args), langs, p.includeDir, p.o.Filter)
 	if err != nil {
-		fmt.Fprintf(p.stderr, "gopari: warning: %v; functions in system headers are measured\n", err)
+		fmt.Fprintf(p.stderr, "gopari: warning: %v\n", err)
 	}
 	if p.fnFlags == nil {
 		p.fnFlags = make(map[string][]string)
@@ -194,21 +212,24 @@ func (p *plan) functionFlags(langs ...string) []string {
 	return fl
 }
 
-// sourceLangs returns the languages of the C and C++ sources that the
-// command compiles itself (not replaced by gopari's objects), each once:
-// "c" or "c++".
+// sourceLangs returns the languages of the C, C++ and Fortran sources
+// that the command compiles itself (not replaced by gopari's objects),
+// each once: "c", "c++" or FortranLang.
 func (p *plan) sourceLangs() []string {
 	var out []string
 	seen := map[string]bool{}
 	for _, in := range p.line.inputs {
-		if in.lang == "" || in.path == "-" {
+		if in.lang == "" && !in.fortran || in.path == "-" {
 			continue
 		}
 		if _, replaced := p.objects[in.index]; replaced {
 			continue
 		}
 		lang := "c"
-		if strings.HasPrefix(in.lang, "c++") {
+		switch {
+		case in.fortran:
+			lang = FortranLang
+		case strings.HasPrefix(in.lang, "c++"):
 			lang = "c++"
 		}
 		if !seen[lang] {

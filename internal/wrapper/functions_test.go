@@ -312,3 +312,50 @@ func demangled(sym string) string {
 	}
 	return strings.TrimSpace(string(out))
 }
+
+// TestFunctionFlagsFortran: a Fortran source gets gfortran's function
+// instrumentation through gopari cc --functions, whether the command
+// instruments it (-fopenmp) or passes it through, with GCC's exclusions;
+// a compiler that cannot instrument Fortran functions (flang, or one
+// that cannot be asked) gets no flag, and an error that says so.
+func TestFunctionFlagsFortran(t *testing.T) {
+	t.Parallel()
+	if _, err := exec.LookPath("gfortran"); err != nil {
+		t.Skip("gfortran not installed")
+	}
+	fl, err := FunctionCFlags([]string{"gfortran"}, nil, []string{FortranLang}, "/gopari/include", nil)
+	if err != nil || len(fl) < 3 || fl[0] != "-finstrument-functions" || !strings.HasSuffix(fl[1], ",/gopari/include/") ||
+		fl[len(fl)-1] != "-finstrument-functions-exclude-function-list="+gccOwnFunctions {
+		t.Errorf("gfortran: flags %q, error %v", fl, err)
+	}
+	for _, cc := range []string{"false", "flang-new-19"} {
+		if _, err := exec.LookPath(cc); err != nil {
+			continue
+		}
+		fl, err := FunctionCFlags([]string{cc}, nil, []string{FortranLang}, "/gopari/include", nil)
+		if fl != nil || err == nil || !strings.Contains(err.Error(), cc+" cannot instrument the functions of Fortran sources") {
+			t.Errorf("%s: flags %q, error %v", cc, fl, err)
+		}
+	}
+	dir := t.TempDir()
+	src := filepath.Join(dir, "x.f90")
+	code := "subroutine work(n)\n  integer :: n, i\n  !$omp parallel do\n  do i = 1, n\n  end do\nend subroutine\n"
+	if err := os.WriteFile(src, []byte(code), 0o666); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{{"gfortran", "-fopenmp", "-c", src, "-o", filepath.Join(dir, "x.o")}, {"gfortran", "-c", src}} {
+		var stderr bytes.Buffer
+		if err := Run(args, Options{Functions: true, DryRun: true, PrintDiags: nopDiags}, nil, io.Discard, &stderr); err != nil {
+			t.Fatalf("gopari cc %q: %v\n%s", args, err, stderr.String())
+		}
+		n := 0
+		for _, line := range strings.Split(stderr.String(), "\n") {
+			if strings.HasPrefix(line, "gfortran -finstrument-functions ") && strings.Contains(line, ".f90") {
+				n++
+			}
+		}
+		if n != 1 {
+			t.Errorf("gopari cc --functions %q compiles its source %d times with the flags, want once:\n%s", args, n, stderr.String())
+		}
+	}
+}
