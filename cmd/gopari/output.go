@@ -20,3 +20,14 @@ func writeOut(c *cli.Context, write func(io.Writer) error) error {
 	}
 	return err
 }
+
+// writeFile writes a command's output to the file name, whole or not at
+// all, or to standard output when name is "-".
+func writeFile(c *cli.Context, name string, write func(io.Writer) error) error {
+	if name == "-" {
+		return writeOut(c, write)
+	} else if err := atomicfile.Write(name, write); err != nil {
+		return failure(err)
+	}
+	return nil
+}

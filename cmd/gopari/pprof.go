@@ -5,7 +5,6 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"gopari/internal/atomicfile"
 	"gopari/internal/pprof"
 )
 
@@ -25,8 +24,8 @@ https://www.speedscope.app. Construct frames are named as in the OTF2
 export ("!$omp task @file.c:15"), functions by their demangled names.
 Outputs appear whole or not at all.`,
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "o", Usage: "write the pprof profile to `FILE` (gzipped protobuf)"},
-			&cli.StringFlag{Name: "folded", Usage: "write folded stacks to `FILE`"},
+			&cli.StringFlag{Name: "o", Usage: "write the pprof profile to `FILE` (gzipped protobuf; - for standard output)"},
+			&cli.StringFlag{Name: "folded", Usage: "write folded stacks to `FILE` (- for standard output)"},
 		},
 		Action: runPprof,
 	}
@@ -36,6 +35,8 @@ func runPprof(c *cli.Context) error {
 	out, folded := c.String("o"), c.String("folded")
 	if out == "" && folded == "" {
 		return usageErr("pprof: nothing to do: give -o FILE, --folded FILE or both")
+	} else if out == "-" && folded == "-" {
+		return usageErr("pprof: -o and --folded cannot both go to standard output")
 	}
 	dir, err := experimentArg(c, "pprof")
 	if err != nil {
@@ -46,14 +47,12 @@ func runPprof(c *cli.Context) error {
 		return failure(err)
 	}
 	if out != "" {
-		if err := atomicfile.Write(out, func(w io.Writer) error { return pprof.Write(w, runs) }); err != nil {
-			return failure(err)
+		if err := writeFile(c, out, func(w io.Writer) error { return pprof.Write(w, runs) }); err != nil {
+			return err
 		}
 	}
 	if folded != "" {
-		if err := atomicfile.Write(folded, func(w io.Writer) error { return pprof.Folded(w, runs) }); err != nil {
-			return failure(err)
-		}
+		return writeFile(c, folded, func(w io.Writer) error { return pprof.Folded(w, runs) })
 	}
 	return nil
 }

@@ -33,6 +33,18 @@ func TestPprofCommand(t *testing.T) {
 	if f, err := os.ReadFile(folded); err != nil || !strings.Contains(string(f), "paths;main;top;mid;leaf 30000000\n") {
 		t.Errorf("folded stacks: %v\n%s", err, f)
 	}
+	// "-" is standard output, for a pipe into flamegraph.pl; not for both.
+	stdout.Reset()
+	if code := run([]string{"gopari", "pprof", "--folded", "-", dir}, strings.NewReader(""), &stdout, &stderr); code != 0 ||
+		!strings.Contains(stdout.String(), "paths;main;top;mid;leaf 30000000\n") {
+		t.Errorf("gopari pprof --folded -: exit %d: %s%s", code, stdout.String(), stderr.String())
+	}
+	if _, err := os.Stat("-"); err == nil {
+		t.Error("gopari pprof --folded - wrote a file named -")
+	}
+	if code := run([]string{"gopari", "pprof", "-o", "-", "--folded", "-", dir}, strings.NewReader(""), &stdout, &stderr); code != 2 {
+		t.Errorf("gopari pprof -o - --folded -: exit %d, want 2", code)
+	}
 	stdout.Reset()
 	if code := run([]string{"gopari", "report", dir}, strings.NewReader(""), &stdout, &stderr); code != 0 || !strings.Contains(stdout.String(), "\nCall paths ") {
 		t.Errorf("gopari report: exit %d, no call paths:\n%s%s", code, stdout.String(), stderr.String())

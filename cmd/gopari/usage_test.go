@@ -39,8 +39,9 @@ var usageCases = map[string][][]string{
 	"grains": {{"grains", "a", "b"}},        // one directory at a time (none: the newest run here)
 	"help":   {{"help", "report", "trace"}}, // one command at a time
 	"pprof": {
-		{"pprof", "a"},                       // no output asked for
-		{"pprof", "-o", "p.pb.gz", "a", "b"}, // one directory at a time
+		{"pprof", "a"},                             // no output asked for
+		{"pprof", "-o", "p.pb.gz", "a", "b"},       // one directory at a time
+		{"pprof", "-o", "-", "--folded", "-", "a"}, // both to standard output
 	},
 	"filter": {
 		{"filter", "a", "b"},                    // one directory at a time
