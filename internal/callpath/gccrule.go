@@ -18,6 +18,7 @@ package callpath
 // that is gone or was rebuilt leaves every rule exact.
 
 import (
+	"debug/dwarf"
 	"debug/elf"
 	"fmt"
 	"os"
@@ -29,9 +30,11 @@ import (
 )
 
 // programNames returns the demangled names of the functions of every
-// instrumented ELF file the runs ps mapped, or why they cannot all be
-// read.
-func programNames(ps []*profile.Profile) (names []string, why string) {
+// instrumented ELF file the runs ps mapped, with GCC's printable names
+// where their demangled names do not tell them (fortranPrintables), or
+// why they cannot all be read.
+func programNames(ps []*profile.Profile) (names []string, printable map[string]string, why string) {
+	printable = map[string]string{}
 	seen := map[string]bool{}
 	for _, p := range ps {
 		for _, m := range p.Mappings {
@@ -40,18 +43,56 @@ func programNames(ps []*profile.Profile) (names []string, why string) {
 			}
 			seen[m.File] = true
 			if _, err := os.Stat(m.File); err != nil {
-				return nil, fmt.Sprintf("%s cannot be read", m.File)
+				return nil, nil, fmt.Sprintf("%s cannot be read", m.File)
 			}
 			if m.BuildID != "" && symbols.FileBuildID(m.File) != m.BuildID {
-				return nil, fmt.Sprintf("%s was rebuilt since the run", m.File)
+				return nil, nil, fmt.Sprintf("%s was rebuilt since the run", m.File)
 			}
-			names = append(names, instrumentedFunctions(m.File)...)
+			names = append(names, instrumentedFunctions(m.File, printable)...)
 		}
 	}
 	if len(seen) == 0 {
-		return nil, "the run recorded no mapped files"
+		return nil, nil, "the run recorded no mapped files"
 	}
-	return names, ""
+	return names, printable, ""
+}
+
+// fortranPrintables adds to printable GCC's printable names of the
+// Fortran procedures of f whose symbols are syms: a module procedure's
+// own name (spin for work_mod::spin), and the main program's name in its
+// source for gfortran's MAIN__, from the debug information, or "" where
+// there is none.
+func fortranPrintables(f *elf.File, syms []elf.Symbol, printable map[string]string) {
+	for _, s := range syms {
+		if proc, ok := symbols.FortranProcedure(s.Name); ok {
+			printable[symbols.Demangle(s.Name)] = proc
+		} else if s.Name == "MAIN__" && elf.ST_TYPE(s.Info) == elf.STT_FUNC {
+			printable["MAIN__"] = mainProgramName(f, s.Value)
+		}
+	}
+}
+
+// mainProgramName returns the name of the subprogram at addr that the
+// debug information of f gives, or "".
+func mainProgramName(f *elf.File, addr uint64) string {
+	d, err := f.DWARF()
+	if err != nil {
+		return ""
+	}
+	r := d.Reader()
+	for {
+		e, err := r.Next()
+		if err != nil || e == nil {
+			return ""
+		}
+		if e.Tag != dwarf.TagSubprogram {
+			continue
+		}
+		if pc, ok := e.Val(dwarf.AttrLowpc).(uint64); ok && pc == addr {
+			name, _ := e.Val(dwarf.AttrName).(string)
+			return name
+		}
+	}
 }
 
 // instrumentedFunctions returns the demangled names of the functions of
@@ -60,7 +101,7 @@ func programNames(ps []*profile.Profile) (names []string, why string) {
 // gopari's runtime (the program). The functions of another file (the C
 // library, which defines no-op hooks of its own, a file that is not ELF)
 // never reach the run's filter, and GCC does not compile them.
-func instrumentedFunctions(name string) []string {
+func instrumentedFunctions(name string, printable map[string]string) []string {
 	f, err := elf.Open(name)
 	if err != nil {
 		return nil
@@ -82,6 +123,7 @@ func instrumentedFunctions(name string) []string {
 			out = append(out, symbols.Demangle(s.Name))
 		}
 	}
+	fortranPrintables(f, syms, printable)
 	return out
 }
 
@@ -149,7 +191,12 @@ func printableName(name string) string {
 // because rarely called members (Domain::qlc_monoq, ...) share their
 // literals, kept the filtered build 60% over uninstrumented in
 // instructions.
-func gccRules(excl []Function, program []string, fns []Function, totalNs uint64) (lits []string, also [][]string) {
+//
+// printable holds GCC's printable names that the demangled ones do not
+// tell (programNames): a Fortran procedure's literal is its own name, and
+// a gfortran main program whose name in the source is not known ("")
+// leaves every name exact, as any literal might be part of it.
+func gccRules(excl []Function, program []string, printable map[string]string, fns []Function, totalNs uint64) (lits []string, also [][]string) {
 	out := map[string]bool{}
 	for _, f := range excl {
 		out[f.Name] = true
@@ -171,25 +218,39 @@ func gccRules(excl []Function, program []string, fns []Function, totalNs uint64)
 		}
 		seen[g] = true
 		f := ran[base]
-		exp := base != "main" && (f == nil || !f.Constructs && float64(f.ExclNs) <= expendableShare*float64(totalNs))
-		kept = append(kept, keptFn{g, printableName(g), exp})
+		exp := base != "main" && base != "MAIN__" && (f == nil || !f.Constructs && float64(f.ExclNs) <= expendableShare*float64(totalNs))
+		pn, known := printable[base]
+		if !known {
+			pn = printableName(g)
+		}
+		kept = append(kept, keptFn{g, pn, exp})
 	}
 	lits = make([]string, len(excl))
 	also = make([][]string, len(excl))
+	if p, ok := printable["MAIN__"]; ok && p == "" {
+		return lits, also
+	}
 	for i, f := range excl {
 		lit, ok := gccLiteral(f.Name)
-		var with []string
+		if p, fortran := printable[f.Name]; fortran {
+			lit, ok = p, filter.SharedNameLiteral(p)
+		}
+		var with, never []string // measured first: the rest never called a hook
 		for _, g := range kept {
 			if !ok {
 				break
 			}
 			if strings.Contains(g.name, lit) || strings.Contains(g.printable, lit) {
 				ok = g.expendable
-				with = append(with, g.name)
+				if base, _, _ := strings.Cut(g.name, " [clone "); ran[base] != nil {
+					with = append(with, g.name)
+				} else {
+					never = append(never, g.name)
+				}
 			}
 		}
 		if ok {
-			lits[i], also[i] = lit, with
+			lits[i], also[i] = lit, append(with, never...)
 		}
 	}
 	return lits, also

@@ -36,7 +36,7 @@ func TestGCCRules(t *testing.T) {
 	for _, n := range program {
 		ran = append(ran, Function{Name: n, Visits: 10, ExclNs: 100})
 	}
-	got, also := gccRules(fns, program, ran, 1000)
+	got, also := gccRules(fns, program, nil, ran, 1000)
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("got  %q\nwant %q", got, want)
 	}
@@ -46,7 +46,7 @@ func TestGCCRules(t *testing.T) {
 		}
 	}
 	// Leaving getX measured takes *geo::Mesh::get* from get.
-	if got, _ := gccRules(fns[:2], program, ran, 1000); got[0] != "" || got[1] != "" {
+	if got, _ := gccRules(fns[:2], program, nil, ran, 1000); got[0] != "" || got[1] != "" {
 		t.Errorf("with getX measured: %q, want exact names", got)
 	}
 	// getX measured but brief (0.1% of the time), or never run: *geo::Mesh::get*
@@ -68,14 +68,46 @@ func TestGCCRules(t *testing.T) {
 				r = append(r, *c.getX)
 			}
 		}
-		got, also := gccRules(fns[:2], program, r, 1_000_000)
+		got, also := gccRules(fns[:2], program, nil, r, 1_000_000)
 		if got[0] != c.lit || (c.lit != "" && !reflect.DeepEqual(also[0], []string{"geo::Mesh::getX(int) const"})) {
 			t.Errorf("getX %+v: %q, also %q; want %q, also getX", c.getX, got[0], also[0], c.lit)
 		}
 	}
 	// A run whose files are gone: exact names only.
 	p := &profile.Profile{Mappings: []profile.Mapping{{File: "/nonexistent/prog"}}}
-	if _, why := programNames([]*profile.Profile{p}); why != "/nonexistent/prog cannot be read" {
+	if _, _, why := programNames([]*profile.Profile{p}); why != "/nonexistent/prog cannot be read" {
 		t.Errorf("programNames of a gone file: %q", why)
+	}
+}
+
+// TestGCCRulesFortran: a Fortran procedure's literal is its own name,
+// which is GCC's printable name for it (ns of fcp::ns); the main program,
+// which GCC calls by its name in the source and the run MAIN__, is never
+// left out with it, and where that name is not known every rule stays
+// exact. What a wider rule also leaves out lists the measured functions
+// first.
+func TestGCCRulesFortran(t *testing.T) {
+	t.Parallel()
+	program := []string{"main", "MAIN__", "fcp::ns", "fcp::spin", "runtime.transfer", "fcp::nsum"}
+	ran := []Function{{Name: "main", Visits: 1, ExclNs: 100}, {Name: "MAIN__", Visits: 1, ExclNs: 100},
+		{Name: "fcp::ns", Visits: 32, ExclNs: 300}, {Name: "fcp::spin", Visits: 24, ExclNs: 1_000_000}, {Name: "fcp::nsum", Visits: 1, ExclNs: 1}}
+	excl := []Function{{Name: "fcp::ns"}}
+	for _, c := range []struct {
+		main string // the main program's name in the source; "?" for no MAIN__ entry
+		lit  string
+		also []string
+	}{
+		{"fortran_cpdeep", "ns", []string{"fcp::nsum", "runtime.transfer"}},
+		{"transport", "", nil}, // MAIN__ would go with ns: exact
+		{"", "", nil},          // no debug information: exact
+	} {
+		printable := map[string]string{"fcp::ns": "ns", "fcp::spin": "spin", "fcp::nsum": "nsum", "MAIN__": c.main}
+		lits, also := gccRules(excl, program, printable, ran, 1_000_000_000)
+		if lits[0] != c.lit || !reflect.DeepEqual(also[0], c.also) {
+			t.Errorf("main program %q: literal %q, also %q; want %q, %q", c.main, lits[0], also[0], c.lit, c.also)
+		}
+	}
+	if got := alsoList([]string{"a", "b", "c", "d", "e", "f", "g", "h"}); got != "a, b, c, d, e, f and 2 more" {
+		t.Errorf("alsoList: %q", got)
 	}
 }

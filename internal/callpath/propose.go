@@ -183,13 +183,13 @@ func Propose(ps []*profile.Profile, th Thresholds) (*Proposal, error) {
 	}
 	sort.SliceStable(pr.Excluded, func(i, j int) bool { return pr.Excluded[i].SavingNs > pr.Excluded[j].SavingNs })
 	if len(pr.Excluded) > 0 {
-		names, why := programNames(withPaths)
+		names, printable, why := programNames(withPaths)
 		for _, f := range fns {
 			names = append(names, f.Name)
 		}
 		pr.ExactOnly = why
 		if why == "" {
-			lits, also := gccRules(pr.Excluded, names, fns, pr.TotalNs)
+			lits, also := gccRules(pr.Excluded, names, printable, fns, pr.TotalNs)
 			for i, lit := range lits {
 				pr.Excluded[i].GCCLiteral, pr.Excluded[i].AlsoExcludes = lit, also[i]
 			}
@@ -276,6 +276,18 @@ func excludeRule(f Function) (filter.Rule, bool) {
 	return filter.Rule{}, false
 }
 
+// alsoShown is how many of the functions a wider rule also leaves out
+// its comment names; the JSON proposal lists them all.
+const alsoShown = 6
+
+// alsoList names the first alsoShown of names, and how many more.
+func alsoList(names []string) string {
+	if len(names) <= alsoShown {
+		return strings.Join(names, ", ")
+	}
+	return fmt.Sprintf("%s and %d more", strings.Join(names[:alsoShown], ", "), len(names)-alsoShown)
+}
+
 // Filter is the proposal as a filter file: a header that says what run
 // (named run) it comes from, the thresholds and the saving, and one
 // EXCLUDE per function proposed, with its visits, mean and saving.
@@ -295,7 +307,7 @@ func (pr *Proposal) Filter(run string) *filter.Filter {
 		case lit != "" && len(fn.AlsoExcludes) > 0:
 			written[lit] = true
 			comment += fmt.Sprintf("; wider than %s so that GCC leaves it out at compile time: it also leaves out %s, which ran for at most %.1f%% of the time",
-				fn.Name, strings.Join(fn.AlsoExcludes, ", "), 100*expendableShare)
+				fn.Name, alsoList(fn.AlsoExcludes), 100*expendableShare)
 		case lit != "":
 			written[lit] = true
 			comment += fmt.Sprintf("; wider than %s so that GCC leaves it out at compile time: it matches no function of this program that is measured", fn.Name)

@@ -187,40 +187,42 @@ func IsOutlined(name string) bool {
 // outlined function's suffix); flang's external procedures (_QPspin)
 // lose their prefix. Others come back unchanged.
 func Demangle(name string) string {
-	if f, ok := fortranName(name); ok {
-		return f
+	if mod, proc, rest, ok := fortranName(name); ok && mod != "" {
+		return mod + "::" + proc + rest
+	} else if ok {
+		return proc + rest
 	}
 	return demangle.Filter(name, demangle.NoClones)
 }
 
-// fortranName returns the Fortran name of a module or flang external
-// procedure's symbol, or reports false.
-func fortranName(name string) (string, bool) {
-	base, rest := name, ""
+// FortranProcedure returns the procedure's own name of a Fortran
+// module procedure's symbol (spin of __work_mod_MOD_spin, as gfortran
+// names it to -finstrument-functions-exclude-function-list), or of a
+// flang external procedure's, or reports false for any other symbol.
+func FortranProcedure(symbol string) (string, bool) {
+	_, proc, rest, ok := fortranName(symbol)
+	return proc + rest, ok
+}
+
+// fortranName splits the symbol of a Fortran module procedure or flang
+// external procedure into its module ("" for the latter), procedure and
+// what follows a dot, or reports false.
+func fortranName(name string) (mod, proc, rest string, ok bool) {
+	base := name
 	if i := strings.IndexByte(name, '.'); i >= 0 {
 		base, rest = name[:i], name[i:]
 	}
-	var mod, proc string
-	if m, ok := strings.CutPrefix(base, "__"); ok {
+	if m, found := strings.CutPrefix(base, "__"); found {
 		mod, proc, ok = strings.Cut(m, "_MOD_")
-		if !ok {
-			return "", false
-		}
-	} else if m, ok := strings.CutPrefix(base, "_QM"); ok {
+	} else if m, found := strings.CutPrefix(base, "_QM"); found {
 		mod, proc, ok = strings.Cut(m, "P")
-		if !ok {
-			return "", false
-		}
-	} else if proc, ok = strings.CutPrefix(base, "_QP"); !ok {
-		return "", false
+	} else {
+		proc, ok = strings.CutPrefix(base, "_QP")
 	}
-	if !fortranIdent(proc) || mod != "" && !fortranIdent(mod) || base[1] == 'Q' && (lower(proc) != proc || lower(mod) != mod) {
-		return "", false
+	if !ok || !fortranIdent(proc) || mod != "" && !fortranIdent(mod) || base[1] == 'Q' && (lower(proc) != proc || lower(mod) != mod) {
+		return "", "", "", false
 	}
-	if mod == "" {
-		return proc + rest, true
-	}
-	return mod + "::" + proc + rest, true
+	return mod, proc, rest, true
 }
 
 // fortranIdent reports whether s is a Fortran name as compilers emit it:

@@ -57,4 +57,57 @@ func TestFortranCallPaths(t *testing.T) {
 	if strings.Contains(string(out), "_MOD_") {
 		t.Errorf("gopari report shows a gfortran symbol:\n%s", out)
 	}
+	checkFortranFilter(t, dir, src, r.dir)
+}
+
+// checkFortranFilter: gopari filter proposes *ns* for fcp::ns, 32 short
+// visits (ns is the procedure's name to gfortran, which applies the rule
+// at compile time), and in the build with that filter each procedure
+// calls the entry hook once (its own), ns never; unfiltered, top, mid and
+// leaf call it three times (ns inlined twice, with its hooks).
+func checkFortranFilter(t *testing.T, dir, src, run string) {
+	t.Helper()
+	flt := filepath.Join(dir, "f.filt")
+	out, err := exec.Command(gopariCommand(t), "filter", "--min-visits", "10", "--max-mean", "1ms", "-o", flt, run).CombinedOutput()
+	if err != nil {
+		t.Fatalf("gopari filter: %v\n%s", err, out)
+	}
+	b, _ := os.ReadFile(flt)
+	if !strings.Contains(string(b), "\n  EXCLUDE *ns*  # 32 visits") {
+		t.Errorf("gopari filter proposes no *ns* for fcp::ns:\n%s", b)
+	}
+	exe := filepath.Join(dir, "filtered")
+	argv := []string{"cc", "--functions", "--filter", flt, "gfortran", "-fopenmp", "-O2", "-g", src, "-o", exe}
+	cmd := exec.Command(gopariCommand(t), argv...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "GOPARI_PREFIX="+runtimePrefix(t))
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("gopari %s: %v\n%s", strings.Join(argv, " "), err, out)
+	}
+	plain, filtered := hookCalls(t, filepath.Join(dir, "fortran_cpdeep")), hookCalls(t, exe)
+	for name, want := range map[string][2]int{"top": {3, 1}, "mid": {3, 1}, "leaf": {3, 1}, "spin": {1, 1}, "ns": {1, 0}} {
+		sym := "__fcp_MOD_" + name
+		if got := [2]int{plain[sym], filtered[sym]}; got != want {
+			t.Errorf("%s calls the entry hook %d times unfiltered and %d filtered, want %d and %d", sym, got[0], got[1], want[0], want[1])
+		}
+	}
+}
+
+// hookCalls counts, per function of exe, its calls of the entry hook.
+func hookCalls(t *testing.T, exe string) map[string]int {
+	t.Helper()
+	out, err := exec.Command("objdump", "-d", exe).Output()
+	if err != nil {
+		t.Skipf("objdump: %v", err)
+	}
+	n := map[string]int{}
+	fn := ""
+	for _, line := range strings.Split(string(out), "\n") {
+		if strings.HasSuffix(line, ">:") {
+			fn = line[strings.Index(line, "<")+1 : len(line)-2]
+		} else if strings.Contains(line, "call") && strings.HasSuffix(line, "<__cyg_profile_func_enter>") {
+			n[fn]++
+		}
+	}
+	return n
 }
