@@ -48,7 +48,7 @@ $(gopari config --functions-cflags COMPILER); a --filter file needs gopari cc.`,
 				out = append(out, lib+" -lpthread")
 			}
 			if fcc != "" {
-				fl, err := wrapper.FunctionCFlags([]string{fcc}, nil, cxxOrC(fcc), inc, nil)
+				fl, err := wrapper.FunctionCFlags([]string{fcc}, nil, wrapper.CompilerLangs(fcc), inc, nil)
 				if err != nil {
 					return &exitError{code: 1, msg: "config: " + err.Error()}
 				}
@@ -60,13 +60,4 @@ $(gopari config --functions-cflags COMPILER); a --filter file needs gopari cc.`,
 			})
 		},
 	}
-}
-
-// cxxOrC returns the language a compiler compiles by its name: C++ for
-// g++, clang++, mpicxx; else C.
-func cxxOrC(cc string) []string {
-	if b := filepath.Base(cc); strings.Contains(b, "++") || strings.Contains(b, "cxx") || b == "CC" {
-		return []string{"c++"}
-	}
-	return []string{"c"}
 }

@@ -87,6 +87,20 @@ func FunctionCFlags(compiler, target []string, langs []string, includeDir string
 	return []string{"-finstrument-functions"}, nil
 }
 
+// CompilerLangs returns the language a compiler compiles by its name,
+// as FunctionCFlags takes it: C++ for g++, clang++, mpicxx; Fortran for
+// gfortran, flang, mpif90; else C.
+func CompilerLangs(cc string) []string {
+	b := filepath.Base(cc)
+	switch {
+	case fortranDriver.MatchString(b):
+		return []string{FortranLang}
+	case strings.Contains(b, "++") || strings.Contains(b, "cxx") || b == "CC":
+		return []string{"c++"}
+	}
+	return []string{"c"}
+}
+
 // FortranLang is the language a Fortran compiler is asked about: GCC's
 // driver preprocesses nothing as Fortran without -cpp.
 const FortranLang = "f95-cpp-input"

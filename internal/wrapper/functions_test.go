@@ -359,3 +359,14 @@ func TestFunctionFlagsFortran(t *testing.T) {
 		}
 	}
 }
+
+// TestCompilerLangs: gopari config --functions-cflags asks a compiler
+// about the language its name says it compiles.
+func TestCompilerLangs(t *testing.T) {
+	for cc, want := range map[string]string{"gcc": "c", "/usr/bin/clang-14": "c", "g++": "c++", "clang++-14": "c++", "mpicxx": "c++",
+		"gfortran": FortranLang, "gfortran-12": FortranLang, "/opt/bin/flang-new-19": FortranLang, "mpif90": FortranLang, "mpicc": "c"} {
+		if got := CompilerLangs(cc); len(got) != 1 || got[0] != want {
+			t.Errorf("CompilerLangs(%q) = %q, want %q", cc, got, want)
+		}
+	}
+}
