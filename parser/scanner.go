@@ -344,6 +344,9 @@ func (s *scanner) run(i, limit int) int {
 		case aNewline:
 			lastNL = i
 			i++
+			for i < limit && src[i] == ' ' { // the line's indentation (a split's second part starts at a line's start)
+				i++
+			}
 		case aIdent:
 			start := i
 			i++
@@ -359,9 +362,14 @@ func (s *scanner) run(i, limit int) int {
 				continue
 			}
 			toks = append(toks, Token{Kind: Ident, Pos: int32(start), End: int32(i)})
+			if i < n && src[i] == ' ' { // the blank that most tokens are followed by
+				i++
+			}
 		case aPunct:
 			toks = append(toks, Token{Kind: Punct, Sub: c, Pos: int32(i), End: int32(i + 1)})
-			i++
+			if i++; i < n && src[i] == ' ' {
+				i++
+			}
 		case aDigit:
 			// A number of digits and letters ends here unless an exponent
 			// sign, a '.', a digit separator or a splice follows.
@@ -377,6 +385,9 @@ func (s *scanner) run(i, limit int) int {
 				continue
 			}
 			toks = append(toks, Token{Kind: Number, Pos: int32(start), End: int32(i)})
+			if i < n && src[i] == ' ' {
+				i++
+			}
 		case aOp:
 			l := fastOpLen(src, i, c)
 			sub := c
@@ -384,7 +395,9 @@ func (s *scanner) run(i, limit int) int {
 				sub = PMulti
 			}
 			toks = append(toks, Token{Kind: Punct, Sub: sub, Pos: int32(i), End: int32(i + l)})
-			i += l
+			if i += l; i < n && src[i] == ' ' {
+				i++
+			}
 		default:
 			s.toks, s.lastNL = toks, lastNL
 			i = s.punct(i, c)
