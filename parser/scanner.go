@@ -324,6 +324,10 @@ func init() {
 	// Literal prefixes start like identifiers; ident handles them.
 }
 
+// identCare marks the bytes after an identifier that make it a splice's
+// part or a literal's prefix: the scanner's careful path.
+var identCare = [256]bool{'\\': true, '"': true, '\'': true}
+
 // run scans from offset i until a token or a newline ends at limit or
 // beyond, and returns the offset where it stopped.
 func (s *scanner) run(i, limit int) int {
@@ -353,7 +357,11 @@ func (s *scanner) run(i, limit int) int {
 			for i < n && class[src[i]]&cIdent != 0 {
 				i++
 			}
-			if i < n && (src[i] == '\\' || src[i] == '"' || src[i] == '\'') || i-start == 7 && c == '_' || c == 'o' && (i-start >= 12 || i-start == 3) {
+			next := byte(0) // the byte after the identifier, or 0 at the end
+			if i < n {
+				next = src[i]
+			}
+			if identCare[next] || (c == '_' || c == 'o') && (i-start == 7 && c == '_' || c == 'o' && (i-start >= 12 || i-start == 3)) {
 				// Splices, literal prefixes and names later passes look
 				// up: the careful path.
 				s.toks, s.lastNL = toks, lastNL
@@ -362,7 +370,7 @@ func (s *scanner) run(i, limit int) int {
 				continue
 			}
 			toks = append(toks, Token{Kind: Ident, Pos: int32(start), End: int32(i)})
-			if i < n && src[i] == ' ' { // the blank that most tokens are followed by
+			if next == ' ' { // the blank that most tokens are followed by
 				i++
 			}
 		case aPunct:
