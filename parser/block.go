@@ -268,8 +268,12 @@ func (w *walker) stmt(j int, what need) int {
 // identifier or keyword at j.
 func (w *walker) identStmt(j int, what need) int {
 	switch word := string(w.p.tokBytes(j)); word {
-	case "for", "while", "switch":
-		return w.headedStmt(j, keywordFor[word])
+	case "for":
+		return w.headedStmt(j, "for")
+	case "while":
+		return w.headedStmt(j, "while")
+	case "switch":
+		return w.headedStmt(j, "switch")
 	case "if":
 		return w.ifStmt(j)
 	case "do":
@@ -645,6 +649,3 @@ var keywords = map[string]bool{
 	"typeid": true, "mutable": true, "friend": true, "explicit": true, "nullptr": true,
 	"true": true, "false": true, "asm": true, "__asm__": true, "__extension__": true,
 }
-
-// keywordFor holds the loop keywords as strings, for messages.
-var keywordFor = map[string]string{"for": "for", "while": "while", "switch": "switch"}

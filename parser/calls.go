@@ -71,11 +71,12 @@ func (p *parser) insideNoCalls(spans spans, j int) bool {
 }
 
 // lockNames are the OpenMP lock routines gopari wraps: the Routines of
-// the lock kind in internal/constructs's list.
-var lockNames = func() map[string]bool {
-	m := map[string]bool{}
+// the lock kind in internal/constructs's list, each mapped to itself, so
+// that a call found takes the list's string instead of allocating one.
+var lockNames = func() map[string]string {
+	m := map[string]string{}
 	for _, r := range constructs.Get(constructs.Lock).Routines {
-		m[r] = true
+		m[r] = r
 	}
 	return m
 }()
@@ -94,8 +95,11 @@ func (p *parser) lockCalls() []LockCall {
 	for _, i32 := range p.ids {
 		i := int(i32)
 		t := p.toks[i]
-		name := p.word(i)
-		if !lockNames[name] {
+		if t.Kind != Ident {
+			continue
+		}
+		name, ok := lockNames[string(p.tokBytes(i))]
+		if !ok {
 			continue
 		}
 		if p.cfg.Preprocessed && p.f.InSystemHeader(int(t.Pos)) {
@@ -103,7 +107,7 @@ func (p *parser) lockCalls() []LockCall {
 		}
 		if i > 0 {
 			prev := p.toks[i-1]
-			if prev.Kind == Ident && !callPrefix[p.word(i-1)] {
+			if prev.Kind == Ident && !callPrefix[string(p.tokBytes(i-1))] {
 				continue // a declaration: void omp_set_lock(...)
 			}
 			if prev.Kind == Punct {

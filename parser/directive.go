@@ -61,17 +61,25 @@ type dirInfo struct {
 	leaves []string // for combined constructs: the directives it splits into
 }
 
-// names maps every directive name to itself, so that a parsed directive
-// can use the table's string instead of allocating one.
-var names = map[string]string{}
+// A namedDir is a directive's entry with its name, so that a parsed
+// directive takes the table's string instead of allocating one, in the
+// one lookup that finds its entry.
+type namedDir struct {
+	dirInfo
+	name string
+}
 
-func init() {
-	for _, t := range []map[string]dirInfo{directives, pompDirectives} {
-		for k := range t {
-			names[k] = k
+// dirTables holds directives and pompDirectives (index 1) with their
+// names.
+var dirTables = func() (t [2]map[string]namedDir) {
+	for i, m := range []map[string]dirInfo{directives, pompDirectives} {
+		t[i] = make(map[string]namedDir, len(m))
+		for k, info := range m {
+			t[i][k] = namedDir{info, k}
 		}
 	}
-}
+	return t
+}()
 
 // directives lists every C/C++ directive of OpenMP 5.2 that gopari knows,
 // keyed by its words joined with single blanks.
@@ -502,9 +510,9 @@ func (p *parser) parseDirective(t *text) *Directive {
 // after the omp or pomp of the pragma.
 func (p *parser) parseBody(t *text, i int, pomp bool) *Directive {
 	s := t.s
-	table := directives
+	table := dirTables[0]
 	if pomp {
-		table = pompDirectives
+		table = dirTables[1]
 	}
 	d := p.dirSlab.alloc()
 	d.Pomp = pomp
@@ -533,7 +541,7 @@ func (p *parser) parseBody(t *text, i int, pomp bool) *Directive {
 		// The words are contiguous in s, separated by single blanks.
 		if info, ok := table[string(s[offs[0]:ends[k-1]])]; ok {
 			n = k
-			d.class, d.stmt, d.Leaves, d.Name = info.class, info.stmt, info.leaves, names[string(s[offs[0]:ends[k-1]])]
+			d.class, d.stmt, d.Leaves, d.Name = info.class, info.stmt, info.leaves, info.name
 			break
 		}
 	}

@@ -211,22 +211,36 @@ func (p *parser) loopInit(l *LoopLevel, s Span) string {
 	return ""
 }
 
-// relops are the relational operators of a canonical test, and what
-// each becomes with its operands swapped.
-var relops = map[string]string{"<": ">", "<=": ">=", ">": "<", ">=": "<=", "!=": "!="}
+// relop returns the relational operator of a canonical test spelt b,
+// and what it becomes with its operands swapped.
+func relop(b []byte) (rel, swapped string, ok bool) {
+	switch string(b) {
+	case "<":
+		return "<", ">", true
+	case "<=":
+		return "<=", ">=", true
+	case ">":
+		return ">", "<", true
+	case ">=":
+		return ">=", "<=", true
+	case "!=":
+		return "!=", "!=", true
+	}
+	return "", "", false
+}
 
 // loopTest reads "Var Rel UB" or "UB Rel Var".
 func (p *parser) loopTest(l *LoopLevel, s Span) string {
 	l.Test = s
 	v := p.text(l.Var)
 	if s.To-s.From >= 3 && p.isIdent(s.From, v) && p.toks[s.From+1].Kind == Punct {
-		if _, ok := relops[p.text(s.From+1)]; ok {
-			l.Rel, l.UB = p.text(s.From+1), Span{s.From + 2, s.To}
+		if rel, _, ok := relop(p.tokBytes(s.From + 1)); ok {
+			l.Rel, l.UB = rel, Span{s.From + 2, s.To}
 			return ""
 		}
 	}
 	if s.To-s.From >= 3 && p.isIdent(s.To-1, v) && p.toks[s.To-2].Kind == Punct {
-		if r, ok := relops[p.text(s.To-2)]; ok {
+		if _, r, ok := relop(p.tokBytes(s.To - 2)); ok {
 			l.Rel, l.UB = r, Span{s.From, s.To - 2}
 			return ""
 		}

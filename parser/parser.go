@@ -299,13 +299,6 @@ func spliced(b []byte) []byte {
 	return out
 }
 
-func (p *parser) word(j int) string {
-	if j >= len(p.toks) || p.toks[j].Kind != Ident {
-		return ""
-	}
-	return string(p.tokBytes(j))
-}
-
 func (p *parser) isIdent(j int, s string) bool {
 	if j >= len(p.toks) || p.toks[j].Kind != Ident {
 		return false

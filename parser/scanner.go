@@ -324,13 +324,29 @@ func init() {
 	// Literal prefixes start like identifiers; ident handles them.
 }
 
+// afterBlank returns i, or i+1 if a blank is at i: most tokens are
+// followed by one, which the scanner's loop then takes no turn for.
+func afterBlank(src []byte, i int) int {
+	if i < len(src) && src[i] == ' ' {
+		return i + 1
+	}
+	return i
+}
+
+// identCare marks the bytes after an identifier that make it a splice's
+// part or a literal's prefix: the scanner's careful path.
+var identCare = [256]bool{'\\': true, '"': true, '\'': true}
+
 // run scans from offset i until a token or a newline ends at limit or
-// beyond, and returns the offset where it stopped.
+// beyond, and returns the offset where it stopped. The common tokens are
+// appended to a local slice, handed back to s.toks around the slower
+// paths, which append themselves: splices, literal prefixes and the
+// names later passes look up take ident's careful path, and a number
+// followed by an exponent sign, a '.', a digit separator or a splice
+// takes number's.
 func (s *scanner) run(i, limit int) int {
 	src := s.src
 	n := len(src)
-	// The common tokens are appended to a local slice; it is handed back
-	// to s.toks around the slower paths, which append themselves.
 	toks := s.toks
 	lastNL := s.lastNL
 	for i < limit {
@@ -344,27 +360,35 @@ func (s *scanner) run(i, limit int) int {
 		case aNewline:
 			lastNL = i
 			i++
+			for i < limit && src[i] == ' ' { // the line's indentation (a split's second part starts at a line's start)
+				i++
+			}
 		case aIdent:
 			start := i
 			i++
 			for i < n && class[src[i]]&cIdent != 0 {
 				i++
 			}
-			if i < n && (src[i] == '\\' || src[i] == '"' || src[i] == '\'') || i-start == 7 && c == '_' || c == 'o' && (i-start >= 12 || i-start == 3) {
-				// Splices, literal prefixes and names later passes look
-				// up: the careful path.
+			next := byte(0) // the byte after the identifier, or 0 at the end
+			if i < n {
+				next = src[i]
+			}
+			if identCare[next] || (c == '_' || c == 'o') && (i-start == 7 && c == '_' || c == 'o' && (i-start >= 12 || i-start == 3)) {
 				s.toks, s.lastNL = toks, lastNL
 				i = s.ident(start)
 				toks, lastNL = s.toks, s.lastNL
 				continue
 			}
 			toks = append(toks, Token{Kind: Ident, Pos: int32(start), End: int32(i)})
+			if next == ' ' { // the blank that most tokens are followed by
+				i++
+			}
 		case aPunct:
 			toks = append(toks, Token{Kind: Punct, Sub: c, Pos: int32(i), End: int32(i + 1)})
-			i++
+			if i++; i < n && src[i] == ' ' {
+				i++
+			}
 		case aDigit:
-			// A number of digits and letters ends here unless an exponent
-			// sign, a '.', a digit separator or a splice follows.
 			start := i
 			i++
 			for i < n && class[src[i]]&cIdent != 0 {
@@ -377,6 +401,7 @@ func (s *scanner) run(i, limit int) int {
 				continue
 			}
 			toks = append(toks, Token{Kind: Number, Pos: int32(start), End: int32(i)})
+			i = afterBlank(src, i)
 		case aOp:
 			l := fastOpLen(src, i, c)
 			sub := c
@@ -384,7 +409,7 @@ func (s *scanner) run(i, limit int) int {
 				sub = PMulti
 			}
 			toks = append(toks, Token{Kind: Punct, Sub: sub, Pos: int32(i), End: int32(i + l)})
-			i += l
+			i = afterBlank(src, i+l)
 		default:
 			s.toks, s.lastNL = toks, lastNL
 			i = s.punct(i, c)

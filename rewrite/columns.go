@@ -182,6 +182,12 @@ func (g *gen) writeKept(d *parser.Directive, keep [][2]int, end int) (broken boo
 		g.buf = append(g.buf, '#', ' ') // the digraph %:, which not every C parser reads
 		i += 2
 	}
+	if plainRun(src, i, end) == end {
+		// No byte of the text needs care, as in nearly every directive:
+		// copy it at once and blank what the spans do not keep.
+		g.buf = blankOutside(append(g.buf, src[i:end]...), keep, i, end)
+		return false
+	}
 	for i < end {
 		for k < len(keep) && keep[k][1] <= i {
 			k++
@@ -231,6 +237,28 @@ func (g *gen) writeKept(d *parser.Directive, keep [][2]int, end int) (broken boo
 		i++
 	}
 	return broken
+}
+
+// blankOutside blanks the bytes of src[from:end], which end b, that no
+// span of keep (in order of their starts) holds, and returns b.
+func blankOutside(b []byte, keep [][2]int, from, end int) []byte {
+	text := b[len(b)-(end-from):]
+	done := from // every byte before done is kept or blanked
+	for _, k := range keep {
+		if a := min(k[0], end); a > done {
+			fillBlanks(text[done-from : a-from])
+		}
+		done = max(done, min(k[1], end))
+	}
+	fillBlanks(text[done-from:])
+	return b
+}
+
+// fillBlanks overwrites b with blanks.
+func fillBlanks(b []byte) {
+	for len(b) > 0 {
+		b = b[copy(b, blanks):]
+	}
 }
 
 // keptSpecial marks the bytes writeKept does not copy or blank as they

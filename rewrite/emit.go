@@ -119,23 +119,19 @@ func (g *gen) mark(c byte) {
 // resetBuf empties gen.buf for the parts of a construct.
 func (g *gen) resetBuf() { g.buf, g.marks = g.buf[:0], g.marks[:0] }
 
-// nextMark returns the position in gen.buf of the first marker at or
-// after from and before to, or -1.
-func (g *gen) nextMark(from, to int) int {
+// firstMark returns the index in gen.marks of the first marker at or
+// after position from of gen.buf.
+func (g *gen) firstMark(from int) int {
 	marks := g.marks // in increasing order
 	if len(marks) > 8 {
 		// Many sections in one construct: a search keeps it linear.
-		marks = marks[sort.SearchInts(marks, from):]
+		return sort.SearchInts(marks, from)
 	}
-	for _, m := range marks {
-		if m >= from {
-			if m < to {
-				return m
-			}
-			break
-		}
+	i := 0
+	for i < len(marks) && marks[i] < from {
+		i++
 	}
-	return -1
+	return i
 }
 
 // part builds one part in gen.buf: build writes words with w, call and

@@ -42,6 +42,7 @@ type gen struct {
 	untiedPos  int // the first of them
 
 	lineOff, lineNo int                     // the last line lookup
+	prevOff, prevNo int                     // the one before, when prevNo > 0
 	tokCursor       int                     // tokenAt's last answer
 	off             [parser.NumClasses]bool // classes --disable turned off
 
@@ -241,11 +242,22 @@ func (g *gen) addRegion(r region) int {
 
 // line returns the presumed line of offset off. Lookups move mostly
 // forward through the file, so it counts newlines from the previous
-// lookup when that is close, instead of searching the line table.
+// lookup when that is close, instead of searching the line table. A
+// construct asks for its directive's line, then its end's, then its
+// directive's again, and a nested one for a line in between: the lookup
+// before the last is kept too, and counting starts from the nearer.
 func (g *gen) line(off int) int {
 	if g.f.HasMarkers() {
 		return g.f.Position(off).Line
 	}
+	if off == g.lineOff {
+		return g.lineNo
+	}
+	last, lastNo := g.lineOff, g.lineNo
+	if g.prevNo > 0 && abs(off-g.prevOff) < abs(off-last) {
+		g.lineOff, g.lineNo = g.prevOff, g.prevNo
+	}
+	g.prevOff, g.prevNo = last, lastNo
 	const near = 4096
 	switch {
 	case off >= g.lineOff && off-g.lineOff < near:
@@ -259,6 +271,13 @@ func (g *gen) line(off int) int {
 	}
 	g.lineOff = off
 	return g.lineNo
+}
+
+func abs(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
 }
 
 // fileAt returns the file name to record for offset off: the presumed

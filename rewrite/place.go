@@ -183,15 +183,13 @@ func (g *gen) join(at, end int, segs ...seg) seg {
 			continue
 		}
 		text, base := g.buf[s.a:s.b], s.a // base: where text starts in buf
-		if n := len(g.edits.arena); n > a && text[0] != '\n' && !(text[0] == pragmaStart && g.nextMark(s.a, s.a+1) == s.a) && g.edits.arena[n-1] != '\n' {
+		mi := g.firstMark(s.a)            // the markers of the segment are marks[mi:], up to s.b
+		if n := len(g.edits.arena); n > a && text[0] != '\n' && !(text[0] == pragmaStart && mi < len(g.marks) && g.marks[mi] == s.a) && g.edits.arena[n-1] != '\n' {
 			g.edits.arena = append(g.edits.arena, ' ')
 		}
-		for {
-			k := g.nextMark(base, s.b)
-			if k < 0 {
-				break
-			}
-			k -= base
+		for mi < len(g.marks) && g.marks[mi] < s.b {
+			k := g.marks[mi] - base
+			mi++
 			g.edits.arena = append(g.edits.arena, text[:k]...)
 			switch text[k] {
 			case pragmaStart:

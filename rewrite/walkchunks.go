@@ -162,6 +162,7 @@ func (g *gen) forks(items []item, bounds []int) []*gen {
 	edits := sharesOf(len(w.edits), cap(w.edits), bounds)
 	regions := sharesOf(len(w.regions), cap(w.regions), bounds)
 	n, dirs := bounds[len(bounds)-1], len(g.pr.Directives)
+	bases := g.regionGuesses(items, bounds)
 	forks := make([]*gen, len(bounds)-1)
 	off, line := 0, 1 // where each fork's line lookups start: its first item's line
 	for c := range forks {
@@ -174,7 +175,7 @@ func (g *gen) forks(items []item, bounds []int) []*gen {
 		h := &gen{pr: g.pr, f: g.f.ForkAt(off, line, start), src: g.src, toks: g.toks, opts: g.opts, name: g.name,
 			diags: new(parser.DiagnosticList), preprocessed: g.preprocessed, pragmaLines: g.pragmaLines,
 			iface: g.iface, nl: g.nl, offloadPos: -1, lineOff: off, lineNo: line, off: g.off, iterTask: g.iterTask,
-			iterLoop: g.iterLoop, controls: g.controls, parens: g.parens, renumber: c > 0 || len(g.regions) > 0, numBase: bounds[c]}
+			iterLoop: g.iterLoop, controls: g.controls, parens: g.parens, renumber: c > 0 || len(g.regions) > 0, numBase: bases[c]}
 		a, e, r := arenas[c], edits[c], regions[c]
 		h.edits.arena = w.arena[a.start : a.start : a.start+a.size]
 		h.edits.edits = w.edits[e.start : e.start : e.start+e.size]
@@ -185,6 +186,41 @@ func (g *gen) forks(items []item, bounds []int) []*gen {
 		forks[c] = h
 	}
 	return forks
+}
+
+// regionGuesses returns the region number each chunk between bounds is
+// likely to start at: the regions before the walk and those the items
+// before the chunk make, as far as their kinds tell. Where a guess is
+// right, absorb has no number of the chunk to correct.
+func (g *gen) regionGuesses(items []item, bounds []int) []int {
+	out := make([]int, len(bounds)-1)
+	n := len(g.regions)
+	for c := range out {
+		out[c] = n
+		for _, it := range items[bounds[c]:bounds[c+1]] {
+			n += g.regionsOf(it)
+		}
+	}
+	return out
+}
+
+// regionsOf returns how many regions item it likely makes: one for each
+// leaf of a construct with calls, one for a user region or a lock call.
+func (g *gen) regionsOf(it item) int {
+	switch it.list {
+	case 0:
+		c := g.pr.Constructs[it.i]
+		switch class := c.Dir.Class(); {
+		case c.NoCalls || ignored[class] || class == parser.ClassOffload:
+			return 0
+		case class == parser.ClassCombined:
+			return max(1, len(c.Dir.Leaves))
+		}
+		return 1
+	case 1, 3:
+		return 1
+	}
+	return 0
 }
 
 // absorb takes the results of the forks, which walked the items after
@@ -241,6 +277,9 @@ func (g *gen) absorb(forks []*gen) {
 			at := int32(h.whole.arenaShare)
 			if !widths[c] {
 				for _, s := range h.sites {
+					if bases[c] == 0 {
+						break // the guess was right (regionGuesses)
+					}
 					renumber(h.edits.arena[s:], bases[c])
 				}
 				moves[c] = func(x int32) int32 { return x + at }
