@@ -35,7 +35,7 @@ MPICC   ?= $(shell command -v mpicc 2>/dev/null)
 MPI_LIB := $(if $(MPICC),$(BUILD)/lib/libpomp_mpi.a)
 
 # One-word compiler wrappers, links to gopari: gopari-gcc is gopari cc gcc.
-WRAPPERS := gopari-gcc gopari-g++ gopari-clang gopari-clang++ gopari-mpicc gopari-mpicxx
+WRAPPERS := gopari-gcc gopari-g++ gopari-clang gopari-clang++ gopari-mpicc gopari-mpicxx gopari-gfortran gopari-mpif90
 
 build: $(BIN)/gopari $(addprefix $(BIN)/,$(WRAPPERS)) $(BUILD)/lib/libpomp.a $(BUILD)/include/pomp.h $(BUILD)/include/pomp_lib.f90 $(MPI_LIB)
 

@@ -30,9 +30,10 @@ func main() {
 }
 
 // wrapperName matches the one-word compiler wrappers, links to gopari
-// named gopari-COMPILER (gopari-gcc, gopari-clang++-14, gopari-mpicc):
-// Makefiles that run "which $(CC)" or print $(CC) need one word.
-var wrapperName = regexp.MustCompile(`^gopari-((gcc|g\+\+|cc|c\+\+|clang|clang\+\+|mpicc|mpicxx|mpic\+\+|mpiCC|icx|icpx|icc|icpc)(-[0-9][0-9.]*)?)$`)
+// named gopari-COMPILER (gopari-gcc, gopari-clang++-14, gopari-mpicc,
+// gopari-gfortran): Makefiles that run "which $(CC)" or print $(CC)
+// need one word.
+var wrapperName = regexp.MustCompile(`^gopari-((gcc|g\+\+|cc|c\+\+|clang|clang\+\+|mpicc|mpicxx|mpic\+\+|mpiCC|icx|icpx|icc|icpc|gfortran|flang|flang-new|mpif90|mpif77|mpifort)(-[0-9][0-9.]*)?)$`)
 
 // run runs gopari with args and returns its exit status. Called as
 // gopari-COMPILER, it is gopari cc COMPILER.
