@@ -102,7 +102,7 @@ func scanArchive(r io.ReaderAt, size int64, visit func(name string, member io.Re
 func (p *plan) linkObjects() (instrumented bool) {
 	for _, in := range p.line.inputs {
 		ext := filepath.Ext(in.path)
-		if in.lang != "" || ext != ".o" && ext != ".a" && ext != ".lo" && ext != ".obj" {
+		if in.lang != "" || ext != ".o" && ext != ".a" && ext != ".lo" && ext != ".obj" || ownRuntime(in.path) {
 			continue
 		}
 		b, err := os.ReadFile(in.path)
@@ -127,4 +127,26 @@ func (p *plan) linkObjects() (instrumented bool) {
 		}
 	}
 	return instrumented
+}
+
+// ownRuntime reports whether path is gopari's runtime, libpomp.a or
+// libpomp_mpi.a beside it, named on the command line: CMake, when the
+// compiler is gopari-gfortran, takes the link's implicit libraries from
+// what gopari cc links and names libpomp.a in every link. It calls
+// OpenMP and is no user's object to warn about.
+func ownRuntime(path string) bool {
+	_, lib, err := RuntimePaths()
+	if err != nil {
+		return false
+	}
+	st, err := os.Stat(path)
+	if err != nil {
+		return false
+	}
+	for _, own := range []string{lib, filepath.Join(filepath.Dir(lib), "libpomp_mpi.a")} {
+		if o, err := os.Stat(own); err == nil && os.SameFile(st, o) {
+			return true
+		}
+	}
+	return false
 }
