@@ -82,3 +82,45 @@ func TestOneWordFortranWrapper(t *testing.T) {
 		t.Errorf("profile regions %+v, want the parallel region of prog.f90", p.Regions)
 	}
 }
+
+// cmakeFortran is a CMake project of a module and a program in Fortran.
+var cmakeFortran = map[string]string{
+	"CMakeLists.txt": "cmake_minimum_required(VERSION 3.21)\nproject(fprog Fortran)\nfind_package(OpenMP REQUIRED)\n" +
+		"add_executable(fprog mod.f90 main.f90)\ntarget_link_libraries(fprog OpenMP::OpenMP_Fortran)\n",
+	"mod.f90": "module m\ncontains\n  integer function count_threads()\n    count_threads = 0\n" +
+		"    !$omp parallel reduction(+: count_threads)\n    count_threads = count_threads + 1\n    !$omp end parallel\n  end function\nend module\n",
+	"main.f90": "program fprog\n  use m\n  print '(i0)', count_threads()\nend program\n",
+}
+
+// TestCMakeFortran builds a Fortran CMake project with gopari-gfortran
+// as its compiler (CMake has no linker launcher for Fortran): the
+// program prints what the plain build prints, its parallel region is in
+// the profile, and the build warns about nothing (CMake names libpomp.a
+// in the link, as one of the compiler's implicit libraries).
+func TestCMakeFortran(t *testing.T) {
+	bin, prefix := tools(t)
+	for _, tool := range []string{"cmake", "gfortran"} {
+		if _, err := exec.LookPath(tool); err != nil {
+			t.Skipf("%s not installed", tool)
+		}
+	}
+	dir := t.TempDir()
+	for name, text := range cmakeFortran {
+		os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644)
+	}
+	env := []string{"GOPARI_PREFIX=" + prefix, "OMP_NUM_THREADS=2"}
+	run(t, dir, env, "cmake", "-S", ".", "-B", "plain")
+	run(t, dir, env, "cmake", "--build", "plain")
+	want := run(t, dir, env, "plain/fprog")
+	run(t, dir, env, "cmake", "-S", ".", "-B", "inst", "-DCMAKE_Fortran_COMPILER="+filepath.Join(filepath.Dir(bin), "gopari-gfortran"))
+	if build := run(t, dir, env, "cmake", "--build", "inst"); strings.Contains(build, "warning") {
+		t.Errorf("the build warned:\n%s", build)
+	}
+	if got := run(t, dir, env, "inst/fprog"); got != want || want != "2\n" {
+		t.Errorf("instrumented build printed %q, uninstrumented %q, want 2", got, want)
+	}
+	p := onlyProfile(t, dir)
+	if len(p.Regions) != 1 || p.Regions[0].Kind != "parallel" || !strings.HasSuffix(p.Regions[0].File, "mod.f90") {
+		t.Errorf("profile regions %+v, want the parallel region of mod.f90", p.Regions)
+	}
+}
