@@ -7,7 +7,6 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"gopari/internal/atomicfile"
 	"gopari/internal/callpath"
 	"gopari/internal/experiment"
 	"gopari/internal/job"
@@ -25,7 +24,7 @@ OpenMP construct below them. -o FILE replaces a file only with --force.`,
 		Flags: []cli.Flag{
 			&cli.Uint64Flag{Name: "min-visits", Value: callpath.DefaultMinVisits, Usage: "exclude functions with at least `N` visits"},
 			&cli.DurationFlag{Name: "max-mean", Usage: "... and a mean exclusive time of at most `DURATION`", DefaultText: "20 x the call cost"},
-			&cli.StringFlag{Name: "o", Usage: "write the filter to `FILE`"},
+			&cli.StringFlag{Name: "o", Usage: "write the filter to `FILE` (default and -: standard output)"},
 			&cli.BoolFlag{Name: "force", Usage: "let -o replace an existing file"},
 		},
 		Action: runFilter,
@@ -40,7 +39,7 @@ func runFilter(c *cli.Context) error {
 		return usageErr("filter: --max-mean must not be negative")
 	}
 	out := c.String("o")
-	if st, err := os.Stat(out); out != "" && err == nil && st.Mode().IsRegular() && !c.Bool("force") {
+	if st, err := os.Stat(out); out != "" && out != "-" && err == nil && st.Mode().IsRegular() && !c.Bool("force") {
 		return failure(fmt.Errorf("%s exists: give --force to replace it", out))
 	}
 	ps, warnings, err := job.Profiles(dir, experiment.Explain)
@@ -56,9 +55,7 @@ func runFilter(c *cli.Context) error {
 	}
 	write := func(w io.Writer) error { _, err := pr.Filter(dir).WriteTo(w); return err }
 	if out == "" {
-		return writeOut(c, write)
-	} else if err := atomicfile.Write(out, write); err != nil {
-		return failure(err)
+		out = "-"
 	}
-	return nil
+	return writeFile(c, out, write)
 }

@@ -37,6 +37,9 @@ func TestFilterCommand(t *testing.T) {
 	if code != 0 || !strings.Contains(out, "  EXCLUDE *leaf*  # 1000000 visits, mean 5 ns, saves ~20.0 ms;") || strings.Contains(out, "EXCLUDE main") {
 		t.Fatalf("gopari filter: exit %d:\n%s%s", code, out, errs)
 	}
+	if code, dash, _ := gopari(t, "filter", "-o", "-", run1); code != 0 || dash != out {
+		t.Errorf("gopari filter -o -: exit %d, standard output other than without -o:\n%s", code, dash)
+	}
 	f := filepath.Join(dir, "f.filt")
 	if code, _, errs := gopari(t, "filter", "-o", f, run1); code != 0 {
 		t.Fatalf("gopari filter -o: exit %d: %s", code, errs)
