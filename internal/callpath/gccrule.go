@@ -92,6 +92,7 @@ func mainProgramName(f *elf.File, addr uint64) string {
 			name, _ := e.Val(dwarf.AttrName).(string)
 			return name
 		}
+		r.SkipChildren() // its variables, blocks and contained procedures
 	}
 }
 
