@@ -169,11 +169,12 @@ func orNone(s string) string {
 
 // IsOutlined reports whether name is a function the compiler outlined
 // for an OpenMP construct (gcc's main._omp_fn.0, clang's .omp_outlined.,
-// .omp_outlined._debug__, .omp_task_entry., __omp_offloading_…): views
+// .omp_outlined._debug__, .omp_task_entry., __omp_offloading_…, and
+// flang's and LLVM's OpenMPIRBuilder's _QQmain..omp_par.1): views
 // splice such functions out, as the construct's frame already says where
 // the code is.
 func IsOutlined(name string) bool {
-	for _, s := range []string{"._omp_fn.", "._omp_cpyfn.", ".omp_outlined.", "omp_outlined", ".omp_task_entry.", ".omp_task_privates_map."} {
+	for _, s := range []string{"._omp_fn.", "._omp_cpyfn.", ".omp_outlined.", "omp_outlined", ".omp_task_entry.", ".omp_task_privates_map.", "..omp_par"} {
 		if strings.Contains(name, s) {
 			return true
 		}

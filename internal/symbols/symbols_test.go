@@ -146,7 +146,8 @@ func TestIsOutlined(t *testing.T) {
 	for name, want := range map[string]bool{
 		"main._omp_fn.0": true, ".omp_outlined.": true, ".omp_outlined._debug__": true, ".omp_outlined..3": true,
 		".omp_task_entry.": true, "__omp_offloading_10303_4e8f_main_l5": true, "compute._omp_fn.12": true,
-		"main": false, "omp_get_thread_num": false, "geo::twice<int>(int)": false,
+		"_QQmain..omp_par": true, "_QMfortran_fib_modPfib..omp_par.1": true, "fortran_fib_mod::fib..omp_par.1": true,
+		"main": false, "omp_get_thread_num": false, "geo::twice<int>(int)": false, "omp_par_sum": false,
 	} {
 		if got := symbols.IsOutlined(name); got != want {
 			t.Errorf("IsOutlined(%q) = %v, want %v", name, got, want)
