@@ -59,7 +59,7 @@ extern int omp_get_level(void) __attribute__((weak));
 
 /* The threads' rings by thread index (modulo): a task's begin finds its
  * creation there; a stale or foreign slot is told by the task ID. */
-static pomp_cpthr *cp_threads[1024];
+pomp_cpthr *pomp_cp_threads[1024];
 
 /* The functions left out (the filter, and gopari's own): sorted entry
  * addresses, handed from Go once (pompGoCallpathExcluded). */
@@ -308,7 +308,7 @@ static pomp_cpthr *cp_thread(pomp_thr *t)
 	c->last = now();
 	c->cur = path_of(c, t->nfr - 1);
 	t->cp = c;
-	__atomic_store_n(&cp_threads[t->index & 1023], c, __ATOMIC_RELEASE);
+	__atomic_store_n(&pomp_cp_threads[t->index & 1023], c, __ATOMIC_RELEASE);
 	pomp_thread_slow(t, SLOW_CALLPATH);
 	return c;
 }
@@ -634,10 +634,7 @@ void pomp_cp_closing(pomp_thr *t, int i, uint64_t ts)
 void pomp_cp_created(pomp_thr *t, uint64_t id)
 {
 	pomp_cpthr *c = t->cp;
-	unsigned i = (unsigned)id & (CP_RING - 1);
-	__atomic_store_n(&c->ring[i].id, 0, __ATOMIC_RELAXED);
-	__atomic_store_n(&c->ring[i].path, path_of(c, t->nfr - 1), __ATOMIC_RELEASE);
-	__atomic_store_n(&c->ring[i].id, id, __ATOMIC_RELEASE);
+	pomp_cp_ring_put(c, id, path_of(c, t->nfr - 1));
 	c->evn = c->n;
 }
 
@@ -646,17 +643,10 @@ void pomp_cp_created(pomp_thr *t, uint64_t id)
 void pomp_cp_task(pomp_thr *t, uint64_t id, uint64_t ts)
 {
 	uint32_t base = CP_ROOT;
-	pomp_cpthr *r = __atomic_load_n(&cp_threads[(id >> 32) & 1023], __ATOMIC_ACQUIRE);
-	unsigned i = (unsigned)id & (CP_RING - 1);
-	int found = 0;
-	if (r && __atomic_load_n(&r->ring[i].id, __ATOMIC_ACQUIRE) == id) {
-		uint64_t p = __atomic_load_n(&r->ring[i].path, __ATOMIC_ACQUIRE);
-		if (__atomic_load_n(&r->ring[i].id, __ATOMIC_ACQUIRE) == id) {
-			base = (uint32_t)p;
-			found = 1;
-		}
-	}
-	if (!found)
+	uint64_t p;
+	if (pomp_cp_ring_take(id, &p))
+		base = (uint32_t)p;
+	else
 		t->cp->lost++;
 	push_frame(t, base, 1, ts);
 }

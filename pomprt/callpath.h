@@ -24,6 +24,8 @@ typedef struct pomp_cpcall {
 	uint32_t pad;
 } pomp_cpcall;
 
+typedef struct pomp_cpspill pomp_cpspill; /* cpring.c */
+
 typedef struct pomp_cpthr {
 	uint32_t cur;  /* the path time is charged to */
 	uint64_t last; /* since when */
@@ -45,8 +47,19 @@ typedef struct pomp_cpthr {
 	struct {
 		uint64_t id;
 		uint64_t path;
+		uint64_t taken; /* the id a begin took from the slot */
+		uint64_t pad;
 	} ring[CP_RING];
+	pomp_cpspill *spill; /* creations whose slot came round before their task began */
 } pomp_cpthr;
+
+/* Every thread's state, by the thread index of its task ids. */
+extern pomp_cpthr *pomp_cp_threads[1024];
+
+/* The creations' ring (cpring.c). */
+void pomp_cp_ring_put(pomp_cpthr *c, uint64_t id, uint32_t path);
+int pomp_cp_ring_take(uint64_t id, uint64_t *path);
+void pomp_cp_spill_after_fork(pomp_cpthr *c);
 
 /* The untied task's part of the call paths while it is parked: its
  * frames' paths and its calls, owners relative to its task frame. */

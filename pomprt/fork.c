@@ -8,6 +8,7 @@
 #include <unistd.h>
 #include "rt.h"
 #include "lifecycle.h"
+#include "callpath.h"
 
 /* ---------------------------------------------------------------------
  * fork() without exec. The handlers keep the runtime's state consistent
@@ -104,6 +105,8 @@ static void reset_after_fork(void)
 	}
 	pomp_frames_restart(t, tick);
 	pomp_ev_after_fork(t);
+	if (t->cp)
+		pomp_cp_spill_after_fork(t->cp);
 	free(map);
 	t->unmatched = 0;
 	t->nids = 0;

@@ -369,6 +369,43 @@ func TestCallPathTasks(t *testing.T) {
 	}
 }
 
+// TestCallPathLateTask: a task that begins after its creator created
+// more tasks than the runtime's ring of creations holds (cplate.c: A
+// waits on B, whose work creates 6,000 tasks) still hangs below the path
+// that created it, as every task does: late() below producer's task
+// construct, and no creation lost; at 1 thread, where all of them are
+// the one creator's, and at 2.
+func TestCallPathLateTask(t *testing.T) {
+	needTools(t)
+	for _, c := range compilers {
+		c := c
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			exe := buildCC(t, c, "cplate.c", "--functions")
+			for _, threads := range []string{"1", "2"} {
+				r := run(t, exe, []string{"OMP_NUM_THREADS=" + threads})
+				v := newCPView(t, readProfile(t, r), exe)
+				checkCallPaths(t, v)
+				lates := v.nodes("late")
+				if len(lates) != 1 || v.visits(lates[0]) != 1 {
+					t.Fatalf("%s threads: late at %d nodes, want 1 visited once", threads, len(lates))
+				}
+				p := v.path(lates[0])
+				if k := len(p); k < 4 || p[k-3] != "producer" || !strings.HasSuffix(p[k-2], " task ") || !strings.Contains(strings.Join(p, "/"), "main/") {
+					t.Errorf("%s threads: late at %s, not right below producer's task construct", threads, strings.Join(p, "/"))
+				}
+				var subs uint64
+				for _, i := range v.nodes("sub") {
+					subs += v.visits(i)
+				}
+				if subs != 6000 {
+					t.Errorf("%s threads: sub visited %d times, want 6000", threads, subs)
+				}
+			}
+		})
+	}
+}
+
 // TestCallPathFib: recursion with tasks; every call of fib is counted
 // once, below its creating path, and no location's tree exceeds the run.
 func TestCallPathFib(t *testing.T) {
