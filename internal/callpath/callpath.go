@@ -95,6 +95,9 @@ func FromProfile(p *profile.Profile) (*Tree, error) {
 	if cp.OverflowVisits > 0 {
 		t.Warnings = append(t.Warnings, fmt.Sprintf("the call-path tree was full (%d nodes, GOPARI_CALLPATH_NODES): %d visits were charged to overflow nodes", cp.MaxNodes, cp.OverflowVisits))
 	}
+	if cp.LostCreations > 0 {
+		t.Warnings = append(t.Warnings, fmt.Sprintf("%d tasks began when the run no longer knew the path that created them: theirs hang below the root", cp.LostCreations))
+	}
 	for _, ct := range cp.Threads {
 		t.Locations = append(t.Locations, t.location(p, ct, ids))
 	}

@@ -3,6 +3,7 @@ package callpath_test
 import (
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -203,5 +204,24 @@ func TestForkAndImplicit(t *testing.T) {
 	}
 	if len(tr.Nodes) != 5 {
 		t.Errorf("%d nodes, want 5: root, main, top, the region, leaf", len(tr.Nodes))
+	}
+}
+
+// TestWarnings: a run whose tree overflowed or lost tasks' creating
+// paths says so, with the counts, in every view's notes.
+func TestWarnings(t *testing.T) {
+	t.Parallel()
+	p := cptest.Profile(t)
+	p.CallPaths.MaxNodes, p.CallPaths.OverflowVisits, p.CallPaths.LostCreations = 7, 12, 3
+	tr, err := callpath.FromProfile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"the call-path tree was full (7 nodes, GOPARI_CALLPATH_NODES): 12 visits were charged to overflow nodes",
+		"3 tasks began when the run no longer knew the path that created them: theirs hang below the root"}
+	for _, w := range want {
+		if !slices.Contains(tr.Warnings, w) {
+			t.Errorf("no note %q in %q", w, tr.Warnings)
+		}
 	}
 }
