@@ -92,22 +92,3 @@ func checkFortranFilter(t *testing.T, dir, src, run string) {
 		}
 	}
 }
-
-// hookCalls counts, per function of exe, its calls of the entry hook.
-func hookCalls(t *testing.T, exe string) map[string]int {
-	t.Helper()
-	out, err := exec.Command("objdump", "-d", exe).Output()
-	if err != nil {
-		t.Skipf("objdump: %v", err)
-	}
-	n := map[string]int{}
-	fn := ""
-	for _, line := range strings.Split(string(out), "\n") {
-		if strings.HasSuffix(line, ">:") {
-			fn = line[strings.Index(line, "<")+1 : len(line)-2]
-		} else if strings.Contains(line, "call") && strings.HasSuffix(line, "<__cyg_profile_func_enter>") {
-			n[fn]++
-		}
-	}
-	return n
-}
