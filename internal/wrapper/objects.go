@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -100,9 +101,10 @@ func scanArchive(r io.ReaderAt, size int64, visit func(name string, member io.Re
 // which the link prints, about each that uses OpenMP but was compiled
 // without gopari.
 func (p *plan) linkObjects() (instrumented bool) {
+	own := ownRuntime()
 	for _, in := range p.line.inputs {
 		ext := filepath.Ext(in.path)
-		if in.lang != "" || ext != ".o" && ext != ".a" && ext != ".lo" && ext != ".obj" || ownRuntime(in.path) {
+		if in.lang != "" || ext != ".o" && ext != ".a" && ext != ".lo" && ext != ".obj" || own(in.path) {
 			continue
 		}
 		b, err := os.ReadFile(in.path)
@@ -129,24 +131,22 @@ func (p *plan) linkObjects() (instrumented bool) {
 	return instrumented
 }
 
-// ownRuntime reports whether path is gopari's runtime, libpomp.a or
-// libpomp_mpi.a beside it, named on the command line: CMake, when the
-// compiler is gopari-gfortran, takes the link's implicit libraries from
-// what gopari cc links and names libpomp.a in every link. It calls
-// OpenMP and is no user's object to warn about.
-func ownRuntime(path string) bool {
-	_, lib, err := RuntimePaths()
-	if err != nil {
-		return false
-	}
-	st, err := os.Stat(path)
-	if err != nil {
-		return false
-	}
-	for _, own := range []string{lib, filepath.Join(filepath.Dir(lib), "libpomp_mpi.a")} {
-		if o, err := os.Stat(own); err == nil && os.SameFile(st, o) {
-			return true
+// ownRuntime returns a test of whether a path names gopari's runtime,
+// libpomp.a or libpomp_mpi.a beside it: CMake, when the compiler is
+// gopari-gfortran, takes the link's implicit libraries from what gopari
+// cc links and names libpomp.a in every link. It calls OpenMP and is no
+// user's object to warn about.
+func ownRuntime() func(path string) bool {
+	var own []os.FileInfo
+	if _, lib, err := RuntimePaths(); err == nil {
+		for _, f := range []string{lib, filepath.Join(filepath.Dir(lib), "libpomp_mpi.a")} {
+			if st, err := os.Stat(f); err == nil {
+				own = append(own, st)
+			}
 		}
 	}
-	return false
+	return func(path string) bool {
+		st, err := os.Stat(path)
+		return err == nil && slices.ContainsFunc(own, func(o os.FileInfo) bool { return os.SameFile(st, o) })
+	}
 }
