@@ -243,22 +243,27 @@ func TestCallPathChain(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
 			exe := buildCC(t, c, "cpdeep.c", "--functions")
-			for _, threads := range []string{"1", "2"} {
-				// The program's clock cannot see a preemption between a
-				// hook's clock read and its own (a time slice is some
-				// 4 ms on a loaded machine): a time off by more than 5%
-				// is a failure only if it is so in three runs.
-				var slow []string
-				for try := 0; try < 3; try++ {
-					if slow = chainRun(t, exe, threads, cChain); len(slow) == 0 {
-						break
-					}
-				}
-				for _, s := range slow {
-					t.Error(s)
-				}
-			}
+			checkChain(t, exe, cChain)
 		})
+	}
+}
+
+// checkChain runs a cpdeep program at 1 and 2 threads through chainRun.
+// The program's clock cannot see a preemption between a hook's clock
+// read and its own (a time slice is some 4 ms on a loaded machine): a
+// time off by more than 5% is a failure only if it is so in three runs.
+func checkChain(t *testing.T, exe string, ch chain) {
+	t.Helper()
+	for _, threads := range []string{"1", "2"} {
+		var slow []string
+		for try := 0; try < 3; try++ {
+			if slow = chainRun(t, exe, threads, ch); len(slow) == 0 {
+				break
+			}
+		}
+		for _, s := range slow {
+			t.Error(s)
+		}
 	}
 }
 

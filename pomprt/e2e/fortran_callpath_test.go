@@ -32,18 +32,7 @@ func TestFortranCallPaths(t *testing.T) {
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("gopari %s: %v\n%s", strings.Join(argv, " "), err, out)
 	}
-	ch := chain{root: []string{"main", "MAIN__"}, sym: func(fn string) string { return "__fcp_MOD_" + fn }}
-	for _, threads := range []string{"1", "2"} {
-		var slow []string
-		for try := 0; try < 3; try++ {
-			if slow = chainRun(t, exe, threads, ch); len(slow) == 0 {
-				break
-			}
-		}
-		for _, s := range slow {
-			t.Error(s)
-		}
-	}
+	checkChain(t, exe, chain{root: []string{"main", "MAIN__"}, sym: func(fn string) string { return "__fcp_MOD_" + fn }})
 	r := run(t, exe, []string{"OMP_NUM_THREADS=2"})
 	out, err := exec.Command(gopariCommand(t), "report", r.dir).CombinedOutput()
 	if err != nil {
