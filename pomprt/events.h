@@ -31,10 +31,11 @@
 #define EV_RESERVE_FILE "space-for-profile.reserve"
 
 enum {
-	EV_VERSION = 6, /* 2: CHUNK_NEXT records; 3: grains mode records worksharing and taskloop constructs, a section's number;
+	EV_VERSION = 7, /* 2: CHUNK_NEXT records; 3: grains mode records worksharing and taskloop constructs, a section's number;
 	                   4: CREATE_BEGIN's word 2, the creating loop iteration;
 	                   5: FUNC_ENTER, FUNC_EXIT and FUNC_ADOPT, the calls of functions built with --functions (trace mode);
-	                   6: the short task records, without the IDs that the block's earlier records name */
+	                   6: the short task records, without the IDs that the block's earlier records name;
+	                   7: TINY_TASK, an UNDEFERRED_TASK of short steps in 8 bytes */
 	EV_FILE_HEADER = 32, /* bytes */
 	EV_BLOCK_HEADER = 16
 };
@@ -103,7 +104,12 @@ enum {
 	/* A TASK_BEGIN (payload: the task's ID) whose parent is the last
 	 * begun one's: a task run by another thread than its creator, or
 	 * after its siblings. */
-	EV_TASK_BEGIN_PARENT = 46
+	EV_TASK_BEGIN_PARENT = 46,
+	/* Version 7: an UNDEFERRED_TASK whose steps are short, without
+	 * payload: the ticks to its creation in bits 32-41 of the header,
+	 * from there to its begin in bits 42-51, from there to its end in
+	 * bits 52-63. Most tiny tasks fit (ticks of tens to hundreds). */
+	EV_TINY_TASK = 47
 };
 
 /* The records masks: which types a mode records. */
@@ -198,7 +204,8 @@ static inline __attribute__((always_inline)) int ev_region(uint64_t h, uint32_t 
 /* ev_end_created says that the creation of task id ended with its
  * execution, of region, in the block's last record if that is the end of
  * task id, created last: a TASK_END_LAST becomes a TASK_END_CREATED, an
- * UNDEFERRED_END an UNDEFERRED_TASK. It returns whether it did. */
+ * UNDEFERRED_END an UNDEFERRED_TASK, or a TINY_TASK of one word where
+ * its steps fit. It returns whether it did. */
 static inline __attribute__((always_inline)) int ev_end_created(pomp_evbuf *e, uint32_t region, uint64_t id)
 {
 	uint64_t *p = e->pos;
@@ -206,9 +213,14 @@ static inline __attribute__((always_inline)) int ev_end_created(pomp_evbuf *e, u
 		return 0;
 	if (p == e->ended && ev_region(p[-1], region))
 		p[-1] += EV_TASK_END_CREATED - EV_TASK_END_LAST;
-	else if (p == e->ended_at && ev_region(p[-2], region))
-		p[-2] += EV_UNDEFERRED_TASK - EV_UNDEFERRED_END;
-	else
+	else if (p == e->ended_at && ev_region(p[-2], region)) {
+		uint64_t h = p[-2], w = p[-1];
+		if ((h >> 42 | (uint32_t)w >> 10 | w >> 44) == 0) { /* its steps fit a TINY_TASK */
+			p[-2] = (h & 0x3ffffffff00ull) | EV_TINY_TASK | (w & 0x3ff) << 42 | (w >> 32) << 52;
+			e->pos = p - 1;
+		} else
+			p[-2] = h + EV_UNDEFERRED_TASK - EV_UNDEFERRED_END;
+	} else
 		return 0;
 	e->ended = e->ended_at = 0;
 	e->block_records++;
@@ -220,7 +232,7 @@ static inline __attribute__((always_inline)) int ev_end_created(pomp_evbuf *e, u
  * without) and TASK_BEGIN's parent. It writes the short form where the
  * block's registers name the task (docs/events.md, version 6), and a
  * task's begin and end into its creation's record when it runs as it is
- * created: such a tiny task takes 16 bytes instead of 72. */
+ * created: such a tiny task takes 8 or 16 bytes instead of 72. */
 static inline __attribute__((always_inline)) void ev_task(pomp_evbuf *e, uint32_t index, unsigned type, uint32_t region, uint64_t ts,
                                                          int n, uint64_t id, uint64_t a)
 {

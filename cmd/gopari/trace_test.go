@@ -62,7 +62,7 @@ func TestTraceHostile(t *testing.T) {
 			return os.Truncate(p, st.Size()-5)
 		}, "thread-000000.evt: offset 32: truncated block (got "},
 		{"magic", func(p string) error { return patch(p, 0, "XXXXXXXX") }, `thread-000000.evt: offset 0: not a gopari event stream (magic "XXXXXXXX", want "GOPARIEV")`},
-		{"newer", func(p string) error { return patch(p, 8, "\x07\x00") }, "thread-000000.evt: offset 8: format version 7 is newer than this gopari reads (6); update gopari"},
+		{"newer", func(p string) error { return patch(p, 8, "\x08\x00") }, "thread-000000.evt: offset 8: format version 8 is newer than this gopari reads (7); update gopari"},
 		{"block cut", func(p string) error { return patch(p, 36, "\x00\x00\x01\x00") }, "thread-000000.evt: offset 32: truncated block (got "},
 		{"missing", func(p string) error { return os.Remove(p) }, "thread-000000.evt: no such file or directory"},
 	} {

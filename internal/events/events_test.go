@@ -191,7 +191,7 @@ func TestHostile(t *testing.T) {
 		{"empty", nil, 0, "t.evt: offset 0: empty file, not an event stream"},
 		{"short header", []byte("GOPARIEV\x01"), 0, "t.evt: offset 0: truncated file header (got 9 of 32 bytes)"},
 		{"magic", append([]byte("PK\x03\x04xxxx"), make([]byte, 24)...), 0, `t.evt: offset 0: not a gopari event stream (magic "PK..xxxx", want "GOPARIEV")`},
-		{"newer", header(7), 0, "t.evt: offset 8: format version 7 is newer than this gopari reads (6); update gopari"},
+		{"newer", header(8), 0, "t.evt: offset 8: format version 8 is newer than this gopari reads (7); update gopari"},
 		{"version 0", header(0), 0, "t.evt: offset 8: format version 0"},
 		{"cut in a block", whole[:len(whole)-3], 0, "t.evt: offset 32: truncated block (got 29 of 32 bytes)"},
 		{"cut in the second block", append(whole, good...)[:len(whole)+20], 2, "t.evt: offset 80: truncated block (got 4 of 32 bytes)"},
@@ -370,6 +370,15 @@ func tasks(tb testing.TB, version, blockSize int) ([]byte, []Record) {
 		put(CreateEnd, 2, 0, id)
 		id++
 	}
+	// Undeferred, their steps at the edges of a TINY_TASK's fields
+	// (version 7): the first fits, the others take 16 bytes.
+	for _, steps := range [][3]uint64{{1023, 1023, 4095}, {1024, 1, 1}, {1, 1024, 1}, {1, 1, 4096}, {1 << 31, 1 << 31, 1 << 31}} {
+		put(CreateBegin, 2, steps[0], id)
+		put(TaskBegin, 2, steps[1], id, 1<<32|1)
+		put(TaskEnd, 2, steps[2], id)
+		put(CreateEnd, 2, 0, id)
+		id++
+	}
 	for i := uint64(0); i < 5; i++ { // in a loop's body, deferred
 		put(CreateBegin, 3, 4, id+i, i)
 		put(CreateEnd, 3, 6, id+i)
@@ -399,12 +408,13 @@ func tasks(tb testing.TB, version, blockSize int) ([]byte, []Record) {
 	return buf.Bytes(), want
 }
 
-// TestShortTaskRecords checks the short task records of version 6: the
-// reader returns what was written, in blocks of any size, and a tiny
-// task run undeferred takes 16 bytes instead of 72.
+// TestShortTaskRecords checks the short task records of versions 6 and
+// 7: the reader returns what was written, in blocks of any size, and a
+// tiny task run undeferred takes 16 bytes instead of 72, 8 in version 7
+// when its steps fit a TINY_TASK.
 func TestShortTaskRecords(t *testing.T) {
 	sizes := map[int]int{}
-	for _, version := range []int{5, 6} {
+	for _, version := range []int{5, 6, 7} {
 		for _, bs := range []int{64, 72, 96, 256, 1 << 20} {
 			b, want := tasks(t, version, bs)
 			got, err := readAll(t, b)
@@ -431,9 +441,14 @@ func TestShortTaskRecords(t *testing.T) {
 			}
 		}
 	}
-	// 40 tiny tasks: 16 bytes each instead of 72.
+	// 40 tiny tasks: 16 bytes each instead of 72; and 8 in version 7,
+	// all but the first (whose long CREATE_BEGIN names its ID), as one
+	// more whose steps just fit.
 	if sizes[5]-sizes[6] < 40*56 {
 		t.Errorf("version 6 takes %d bytes, version 5 %d: want at least %d fewer", sizes[6], sizes[5], 40*56)
+	}
+	if sizes[6]-sizes[7] != 40*8 {
+		t.Errorf("version 7 takes %d bytes, version 6 %d: want %d fewer", sizes[7], sizes[6], 40*8)
 	}
 }
 
@@ -445,24 +460,29 @@ func TestShortRecordsAtBlockStart(t *testing.T) {
 		b := append(header(version), block(word(Loc, 1, 0, 0), u64(1), word(CreateBegin, 1, 2, 1), u64(41), word(TaskBegin, 2, 2, 1), u64(41), u64(3))...)
 		b = append(b, block(word(Loc, 1, 0, 0), u64(1), word(CreateBeginNext, 1, 2, 1), u64(9), word(TaskBeginLast, 0, 2, 1),
 			word(TaskEndCreated, 0, 2, 1), word(UndeferredTask, 1, 5, 2), u64(7<<32|3), word(UndeferredBegin, 1, 5, 1), u64(4),
-			word(UndeferredEnd, 1, 5, 1), u64(1<<32|1), word(TaskBeginParent, 1, 5, 1), u64(77))...)
+			word(UndeferredEnd, 1, 5, 1), u64(1<<32|1), word(TaskBeginParent, 1, 5, 1), u64(77),
+			u64(uint64(TinyTask)|6<<8|2<<32|3<<42|4<<52))...)
 		got, err := readAll(t, b)
 		if err != nil {
 			t.Fatal(err)
 		}
 		return got
 	}
-	var s []string
-	for _, r := range rec(6) {
-		s = append(s, fmt.Sprintf("%v %d %v @%d", r.Type, r.N, r.Args, r.Time))
-	}
 	want := "LOC 1 [1 0 0] @500,CREATE_BEGIN 1 [41 0 0] @501,TASK_BEGIN 2 [41 3 0] @502," +
 		"LOC 1 [1 0 0] @500,CREATE_BEGIN 2 [1 9 0] @501,TASK_BEGIN 2 [1 0 0] @502,TASK_END 1 [1 0 0] @503,CREATE_END 1 [1 0 0] @503," +
 		"CREATE_BEGIN 1 [2 0 0] @505,TASK_BEGIN 2 [2 0 0] @508,TASK_END 1 [2 0 0] @515,CREATE_END 1 [2 0 0] @515," +
 		"CREATE_BEGIN 1 [3 0 0] @516,TASK_BEGIN 2 [3 0 0] @520," +
 		"CREATE_BEGIN 1 [4 0 0] @521,TASK_BEGIN 2 [4 0 0] @522,TASK_END 1 [4 0 0] @523,TASK_BEGIN 2 [77 0 0] @524"
-	if got := strings.Join(s, ","); got != want {
-		t.Errorf("got  %s\nwant %s", got, want)
+	// A TINY_TASK is a type that version 6 did not know.
+	tiny := ",CREATE_BEGIN 1 [5 0 0] @526,TASK_BEGIN 2 [5 0 0] @529,TASK_END 1 [5 0 0] @533,CREATE_END 1 [5 0 0] @533"
+	for version, want := range map[uint16]string{6: want, 7: want + tiny} {
+		var s []string
+		for _, r := range rec(version) {
+			s = append(s, fmt.Sprintf("%v %d %v @%d", r.Type, r.N, r.Args, r.Time))
+		}
+		if got := strings.Join(s, ","); got != want {
+			t.Errorf("version %d: got  %s\nwant %s", version, got, want)
+		}
 	}
 	if got := rec(5); len(got) != 4 {
 		t.Errorf("version 5: %d records, want the 4 of types it knew: %+v", len(got), got)

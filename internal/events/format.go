@@ -21,8 +21,9 @@ import "fmt"
 // function calls (FUNC_ENTER, FUNC_EXIT) and the calls a task adopts
 // (FUNC_ADOPT). Version 6: the task records in short, without the task
 // IDs that the block's earlier records name (see the short types below):
-// a tiny task takes 24 bytes instead of 72.
-const Version = 6
+// a tiny task takes 24 bytes instead of 72. Version 7: TINY_TASK, an
+// UNDEFERRED_TASK of short steps in one word.
+const Version = 7
 
 // Magic strings of the file header and of every block.
 const (
@@ -103,6 +104,11 @@ const (
 	UndeferredEnd   Type = 44 // ticks to the begin | ticks from the begin to the end << 32
 	UndeferredTask  Type = 45 // as UNDEFERRED_END, then the CREATE_END
 	TaskBeginParent Type = 46 // ID: TASK_BEGIN of task ID, parent parent
+	// Version 7: an UNDEFERRED_TASK without payload, whose three steps
+	// are in the header's bits 32-63: the ticks to the creation in bits
+	// 32-41 (the delta of other records), to the begin in 42-51, from the
+	// begin to the end in 52-63.
+	TinyTask Type = 47
 )
 
 // MaxType is the largest type a 6-bit field holds.
@@ -195,10 +201,19 @@ var specs = [MaxType + 1]spec{
 	UndeferredEnd:    {"UNDEFERRED_END", 1, true},
 	UndeferredTask:   {"UNDEFERRED_TASK", 1, true},
 	TaskBeginParent:  {"TASK_BEGIN_PARENT", 1, true},
+	TinyTask:         {"TINY_TASK", 0, true},
 }
 
 // short reports whether t is a short task record of version 6.
-func (t Type) short() bool { return t >= CreateBeginNext && t <= TaskBeginParent }
+func (t Type) short() bool { return t >= CreateBeginNext && t <= TinyTask }
+
+// since returns the version of the format that introduced short type t.
+func (t Type) since() int {
+	if t == TinyTask {
+		return 7
+	}
+	return 6
+}
 
 // Stands returns the types of the records that one record of type t
 // stands for, in order, where it stands for others than itself (the
@@ -220,7 +235,7 @@ func (t Type) Stands() []Type {
 		return []Type{CreateBegin, TaskBegin}
 	case UndeferredEnd:
 		return []Type{CreateBegin, TaskBegin, TaskEnd}
-	case UndeferredTask:
+	case UndeferredTask, TinyTask:
 		return []Type{CreateBegin, TaskBegin, TaskEnd, CreateEnd}
 	case ChunkNext, ChunkNextStatic, ChunkNextDynamic:
 		return []Type{ChunkEnd, ChunkBegin}

@@ -235,6 +235,9 @@ func (r *Reader) record() (rec Record, ok bool, err error) {
 	n := int(h>>6) & 3
 	region := uint32(h>>8) & 0xffffff
 	delta := h >> 32
+	if typ == TinyTask { // its other steps are those of UNDEFERRED_TASK's payload
+		delta = h >> 32 & 0x3ff
+	}
 	if typ == 0 {
 		return rec, false, r.errf(at, "record of type 0 (zeroed or damaged block)")
 	}
@@ -247,6 +250,9 @@ func (r *Reader) record() (rec Record, ok bool, err error) {
 		return rec, false, r.errf(at, "block starts with a %v record, not LOC", typ)
 	}
 	rec = Record{Type: typ, Region: region, N: n}
+	if typ == TinyTask && n == 0 {
+		rec.Args[0] = h>>42&0x3ff | h>>52<<32
+	}
 	for i := 0; i < n; i++ {
 		if _, err := io.ReadFull(r.r, w[:]); err != nil {
 			return rec, false, r.errf(r.off, "file shrank while being read: %v", err)
@@ -273,7 +279,7 @@ func (r *Reader) record() (rec Record, ok bool, err error) {
 	case typ >= ChunkNext && typ <= ChunkNextDynamic:
 		return r.split(rec), true, nil
 	case typ.short():
-		if r.hdr.Version < 6 {
+		if r.hdr.Version < typ.since() {
 			return rec, false, nil // a type that format did not know
 		}
 		return r.expand(rec), true, nil
@@ -303,7 +309,7 @@ func (r *Reader) expand(rec Record) Record {
 		return Record{Type: TaskBegin, Region: rec.Region, Time: rec.Time, N: min(rec.N+1, len(rec.Args)), Args: [3]uint64{rec.Args[0], r.parent, rec.Args[1]}}
 	case TaskEndCreated:
 		r.later(Record{Type: CreateEnd, Region: rec.Region, Time: rec.Time, N: 1, Args: [3]uint64{r.created}})
-	case UndeferredBegin, UndeferredEnd, UndeferredTask:
+	case UndeferredBegin, UndeferredEnd, UndeferredTask, TinyTask:
 		return r.undeferred(rec)
 	}
 	return withIDs(rec, TaskEnd, r.begun)

@@ -24,12 +24,13 @@ type Writer struct {
 	bytes     int64
 	// short: the stream's version has the short task records (6), which
 	// the writer uses as the runtime does, with what they leave out as
-	// the block's records named it (Reader.created ...); createdAt,
+	// the block's records named it (Reader.created ...), and tiny
+	// TINY_TASK (7) where an UNDEFERRED_TASK's steps fit; createdAt,
 	// begunAt, ended and endedAt are where the block's last record ends
 	// if it can grow, as in libpomp (events.h: a CREATE_BEGIN_NEXT
 	// without payload, an UNDEFERRED_BEGIN, a TASK_END_LAST, an
 	// UNDEFERRED_END), or 0.
-	short                              bool
+	short, tiny                        bool
 	created, begun, parent             uint64
 	createdAt, begunAt, ended, endedAt int
 }
@@ -55,7 +56,7 @@ func NewWriter(w io.Writer, h Header, blockSize int) (*Writer, error) {
 	if _, err := w.Write(b[:]); err != nil {
 		return nil, err
 	}
-	return &Writer{w: w, blockSize: blockSize, bytes: FileHeaderSize, short: v >= 6}, nil
+	return &Writer{w: w, blockSize: blockSize, bytes: FileHeaderSize, short: v >= 6, tiny: v >= 7}, nil
 }
 
 // Loc records that the thread now acts as location loc.
@@ -154,8 +155,14 @@ func (w *Writer) grow(typ Type, region uint32, t uint64, args []uint64) bool {
 		w.ended = 0
 	case typ == CreateEnd && len(args) == 1 && args[0] == w.created && args[0] == w.begun && t == w.last && w.endedAt == n &&
 		le.Uint32(w.buf[n-16:])>>8 == region:
-		w.buf[n-16]++ // UNDEFERRED_TASK
 		w.endedAt = 0
+		h, steps := le.Uint64(w.buf[n-16:]), le.Uint64(w.buf[n-8:])
+		if !w.tiny || h>>42|uint64(uint32(steps))>>10|steps>>44 != 0 {
+			w.buf[n-16]++ // UNDEFERRED_TASK
+			break
+		}
+		le.PutUint64(w.buf[n-16:], h&0x3ffffffff00|uint64(TinyTask)|steps&0x3ff<<42|steps>>32<<52)
+		w.buf = w.buf[:n-8]
 	default:
 		return false
 	}

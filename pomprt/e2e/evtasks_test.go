@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"bytes"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
@@ -69,7 +70,33 @@ func TestTraceTaskRecords(t *testing.T) {
 			}
 			if words == 32768 && seed == 1 {
 				t.Logf("%d records in %d bytes", len(want), stdout.Len())
+				// Both forms of a task run as created: a TINY_TASK where
+				// its steps fit, an UNDEFERRED_TASK where they do not.
+				n := rawTypes(t, stdout.Bytes())
+				if n[events.TinyTask] == 0 || n[events.UndeferredTask] == 0 {
+					t.Errorf("%s: %d TINY_TASK and %d UNDEFERRED_TASK records, want some of each", what, n[events.TinyTask], n[events.UndeferredTask])
+				}
 			}
 		}
 	}
+}
+
+// rawTypes counts the records of a stream by their type as written, the
+// short forms as themselves.
+func rawTypes(t *testing.T, b []byte) map[events.Type]int {
+	n := map[events.Type]int{}
+	le := binary.LittleEndian
+	for off := events.FileHeaderSize; off+events.BlockHeaderSize <= len(b); {
+		end := off + events.BlockHeaderSize + int(le.Uint32(b[off+4:]))
+		if end > len(b) {
+			t.Fatalf("offset %d: truncated block", off)
+		}
+		for p := off + events.BlockHeaderSize; p < end; {
+			h := le.Uint64(b[p:])
+			n[events.Type(h&events.MaxType)]++
+			p += events.WordSize * (1 + int(h>>6&3))
+		}
+		off = end
+	}
+	return n
 }

@@ -134,7 +134,7 @@ func TestKilled(t *testing.T) {
 			for _, threads := range threadCounts {
 				for _, mode := range []string{"GOPARI_MODE=trace", "GOPARI_GRAINS=1"} {
 					what := fmt.Sprintf("%s, %s threads", mode, threads)
-					r := run(t, p.inst, []string{"OMP_NUM_THREADS=" + threads, mode}, "20000")
+					r := run(t, p.inst, []string{"OMP_NUM_THREADS=" + threads, mode}, "40000")
 					checkKilled(t, gopari, what, r, mode == "GOPARI_MODE=trace", rate)
 				}
 			}
@@ -180,13 +180,13 @@ func checkKilled(t *testing.T, gopari, what string, r result, trace bool, rate f
 		t.Fatalf("%s: regions %+v", what, ri.Regions)
 	}
 	// What the program did, less the block each thread held in memory:
-	// a task takes at least 2 words on the thread that runs it (its
-	// short records, docs/events.md), a chunk 4 (CHUNK_NEXT), and a
-	// block is 32768 words.
+	// a task takes at least 1 word on the thread that runs it (a
+	// TINY_TASK, docs/events.md), a chunk 4 (CHUNK_NEXT), and a block
+	// is 32768 words.
 	nt := int64(len(ri.Threads))
 	tk, lp := uint32(task.ID), uint32(loop.ID)
 	done, seen := raw.count(events.TaskEnd, tk), raw.count(events.ChunkEnd, lp)
-	if done > tasks || done < tasks-nt*(32768/2+1) || raw.count(events.CreateBegin, tk) > tasks {
+	if done > tasks || done < tasks-nt*(32768+1) || raw.count(events.CreateBegin, tk) > tasks {
 		t.Errorf("%s: the program ran %d tasks; the complete blocks hold %d ends and %d creations", what, tasks, done, raw.count(events.CreateBegin, tk))
 	}
 	if seen > chunks || raw.count(events.ChunkBegin, lp) > chunks {

@@ -53,8 +53,8 @@ static unsigned rnd(unsigned n)
 	return (unsigned)(seed >> 33) % n;
 }
 
-/* tick advances the clock: mostly a little, now and then by 2^32 or
- * more, or backwards. */
+/* tick advances the clock: mostly a little, now and then by about 2^10
+ * or 2^12, by 2^32 or more, or backwards. */
 static uint64_t tick(void)
 {
 	unsigned r = rnd(100);
@@ -62,6 +62,10 @@ static uint64_t tick(void)
 		now += 5ull << 32;
 	else if (r == 1 && now > 50)
 		now -= 40;
+	else if (r == 2) /* about the edges of a TINY_TASK's steps */
+		now += 1020 + rnd(8);
+	else if (r == 3)
+		now += 4090 + rnd(10);
 	else
 		now += rnd(r < 10 ? 3 : 50);
 	return now;
