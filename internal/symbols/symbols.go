@@ -186,7 +186,8 @@ func IsOutlined(name string) bool {
 // procedure as gfortran (__work_mod_MOD_spin) and flang (_QMwork_modPspin)
 // spell it: work_mod::spin, with what follows a dot kept (an OpenMP
 // outlined function's suffix); flang's external procedures (_QPspin)
-// lose their prefix. Others come back unchanged.
+// lose their prefix, and its internal procedures are named with their
+// hosts (_QMmFouterPinner: m::outer::inner). Others come back unchanged.
 func Demangle(name string) string {
 	if mod, proc, rest, ok := fortranName(name); ok && mod != "" {
 		return mod + "::" + proc + rest
@@ -213,17 +214,52 @@ func fortranName(name string) (mod, proc, rest string, ok bool) {
 	if i := strings.IndexByte(name, '.'); i >= 0 {
 		base, rest = name[:i], name[i:]
 	}
+	if q, found := strings.CutPrefix(base, "_Q"); found {
+		mod, proc, ok = flangName(q)
+		return mod, proc, rest, ok
+	}
 	if m, found := strings.CutPrefix(base, "__"); found {
 		mod, proc, ok = strings.Cut(m, "_MOD_")
-	} else if m, found := strings.CutPrefix(base, "_QM"); found {
-		mod, proc, ok = strings.Cut(m, "P")
-	} else {
-		proc, ok = strings.CutPrefix(base, "_QP")
 	}
-	if !ok || !fortranIdent(proc) || mod != "" && !fortranIdent(mod) || base[1] == 'Q' && (lower(proc) != proc || lower(mod) != mod) {
+	if !ok || !fortranIdent(proc) || !fortranIdent(mod) {
 		return "", "", "", false
 	}
 	return mod, proc, rest, true
+}
+
+// flangName splits the name of a procedure as flang uniques it, less
+// its _Q, into its scopes joined by "::" and its own name: tags in upper
+// case, each followed by a name in lower case, outermost first
+// (M module, S submodule, F host procedure; an F with no name is the
+// main program's), then P and the procedure's name, as in
+// mFouterPinner (m::outer, inner). It reports false for anything else
+// (common blocks, variables, types, the main program _QQmain).
+func flangName(q string) (scopes, proc string, ok bool) {
+	var names []string
+	for q != "" {
+		tag := q[0]
+		end := 1
+		for end < len(q) && (q[end] < 'A' || q[end] > 'Z') {
+			end++
+		}
+		name := q[1:end]
+		q = q[end:]
+		switch {
+		case name != "" && (!fortranIdent(name) || lower(name) != name):
+			return "", "", false
+		case tag == 'P' && q == "" && name != "":
+			return strings.Join(names, "::"), name, true
+		case tag == 'M' || tag == 'S' || tag == 'F':
+			if name != "" {
+				names = append(names, name)
+			} else if tag != 'F' {
+				return "", "", false
+			}
+		default:
+			return "", "", false
+		}
+	}
+	return "", "", false
 }
 
 // fortranIdent reports whether s is a Fortran name as compilers emit it:

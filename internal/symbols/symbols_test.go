@@ -176,6 +176,17 @@ func TestDemangle(t *testing.T) {
 		{"_QMWorkPspin", "_QMWorkPspin"},
 		{"_QP", "_QP"},
 		{"spin_", "spin_"},
+		{"_QMmFouterPinner", "m::outer::inner"},
+		{"_QMmFouterPinner..omp_par", "m::outer::inner..omp_par"},
+		{"_QFPpinner", "pinner"},
+		{"_QFsubPfun", "sub::fun"},
+		{"_QMmodSs1modSs2modFsubPfun", "mod::s1mod::s2mod::sub::fun"},
+		{"_QBvariables", "_QBvariables"},
+		{"_QMmodEintvar", "_QMmodEintvar"},
+		{"_QMmPaPb", "_QMmPaPb"},
+		{"_QMPspin", "_QMPspin"},
+		{"_QFPP", "_QFPP"},
+		{"_QM1Px", "_QM1Px"},
 		{"main", "main"},
 	} {
 		if got := symbols.Demangle(c.in); got != c.want {
