@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"gopari/internal/symbols/symtest"
@@ -84,6 +85,47 @@ func TestSortByValue(t *testing.T) {
 		slices.SortStableFunc(want, func(a, b funcSym) int { return cmp.Compare(a.Value, b.Value) })
 		if got := sortByValue(fs); !slices.Equal(got, want) {
 			t.Errorf("%d symbols: sorted differently from a stable sort by address", n)
+		}
+	}
+}
+
+// TestFortranInternalNames names gfortran's internal procedures (local
+// symbols such as inner.0) with their hosts, from the debug information,
+// as flang's names read: m::outer::inner, and pinner of the main
+// program; built without -g they keep their symbols' names.
+func TestFortranInternalNames(t *testing.T) {
+	t.Parallel()
+	if _, err := exec.LookPath("gfortran"); err != nil {
+		t.Skip("no gfortran")
+	}
+	dir := t.TempDir()
+	symtest.Copy(t, dir, "internal.f90")
+	for _, debug := range []bool{true, false} {
+		flag := map[bool]string{true: "-g", false: "-g0"}[debug]
+		symtest.Compile(t, dir, "gfortran", flag, "-O0", "-o", "prog"+flag, "internal.f90")
+		ef, err := openELF(filepath.Join(dir, "prog"+flag), false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := map[string]string{}
+		for _, s := range ef.funcs {
+			name := nameAt(ef.strtab, s.name)
+			if base, _, _ := strings.Cut(name, "."); base == "inner" || base == "pinner" || name == "__m_MOD_outer" {
+				got[base] = name + " -> " + ef.lookup(s.Value, true).Func
+			}
+		}
+		for base, want := range map[string]string{"inner": "m::outer::inner", "pinner": "pinner", "__m_MOD_outer": "m::outer"} {
+			g, ok := got[base]
+			if !ok {
+				t.Fatalf("%s: no symbol of %s: %v", flag, base, got)
+			}
+			name, fn, _ := strings.Cut(g, " -> ")
+			if !debug && base != "__m_MOD_outer" {
+				want = name
+			}
+			if fn != want {
+				t.Errorf("%s: %s is named %q, want %q", flag, name, fn, want)
+			}
 		}
 	}
 }
