@@ -59,13 +59,16 @@ func programNames(ps []*profile.Profile) (names []string, printable map[string]s
 
 // fortranPrintables adds to printable GCC's printable names of the
 // Fortran procedures of f whose symbols are syms: a module procedure's
-// own name (spin for work_mod::spin), and the main program's name in its
-// source for gfortran's MAIN__, from the debug information, or "" where
-// there is none.
-func fortranPrintables(f *elf.File, syms []elf.Symbol, printable map[string]string) {
+// or an internal procedure's own name (spin for work_mod::spin, inner
+// for m::outer::inner, nested naming the latter: symbols.NestedNames),
+// and the main program's name in its source for gfortran's MAIN__, from
+// the debug information, or "" where there is none.
+func fortranPrintables(f *elf.File, syms []elf.Symbol, nested map[uint64]string, printable map[string]string) {
 	for _, s := range syms {
 		if proc, ok := symbols.FortranProcedure(s.Name); ok {
 			printable[symbols.Demangle(s.Name)] = proc
+		} else if proc, ok := symbols.InternalProc(s.Name); ok && elf.ST_TYPE(s.Info) == elf.STT_FUNC {
+			printable[symbols.FuncName(s.Name, s.Value, nested)] = proc
 		} else if s.Name == "MAIN__" && elf.ST_TYPE(s.Info) == elf.STT_FUNC {
 			printable["MAIN__"] = mainProgramName(f, s.Value)
 		}
@@ -118,13 +121,14 @@ func instrumentedFunctions(name string, printable map[string]string) []string {
 	if !hooked {
 		return nil
 	}
+	nested := symbols.NestedNames(f, syms)
 	var out []string
 	for _, s := range append(syms, dyn...) {
 		if elf.ST_TYPE(s.Info) == elf.STT_FUNC && s.Section != elf.SHN_UNDEF {
-			out = append(out, symbols.Demangle(s.Name))
+			out = append(out, symbols.FuncName(s.Name, s.Value, nested))
 		}
 	}
-	fortranPrintables(f, syms, printable)
+	fortranPrintables(f, syms, nested, printable)
 	return out
 }
 

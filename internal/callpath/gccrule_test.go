@@ -1,10 +1,16 @@
 package callpath
 
 import (
+	"debug/elf"
+	"os/exec"
+	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 
 	"gopari/internal/profile"
+	"gopari/internal/symbols"
+	"gopari/internal/symbols/symtest"
 )
 
 // TestGCCRules: a function gets GCC's name as its rule when no measured
@@ -109,5 +115,57 @@ func TestGCCRulesFortran(t *testing.T) {
 	}
 	if got := alsoList([]string{"a", "b", "c", "d", "e", "f", "g", "h"}); got != "a, b, c, d, e, f and 2 more" {
 		t.Errorf("alsoList: %q", got)
+	}
+}
+
+// TestGCCRulesInternal reads GCC's printable names of gfortran's
+// internal procedures from a program (testdata/internal.f90 of
+// internal/symbols): their own names, as GCC tests them (inner), under
+// the names the views give them (m::outer::inner with -g, inner.0
+// without); the rule that leaves out inner is *inner*, which leaves out
+// pinner too.
+func TestGCCRulesInternal(t *testing.T) {
+	t.Parallel()
+	if _, err := exec.LookPath("gfortran"); err != nil {
+		t.Skip("no gfortran")
+	}
+	dir := t.TempDir()
+	symtest.Copy(t, dir, "internal.f90")
+	for _, c := range []struct{ flag, inner, pinner, main string }{
+		{"-g", "m::outer::inner", "pinner", "prog"},
+		{"-g0", "inner.0", "pinner.1", ""},
+	} {
+		symtest.Compile(t, dir, "gfortran", c.flag, "-O0", "-o", "prog"+c.flag, "internal.f90")
+		f, err := elf.Open(filepath.Join(dir, "prog"+c.flag))
+		if err != nil {
+			t.Fatal(err)
+		}
+		syms, _ := f.Symbols()
+		printable := map[string]string{}
+		fortranPrintables(f, syms, symbols.NestedNames(f, syms), printable)
+		f.Close()
+		if c.flag == "-g0" { // gfortran numbers internal procedures in its own order
+			for name := range printable {
+				if strings.HasPrefix(name, "inner.") {
+					c.inner = name
+				} else if strings.HasPrefix(name, "pinner.") {
+					c.pinner = name
+				}
+			}
+		}
+		want := map[string]string{c.inner: "inner", c.pinner: "pinner", "m::outer": "outer", "MAIN__": c.main}
+		if !reflect.DeepEqual(printable, want) {
+			t.Errorf("%s: printable names %v, want %v", c.flag, printable, want)
+		}
+		if c.main == "" {
+			continue // no main program's name: every rule stays exact
+		}
+		ran := []Function{{Name: "main", Visits: 1, ExclNs: 100}, {Name: "MAIN__", Visits: 1, ExclNs: 100},
+			{Name: "m::outer", Visits: 1, ExclNs: 1_000_000}, {Name: c.inner, Visits: 1, ExclNs: 10}, {Name: c.pinner, Visits: 1, ExclNs: 10}}
+		program := []string{"main", "MAIN__", "m::outer", c.inner, c.pinner}
+		lits, also := gccRules([]Function{{Name: c.inner}}, program, printable, ran, 1_000_000_000)
+		if lits[0] != "inner" || !reflect.DeepEqual(also[0], []string{c.pinner}) {
+			t.Errorf("%s: the rule for %s is %q, also %q; want \"inner\", [%s]", c.flag, c.inner, lits[0], also[0], c.pinner)
+		}
 	}
 }

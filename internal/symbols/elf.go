@@ -7,7 +7,6 @@ import (
 	"encoding/binary"
 	"os"
 	"sort"
-	"strings"
 	"syscall"
 )
 
@@ -22,9 +21,10 @@ type elfFile struct {
 	strtab  []byte    // the names of funcs
 	rows    []lineRow // by address; nil until read
 	read    bool
-	// nested names the procedures that a Fortran unit nests in others
-	// by their entry address (see fortranNested); read with rows.
-	nested map[uint64]string
+	// nested names gfortran's internal procedures by their entry
+	// address (NestedNames), read at the first lookup of one.
+	nested     map[uint64]string
+	nestedRead bool
 }
 
 // A funcSym is a function's symbol: its address and size, its name's
@@ -241,7 +241,10 @@ func (ef *elfFile) lookup(v uint64, lines bool) Frame {
 		s := ef.funcs[i]
 		if v < s.Value+s.Size || (s.Size == 0 && v == s.Value) {
 			name := nameAt(ef.strtab, s.name)
-			fr = Frame{Func: Demangle(name), Mangled: name, Known: true, Entry: s.Value} // a file address: resolve makes it the run's
+			if isInternalProc(name) && !ef.nestedRead {
+				ef.nestedRead, ef.nested = true, nestedNames(ef.f)
+			}
+			fr = Frame{Func: FuncName(name, s.Value, ef.nested), Mangled: name, Known: true, Entry: s.Value} // a file address: resolve makes it the run's
 		}
 	}
 	if !fr.Known || !lines {
@@ -250,25 +253,7 @@ func (ef *elfFile) lookup(v uint64, lines bool) Frame {
 	if r, ok := ef.line(v); ok {
 		fr.File, fr.Line = r.file, r.line
 	}
-	if q, ok := ef.nested[fr.Entry]; ok && isLocalProc(fr.Mangled) {
-		fr.Func = q
-	}
 	return fr
-}
-
-// isLocalProc reports whether name is gfortran's symbol of an internal
-// procedure: its name, a dot and a number (inner.0).
-func isLocalProc(name string) bool {
-	base, n, ok := strings.Cut(name, ".")
-	if !ok || n == "" || !fortranIdent(base) {
-		return false
-	}
-	for _, c := range n {
-		if c < '0' || c > '9' {
-			return false
-		}
-	}
-	return true
 }
 
 // line is the line table's row for v: the first row at the greatest
@@ -276,7 +261,7 @@ func isLocalProc(name string) bool {
 func (ef *elfFile) line(v uint64) (lineRow, bool) {
 	if !ef.read {
 		ef.read = true
-		ef.rows, ef.nested = readLines(ef.f)
+		ef.rows = readLines(ef.f)
 	}
 	rows := ef.rows
 	i := sort.Search(len(rows), func(i int) bool { return rows[i].addr > v }) - 1
@@ -289,15 +274,14 @@ func (ef *elfFile) line(v uint64) (lineRow, bool) {
 	return rows[i], true
 }
 
-// readLines reads every compilation unit's line table, and the names of
-// the procedures that Fortran units nest in others; nil without DWARF.
-func readLines(f *elf.File) ([]lineRow, map[uint64]string) {
+// readLines reads every compilation unit's line table; nil without
+// DWARF.
+func readLines(f *elf.File) []lineRow {
 	d, err := f.DWARF()
 	if err != nil {
-		return nil, nil
+		return nil
 	}
 	var rows []lineRow
-	nested := map[uint64]string{}
 	r := d.Reader()
 	for {
 		e, err := r.Next()
@@ -312,11 +296,7 @@ func readLines(f *elf.File) ([]lineRow, map[uint64]string) {
 		if err == nil && lr != nil {
 			rows = appendRows(rows, lr)
 		}
-		if lang, _ := e.Val(dwarf.AttrLanguage).(int64); fortranLangs[lang] && e.Children {
-			fortranNested(r, nested)
-		} else {
-			r.SkipChildren()
-		}
+		r.SkipChildren()
 	}
 	sort.SliceStable(rows, func(i, j int) bool {
 		if rows[i].addr != rows[j].addr {
@@ -324,60 +304,7 @@ func readLines(f *elf.File) ([]lineRow, map[uint64]string) {
 		}
 		return rows[i].end && !rows[j].end
 	})
-	return rows, nested
-}
-
-// fortranLangs are DWARF's language codes of Fortran: 77, 90, 95, 2003,
-// 2008 and 2018.
-var fortranLangs = map[int64]bool{0x07: true, 0x08: true, 0x0e: true, 0x22: true, 0x23: true, 0x2d: true}
-
-// fortranNested reads a Fortran unit's entries, r just past the unit's
-// own, and adds to names, by entry address, the procedures nested in
-// other procedures (internal procedures, which gfortran's symbols name
-// inner.0): module::host::name, as flang's names read (Demangle), the
-// main program left out.
-func fortranNested(r *dwarf.Reader, names map[uint64]string) {
-	type scope struct {
-		name string // a module's or a procedure's; "" for other entries and the main program
-		proc bool
-	}
-	var stack []scope
-	for {
-		e, err := r.Next()
-		if err != nil || e == nil {
-			return
-		}
-		if e.Tag == 0 { // the end of an entry's children
-			if len(stack) == 0 {
-				return // the unit's
-			}
-			stack = stack[:len(stack)-1]
-			continue
-		}
-		name, _ := e.Val(dwarf.AttrName).(string)
-		if e.Tag == dwarf.TagSubprogram && name != "" {
-			if low, ok := e.Val(dwarf.AttrLowpc).(uint64); ok {
-				var path []string
-				hosted := false
-				for _, s := range stack {
-					hosted = hosted || s.proc
-					if s.name != "" {
-						path = append(path, s.name)
-					}
-				}
-				if hosted {
-					names[low] = strings.Join(append(path, name), "::")
-				}
-			}
-		}
-		if e.Children {
-			s := scope{proc: e.Tag == dwarf.TagSubprogram}
-			if e.Tag == dwarf.TagModule || s.proc && e.Val(dwarf.AttrMainSubprogram) == nil {
-				s.name = name
-			}
-			stack = append(stack, s)
-		}
-	}
+	return rows
 }
 
 func appendRows(rows []lineRow, lr *dwarf.LineReader) []lineRow {

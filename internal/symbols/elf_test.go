@@ -92,7 +92,9 @@ func TestSortByValue(t *testing.T) {
 // TestFortranInternalNames names gfortran's internal procedures (local
 // symbols such as inner.0) with their hosts, from the debug information,
 // as flang's names read: m::outer::inner, and pinner of the main
-// program; built without -g they keep their symbols' names.
+// program; built without -g they keep their symbols' names. The views
+// (a Resolver's lookup) and the run's filter (Functions) name every
+// function of the program alike.
 func TestFortranInternalNames(t *testing.T) {
 	t.Parallel()
 	if _, err := exec.LookPath("gfortran"); err != nil {
@@ -112,6 +114,16 @@ func TestFortranInternalNames(t *testing.T) {
 			name := nameAt(ef.strtab, s.name)
 			if base, _, _ := strings.Cut(name, "."); base == "inner" || base == "pinner" || name == "__m_MOD_outer" {
 				got[base] = name + " -> " + ef.lookup(s.Value, true).Func
+			}
+		}
+		// The run's filter names every function as the views do.
+		fs, _, err := Functions(filepath.Join(dir, "prog"+flag), "", false)
+		if err != nil || len(fs) == 0 {
+			t.Fatalf("%s: %d functions: %v", flag, len(fs), err)
+		}
+		for _, f := range fs {
+			if v := ef.lookup(f.Addr, true).Func; v != f.Name {
+				t.Errorf("%s: %s is %q to the run's filter, %q to the views", flag, f.Mangled, f.Name, v)
 			}
 		}
 		for base, want := range map[string]string{"inner": "m::outer::inner", "pinner": "pinner", "__m_MOD_outer": "m::outer"} {

@@ -164,12 +164,13 @@ func Functions(exe, maps string, withFiles bool) ([]Func, uint64, error) {
 			goEnd = s.Value
 		}
 	}
+	nested := NestedNames(f, syms)
 	var out []Func
 	for _, s := range syms {
 		if elf.ST_TYPE(s.Info) != elf.STT_FUNC || s.Value == 0 || (s.Value >= goText && s.Value < goEnd) {
 			continue
 		}
-		out = append(out, Func{Addr: s.Value, Name: Demangle(s.Name), Mangled: s.Name, File: files[s.Value]})
+		out = append(out, Func{Addr: s.Value, Name: FuncName(s.Name, s.Value, nested), Mangled: s.Name, File: files[s.Value]})
 	}
 	return out, loadBias(f, exe, maps), nil
 }
