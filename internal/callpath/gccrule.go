@@ -65,11 +65,12 @@ func programNames(ps []*profile.Profile) (names []string, printable map[string]s
 // the debug information, or "" where there is none.
 func fortranPrintables(f *elf.File, syms []elf.Symbol, nested map[uint64]string, printable map[string]string) {
 	for _, s := range syms {
+		if elf.ST_TYPE(s.Info) != elf.STT_FUNC {
+			continue
+		}
 		if proc, ok := symbols.FortranProcedure(s.Name); ok {
-			printable[symbols.Demangle(s.Name)] = proc
-		} else if proc, ok := symbols.InternalProc(s.Name); ok && elf.ST_TYPE(s.Info) == elf.STT_FUNC {
 			printable[symbols.FuncName(s.Name, s.Value, nested)] = proc
-		} else if s.Name == "MAIN__" && elf.ST_TYPE(s.Info) == elf.STT_FUNC {
+		} else if s.Name == "MAIN__" {
 			printable["MAIN__"] = mainProgramName(f, s.Value)
 		}
 	}

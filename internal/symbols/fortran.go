@@ -23,16 +23,6 @@ func FuncName(symbol string, addr uint64, nested map[uint64]string) string {
 	return Demangle(symbol)
 }
 
-// InternalProc returns the procedure's own name of an internal procedure's
-// symbol (inner of inner.0), or reports false.
-func InternalProc(symbol string) (string, bool) {
-	if !isInternalProc(symbol) {
-		return "", false
-	}
-	base, _, _ := strings.Cut(symbol, ".")
-	return base, true
-}
-
 // NestedNames reads, from f's debug information, the names of the
 // internal procedures of its Fortran units (see FuncName) by entry
 // address; nil when syms, f's symbols, hold no symbol of gfortran's

@@ -199,11 +199,18 @@ func Demangle(name string) string {
 
 // FortranProcedure returns the procedure's own name of a Fortran
 // module procedure's symbol (spin of __work_mod_MOD_spin, as gfortran
-// names it to -finstrument-functions-exclude-function-list), or of a
-// flang external procedure's, or reports false for any other symbol.
+// names it to -finstrument-functions-exclude-function-list), of a
+// gfortran internal procedure's (inner of inner.0, see FuncName), or of
+// a flang procedure's, or reports false for any other symbol.
 func FortranProcedure(symbol string) (string, bool) {
-	_, proc, rest, ok := fortranName(symbol)
-	return proc + rest, ok
+	if _, proc, rest, ok := fortranName(symbol); ok {
+		return proc + rest, true
+	}
+	if isInternalProc(symbol) {
+		base, _, _ := strings.Cut(symbol, ".")
+		return base, true
+	}
+	return "", false
 }
 
 // fortranName splits the symbol of a Fortran module procedure or flang
