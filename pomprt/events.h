@@ -35,7 +35,7 @@ enum {
 	                   4: CREATE_BEGIN's word 2, the creating loop iteration;
 	                   5: FUNC_ENTER, FUNC_EXIT and FUNC_ADOPT, the calls of functions built with --functions (trace mode);
 	                   6: the short task records, without the IDs that the block's earlier records name;
-	                   7: TINY_TASK, an UNDEFERRED_TASK of short steps in 8 bytes */
+	                   7: TINY_TASK, an UNDEFERRED_TASK of short steps in 8 bytes, and TASK_BEGIN_OWN */
 	EV_FILE_HEADER = 32, /* bytes */
 	EV_BLOCK_HEADER = 16
 };
@@ -109,7 +109,13 @@ enum {
 	 * payload: the ticks to its creation in bits 32-41 of the header,
 	 * from there to its begin in bits 42-51, from there to its end in
 	 * bits 52-63. Most tiny tasks fit (ticks of tens to hundreds). */
-	EV_TINY_TASK = 47
+	EV_TINY_TASK = 47,
+	/* Version 7: a TASK_BEGIN of a task that this thread created, whose
+	 * parent its creator created too (a task begun after its siblings'
+	 * subtrees, or by a taskwait): payload the ID's low 32 bits, and the
+	 * ID less the parent's in bits 32-63; the ID's high 32 bits are the
+	 * block's last created task's. */
+	EV_TASK_BEGIN_OWN = 48
 };
 
 /* The records masks: which types a mode records. */
@@ -272,8 +278,17 @@ static inline __attribute__((always_inline)) void ev_task(pomp_evbuf *e, uint32_
 		}
 		p = ev_slot(e, index, ts, &d); /* a new block clears the registers */
 		int same = a == e->parent, last = same && id == e->created;
+		uint64_t created = e->created;
 		e->begun = id;
 		e->parent = a;
+		if (!same && created && a < id && ((id ^ created) | (id ^ a)) >> 32 == 0) {
+			/* Not the last begun one's parent, but of the thread that
+			 * created the block's last created task, as the task: its
+			 * ID and its parent's in one word. */
+			p[1] = (uint32_t)id | (id - a) << 32;
+			ev_commit(e, p, EV_TASK_BEGIN_OWN, region, ts, d, 1);
+			return;
+		}
 		p[1] = id;
 		p[2] = a;
 		ev_commit(e, p, last ? EV_TASK_BEGIN_LAST : same ? EV_TASK_BEGIN_PARENT : EV_TASK_BEGIN, region, ts, d, 2 - same - last);

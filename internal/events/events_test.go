@@ -443,13 +443,32 @@ func TestShortTaskRecords(t *testing.T) {
 	}
 	// 40 tiny tasks: 16 bytes each instead of 72; and 8 in version 7,
 	// all but the first (whose long CREATE_BEGIN names its ID), as one
-	// more whose steps just fit.
+	// more whose steps just fit; and each TASK_BEGIN_OWN 16 bytes
+	// instead of a TASK_BEGIN's 24.
 	if sizes[5]-sizes[6] < 40*56 {
 		t.Errorf("version 6 takes %d bytes, version 5 %d: want at least %d fewer", sizes[6], sizes[5], 40*56)
 	}
-	if sizes[6]-sizes[7] != 40*8 {
-		t.Errorf("version 7 takes %d bytes, version 6 %d: want %d fewer", sizes[7], sizes[6], 40*8)
+	b, _ := tasks(t, 7, 1<<20)
+	own := rawCount(b, TaskBeginOwn)
+	if own == 0 || sizes[6]-sizes[7] != 40*8+own*8 {
+		t.Errorf("version 7 takes %d bytes, version 6 %d, with %d TASK_BEGIN_OWN: want %d fewer and some", sizes[7], sizes[6], own, 40*8+own*8)
 	}
+}
+
+// rawCount counts the records of type typ in stream b as written, the
+// short forms as themselves.
+func rawCount(b []byte, typ Type) int {
+	n := 0
+	for off := FileHeaderSize; off+BlockHeaderSize <= len(b); {
+		end := off + BlockHeaderSize + int(binary.LittleEndian.Uint32(b[off+4:]))
+		for p := off + BlockHeaderSize; p < end; p += WordSize * (1 + int(b[p]>>6)) {
+			if Type(b[p]&MaxType) == typ {
+				n++
+			}
+		}
+		off = end
+	}
+	return n
 }
 
 // TestShortRecordsAtBlockStart checks that the short task records name
@@ -461,7 +480,7 @@ func TestShortRecordsAtBlockStart(t *testing.T) {
 		b = append(b, block(word(Loc, 1, 0, 0), u64(1), word(CreateBeginNext, 1, 2, 1), u64(9), word(TaskBeginLast, 0, 2, 1),
 			word(TaskEndCreated, 0, 2, 1), word(UndeferredTask, 1, 5, 2), u64(7<<32|3), word(UndeferredBegin, 1, 5, 1), u64(4),
 			word(UndeferredEnd, 1, 5, 1), u64(1<<32|1), word(TaskBeginParent, 1, 5, 1), u64(77),
-			u64(uint64(TinyTask)|6<<8|2<<32|3<<42|4<<52))...)
+			u64(uint64(TinyTask)|6<<8|2<<32|3<<42|4<<52), word(TaskBeginOwn, 1, 5, 1), u64(7|2<<32))...)
 		got, err := readAll(t, b)
 		if err != nil {
 			t.Fatal(err)
@@ -473,8 +492,11 @@ func TestShortRecordsAtBlockStart(t *testing.T) {
 		"CREATE_BEGIN 1 [2 0 0] @505,TASK_BEGIN 2 [2 0 0] @508,TASK_END 1 [2 0 0] @515,CREATE_END 1 [2 0 0] @515," +
 		"CREATE_BEGIN 1 [3 0 0] @516,TASK_BEGIN 2 [3 0 0] @520," +
 		"CREATE_BEGIN 1 [4 0 0] @521,TASK_BEGIN 2 [4 0 0] @522,TASK_END 1 [4 0 0] @523,TASK_BEGIN 2 [77 0 0] @524"
-	// A TINY_TASK is a type that version 6 did not know.
-	tiny := ",CREATE_BEGIN 1 [5 0 0] @526,TASK_BEGIN 2 [5 0 0] @529,TASK_END 1 [5 0 0] @533,CREATE_END 1 [5 0 0] @533"
+	// TINY_TASK and TASK_BEGIN_OWN are types that version 6 did not
+	// know; the latter's ID takes its high half from the last created
+	// task's (5 here, high half 0).
+	tiny := ",CREATE_BEGIN 1 [5 0 0] @526,TASK_BEGIN 2 [5 0 0] @529,TASK_END 1 [5 0 0] @533,CREATE_END 1 [5 0 0] @533" +
+		",TASK_BEGIN 2 [7 5 0] @534"
 	for version, want := range map[uint16]string{6: want, 7: want + tiny} {
 		var s []string
 		for _, r := range rec(version) {

@@ -22,7 +22,7 @@ import "fmt"
 // (FUNC_ADOPT). Version 6: the task records in short, without the task
 // IDs that the block's earlier records name (see the short types below):
 // a tiny task takes 24 bytes instead of 72. Version 7: TINY_TASK, an
-// UNDEFERRED_TASK of short steps in one word.
+// UNDEFERRED_TASK of short steps in one word, and TASK_BEGIN_OWN.
 const Version = 7
 
 // Magic strings of the file header and of every block.
@@ -109,6 +109,10 @@ const (
 	// 32-41 (the delta of other records), to the begin in 42-51, from the
 	// begin to the end in 52-63.
 	TinyTask Type = 47
+	// Version 7: a TASK_BEGIN whose ID and parent are of the thread that
+	// created the block's last created task (its high 32 bits): the
+	// ID's low 32 bits in bits 0-31, the ID less the parent in 32-63.
+	TaskBeginOwn Type = 48
 )
 
 // MaxType is the largest type a 6-bit field holds.
@@ -202,14 +206,15 @@ var specs = [MaxType + 1]spec{
 	UndeferredTask:   {"UNDEFERRED_TASK", 1, true},
 	TaskBeginParent:  {"TASK_BEGIN_PARENT", 1, true},
 	TinyTask:         {"TINY_TASK", 0, true},
+	TaskBeginOwn:     {"TASK_BEGIN_OWN", 1, true},
 }
 
 // short reports whether t is a short task record of version 6.
-func (t Type) short() bool { return t >= CreateBeginNext && t <= TinyTask }
+func (t Type) short() bool { return t >= CreateBeginNext && t <= TaskBeginOwn }
 
 // since returns the version of the format that introduced short type t.
 func (t Type) since() int {
-	if t == TinyTask {
+	if t >= TinyTask {
 		return 7
 	}
 	return 6
@@ -225,7 +230,7 @@ func (t Type) Stands() []Type {
 		return []Type{CreateBegin}
 	case CreateEndLast:
 		return []Type{CreateEnd}
-	case TaskBeginLast, TaskBeginParent:
+	case TaskBeginLast, TaskBeginParent, TaskBeginOwn:
 		return []Type{TaskBegin}
 	case TaskEndLast:
 		return []Type{TaskEnd}

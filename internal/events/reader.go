@@ -307,6 +307,11 @@ func (r *Reader) expand(rec Record) Record {
 	case TaskBeginParent: // the ID is its payload's first word
 		r.begun = rec.Args[0]
 		return Record{Type: TaskBegin, Region: rec.Region, Time: rec.Time, N: min(rec.N+1, len(rec.Args)), Args: [3]uint64{rec.Args[0], r.parent, rec.Args[1]}}
+	case TaskBeginOwn:
+		w := rec.Args[0]
+		r.begun = r.created&^0xffffffff | w&0xffffffff
+		r.parent = r.begun - w>>32
+		return Record{Type: TaskBegin, Region: rec.Region, Time: rec.Time, N: 2, Args: [3]uint64{r.begun, r.parent}}
 	case TaskEndCreated:
 		r.later(Record{Type: CreateEnd, Region: rec.Region, Time: rec.Time, N: 1, Args: [3]uint64{r.created}})
 	case UndeferredBegin, UndeferredEnd, UndeferredTask, TinyTask:

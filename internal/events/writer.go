@@ -24,8 +24,8 @@ type Writer struct {
 	bytes     int64
 	// short: the stream's version has the short task records (6), which
 	// the writer uses as the runtime does, with what they leave out as
-	// the block's records named it (Reader.created ...), and tiny
-	// TINY_TASK (7) where an UNDEFERRED_TASK's steps fit; createdAt,
+	// the block's records named it (Reader.created ...), and tiny the
+	// records of version 7 (TINY_TASK, TASK_BEGIN_OWN); createdAt,
 	// begunAt, ended and endedAt are where the block's last record ends
 	// if it can grow, as in libpomp (events.h: a CREATE_BEGIN_NEXT
 	// without payload, an UNDEFERRED_BEGIN, a TASK_END_LAST, an
@@ -184,14 +184,18 @@ func (w *Writer) shorten(typ Type, args []uint64) (Type, []uint64) {
 	case typ == CreateEnd && len(args) == 1 && args[0] == w.created:
 		return CreateEndLast, nil
 	case typ == TaskBegin && len(args) >= 2:
-		same := len(args) == 2 && args[1] == w.parent
-		last := same && args[0] == w.created
-		w.begun, w.parent = args[0], args[1]
+		id, parent := args[0], args[1]
+		same := len(args) == 2 && parent == w.parent
+		last := same && id == w.created
+		own := w.tiny && len(args) == 2 && !same && w.created != 0 && id>>32 == w.created>>32 && parent>>32 == id>>32 && parent < id
+		w.begun, w.parent = id, parent
 		switch {
 		case last:
 			return TaskBeginLast, nil
 		case same:
 			return TaskBeginParent, args[:1]
+		case own:
+			return TaskBeginOwn, []uint64{id&0xffffffff | (id-parent)<<32}
 		}
 	case typ == TaskEnd && len(args) == 1 && args[0] == w.begun:
 		return TaskEndLast, nil

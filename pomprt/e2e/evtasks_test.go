@@ -15,8 +15,8 @@ import (
 )
 
 // TestTraceTaskRecords checks the runtime's task records (events.h,
-// ev_task: the short forms of format 6, a task run as it is created
-// grown into one record) against the reader, in blocks of every size
+// ev_task: the short forms of formats 6 and 7, a task run as it is
+// created grown into one record) against the reader, in blocks of every size
 // from a few words up: testdata/evtasks.c makes random steps of tasks
 // with the runtime's inline code and says what a reader must return.
 // A record that starts a block must name nothing of the block before.
@@ -71,10 +71,13 @@ func TestTraceTaskRecords(t *testing.T) {
 			if words == 32768 && seed == 1 {
 				t.Logf("%d records in %d bytes", len(want), stdout.Len())
 				// Both forms of a task run as created: a TINY_TASK where
-				// its steps fit, an UNDEFERRED_TASK where they do not.
+				// its steps fit, an UNDEFERRED_TASK where they do not; and
+				// the begins of queued tasks in one word and in two.
 				n := rawTypes(t, stdout.Bytes())
-				if n[events.TinyTask] == 0 || n[events.UndeferredTask] == 0 {
-					t.Errorf("%s: %d TINY_TASK and %d UNDEFERRED_TASK records, want some of each", what, n[events.TinyTask], n[events.UndeferredTask])
+				for _, typ := range []events.Type{events.TinyTask, events.UndeferredTask, events.TaskBeginOwn, events.TaskBegin} {
+					if n[typ] == 0 {
+						t.Errorf("%s: no %v record, want some (%v)", what, typ, n)
+					}
 				}
 			}
 		}
