@@ -35,7 +35,7 @@ enum {
 	                   4: CREATE_BEGIN's word 2, the creating loop iteration;
 	                   5: FUNC_ENTER, FUNC_EXIT and FUNC_ADOPT, the calls of functions built with --functions (trace mode);
 	                   6: the short task records, without the IDs that the block's earlier records name;
-	                   7: TINY_TASK, an UNDEFERRED_TASK of short steps in 8 bytes, and TASK_BEGIN_OWN */
+	                   7: TINY_TASK, an UNDEFERRED_TASK of short steps in 8 bytes, TASK_BEGIN_OWN and CREATE_QUEUED */
 	EV_FILE_HEADER = 32, /* bytes */
 	EV_BLOCK_HEADER = 16
 };
@@ -115,7 +115,12 @@ enum {
 	 * subtrees, or by a taskwait): payload the ID's low 32 bits, and the
 	 * ID less the parent's in bits 32-63; the ID's high 32 bits are the
 	 * block's last created task's. */
-	EV_TASK_BEGIN_OWN = 48
+	EV_TASK_BEGIN_OWN = 48,
+	/* Version 7: a CREATE_BEGIN_NEXT without payload and the CREATE_END
+	 * of its task that follows it (a task queued), in one header: the
+	 * ticks to the begin in bits 32-51, from there to the end in bits
+	 * 52-63. */
+	EV_CREATE_QUEUED = 49
 };
 
 /* The records masks: which types a mode records. */
@@ -257,6 +262,16 @@ static inline __attribute__((always_inline)) void ev_task(pomp_evbuf *e, uint32_
 	case EV_CREATE_END:
 		if (ts == e->last && ev_end_created(e, region, id))
 			return; /* the task has just ended here: its record says both */
+		p = e->pos;
+		d = ts - e->last;
+		if (p == e->created_at && id == e->created && !(d >> 12) && !(p[-1] >> 52) && ev_region(p[-1], region)) {
+			/* Queued as soon as created: its creation's record says both. */
+			p[-1] += (EV_CREATE_QUEUED - EV_CREATE_BEGIN_NEXT) | d << 52;
+			e->last = ts;
+			e->block_records++;
+			e->created_at = 0;
+			return;
+		}
 		p = ev_slot(e, index, ts, &d);
 		p[1] = id;
 		ev_commit(e, p, id == e->created ? EV_CREATE_END_LAST : EV_CREATE_END, region, ts, d, id != e->created);

@@ -379,6 +379,16 @@ func tasks(tb testing.TB, version, blockSize int) ([]byte, []Record) {
 		put(CreateEnd, 2, 0, id)
 		id++
 	}
+	// Deferred, not in a loop: queued right after their creation begins,
+	// the steps at the edges of a CREATE_QUEUED's fields (version 7):
+	// the first fits, the others take 16 bytes.
+	for _, steps := range [][2]uint64{{1<<20 - 1, 4095}, {1 << 20, 1}, {1, 4096}} {
+		put(CreateBegin, 2, steps[0], id)
+		put(CreateEnd, 2, steps[1], id)
+		put(TaskBegin, 2, 1, id, 1<<32|1)
+		put(TaskEnd, 2, 1, id)
+		id++
+	}
 	for i := uint64(0); i < 5; i++ { // in a loop's body, deferred
 		put(CreateBegin, 3, 4, id+i, i)
 		put(CreateEnd, 3, 6, id+i)
@@ -443,15 +453,17 @@ func TestShortTaskRecords(t *testing.T) {
 	}
 	// 40 tiny tasks: 16 bytes each instead of 72; and 8 in version 7,
 	// all but the first (whose long CREATE_BEGIN names its ID), as one
-	// more whose steps just fit; and each TASK_BEGIN_OWN 16 bytes
-	// instead of a TASK_BEGIN's 24.
+	// more whose steps just fit; each TASK_BEGIN_OWN 16 bytes instead of
+	// a TASK_BEGIN's 24, and the one queued task whose steps fit 8
+	// instead of 16.
 	if sizes[5]-sizes[6] < 40*56 {
 		t.Errorf("version 6 takes %d bytes, version 5 %d: want at least %d fewer", sizes[6], sizes[5], 40*56)
 	}
 	b, _ := tasks(t, 7, 1<<20)
-	own := rawCount(b, TaskBeginOwn)
-	if own == 0 || sizes[6]-sizes[7] != 40*8+own*8 {
-		t.Errorf("version 7 takes %d bytes, version 6 %d, with %d TASK_BEGIN_OWN: want %d fewer and some", sizes[7], sizes[6], own, 40*8+own*8)
+	own, queued := rawCount(b, TaskBeginOwn), rawCount(b, CreateQueued)
+	if own == 0 || queued != 1 || sizes[6]-sizes[7] != 40*8+own*8+8 {
+		t.Errorf("version 7 takes %d bytes, version 6 %d, with %d TASK_BEGIN_OWN and %d CREATE_QUEUED: want %d fewer, some and 1",
+			sizes[7], sizes[6], own, queued, 40*8+own*8+8)
 	}
 }
 
@@ -480,7 +492,8 @@ func TestShortRecordsAtBlockStart(t *testing.T) {
 		b = append(b, block(word(Loc, 1, 0, 0), u64(1), word(CreateBeginNext, 1, 2, 1), u64(9), word(TaskBeginLast, 0, 2, 1),
 			word(TaskEndCreated, 0, 2, 1), word(UndeferredTask, 1, 5, 2), u64(7<<32|3), word(UndeferredBegin, 1, 5, 1), u64(4),
 			word(UndeferredEnd, 1, 5, 1), u64(1<<32|1), word(TaskBeginParent, 1, 5, 1), u64(77),
-			u64(uint64(TinyTask)|6<<8|2<<32|3<<42|4<<52), word(TaskBeginOwn, 1, 5, 1), u64(7|2<<32))...)
+			u64(uint64(TinyTask)|6<<8|2<<32|3<<42|4<<52), word(TaskBeginOwn, 1, 5, 1), u64(7|2<<32),
+			u64(uint64(CreateQueued)|6<<8|2<<32|5<<52))...)
 		got, err := readAll(t, b)
 		if err != nil {
 			t.Fatal(err)
@@ -492,11 +505,11 @@ func TestShortRecordsAtBlockStart(t *testing.T) {
 		"CREATE_BEGIN 1 [2 0 0] @505,TASK_BEGIN 2 [2 0 0] @508,TASK_END 1 [2 0 0] @515,CREATE_END 1 [2 0 0] @515," +
 		"CREATE_BEGIN 1 [3 0 0] @516,TASK_BEGIN 2 [3 0 0] @520," +
 		"CREATE_BEGIN 1 [4 0 0] @521,TASK_BEGIN 2 [4 0 0] @522,TASK_END 1 [4 0 0] @523,TASK_BEGIN 2 [77 0 0] @524"
-	// TINY_TASK and TASK_BEGIN_OWN are types that version 6 did not
-	// know; the latter's ID takes its high half from the last created
-	// task's (5 here, high half 0).
+	// TINY_TASK, TASK_BEGIN_OWN and CREATE_QUEUED are types that version
+	// 6 did not know; TASK_BEGIN_OWN's ID takes its high half from the
+	// last created task's (5 here, high half 0).
 	tiny := ",CREATE_BEGIN 1 [5 0 0] @526,TASK_BEGIN 2 [5 0 0] @529,TASK_END 1 [5 0 0] @533,CREATE_END 1 [5 0 0] @533" +
-		",TASK_BEGIN 2 [7 5 0] @534"
+		",TASK_BEGIN 2 [7 5 0] @534,CREATE_BEGIN 1 [6 0 0] @536,CREATE_END 1 [6 0 0] @541"
 	for version, want := range map[uint16]string{6: want, 7: want + tiny} {
 		var s []string
 		for _, r := range rec(version) {

@@ -22,7 +22,8 @@ import "fmt"
 // (FUNC_ADOPT). Version 6: the task records in short, without the task
 // IDs that the block's earlier records name (see the short types below):
 // a tiny task takes 24 bytes instead of 72. Version 7: TINY_TASK, an
-// UNDEFERRED_TASK of short steps in one word, and TASK_BEGIN_OWN.
+// UNDEFERRED_TASK of short steps in one word, TASK_BEGIN_OWN and
+// CREATE_QUEUED.
 const Version = 7
 
 // Magic strings of the file header and of every block.
@@ -113,6 +114,11 @@ const (
 	// created the block's last created task (its high 32 bits): the
 	// ID's low 32 bits in bits 0-31, the ID less the parent in 32-63.
 	TaskBeginOwn Type = 48
+	// Version 7: a CREATE_BEGIN_NEXT without payload and its task's
+	// CREATE_END right after it, in one header: the ticks to the begin in
+	// bits 32-51 (the delta of other records), from there to the end in
+	// bits 52-63.
+	CreateQueued Type = 49
 )
 
 // MaxType is the largest type a 6-bit field holds.
@@ -207,10 +213,11 @@ var specs = [MaxType + 1]spec{
 	TaskBeginParent:  {"TASK_BEGIN_PARENT", 1, true},
 	TinyTask:         {"TINY_TASK", 0, true},
 	TaskBeginOwn:     {"TASK_BEGIN_OWN", 1, true},
+	CreateQueued:     {"CREATE_QUEUED", 0, true},
 }
 
 // short reports whether t is a short task record of version 6.
-func (t Type) short() bool { return t >= CreateBeginNext && t <= TaskBeginOwn }
+func (t Type) short() bool { return t >= CreateBeginNext && t <= CreateQueued }
 
 // since returns the version of the format that introduced short type t.
 func (t Type) since() int {
@@ -236,6 +243,8 @@ func (t Type) Stands() []Type {
 		return []Type{TaskEnd}
 	case TaskEndCreated:
 		return []Type{TaskEnd, CreateEnd}
+	case CreateQueued:
+		return []Type{CreateBegin, CreateEnd}
 	case UndeferredBegin:
 		return []Type{CreateBegin, TaskBegin}
 	case UndeferredEnd:

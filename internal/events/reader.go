@@ -235,8 +235,11 @@ func (r *Reader) record() (rec Record, ok bool, err error) {
 	n := int(h>>6) & 3
 	region := uint32(h>>8) & 0xffffff
 	delta := h >> 32
-	if typ == TinyTask { // its other steps are those of UNDEFERRED_TASK's payload
+	switch typ { // steps in the header, whose others are given as a payload
+	case TinyTask:
 		delta = h >> 32 & 0x3ff
+	case CreateQueued:
+		delta = h >> 32 & 0xfffff
 	}
 	if typ == 0 {
 		return rec, false, r.errf(at, "record of type 0 (zeroed or damaged block)")
@@ -252,6 +255,8 @@ func (r *Reader) record() (rec Record, ok bool, err error) {
 	rec = Record{Type: typ, Region: region, N: n}
 	if typ == TinyTask && n == 0 {
 		rec.Args[0] = h>>42&0x3ff | h>>52<<32
+	} else if typ == CreateQueued && n == 0 {
+		rec.Args[0] = h >> 52
 	}
 	for i := 0; i < n; i++ {
 		if _, err := io.ReadFull(r.r, w[:]); err != nil {
@@ -299,6 +304,11 @@ func (r *Reader) expand(rec Record) Record {
 	case CreateBeginNext:
 		r.created++
 		return withIDs(rec, CreateBegin, r.created)
+	case CreateQueued: // the running timestamp moves to the end
+		r.created++
+		r.now = rec.Time + rec.Args[0]
+		r.later(Record{Type: CreateEnd, Region: rec.Region, Time: r.now, N: 1, Args: [3]uint64{r.created}})
+		return Record{Type: CreateBegin, Region: rec.Region, Time: rec.Time, N: 1, Args: [3]uint64{r.created}}
 	case CreateEndLast:
 		return withIDs(rec, CreateEnd, r.created)
 	case TaskBeginLast:

@@ -133,8 +133,9 @@ func (w *Writer) put(typ Type, region uint32, t uint64, args ...uint64) {
 // grow writes a task record of version 6 into the block's last record,
 // where libpomp does (events.h, ev_task): the begin and then the end of
 // the task created last into its CREATE_BEGIN_NEXT, when it runs as it
-// is created, and a creation's end into the end of its task. It returns
-// whether it did.
+// is created, and a creation's end into the end of its task, or (version
+// 7) into its CREATE_BEGIN_NEXT when it is queued. It returns whether it
+// did.
 func (w *Writer) grow(typ Type, region uint32, t uint64, args []uint64) bool {
 	n := len(w.buf)
 	d := t - w.last
@@ -142,6 +143,10 @@ func (w *Writer) grow(typ Type, region uint32, t uint64, args []uint64) bool {
 	le := binary.LittleEndian
 	names := func(at int) bool { return at == n && le.Uint32(w.buf[at-8:])>>8 == region }
 	switch {
+	case typ == CreateEnd && len(args) == 1 && args[0] == w.created && w.tiny && fits && d < 1<<12 && names(w.createdAt) &&
+		le.Uint64(w.buf[n-8:])>>52 == 0:
+		le.PutUint64(w.buf[n-8:], le.Uint64(w.buf[n-8:])+uint64(CreateQueued-CreateBeginNext)|d<<52) // CREATE_QUEUED
+		w.createdAt = 0
 	case typ == TaskBegin && len(args) == 2 && args[0] == w.created && args[1] == w.parent && fits && names(w.createdAt):
 		w.buf[n-8] += byte(UndeferredBegin-CreateBeginNext) | 1<<6
 		w.word(d)

@@ -72,9 +72,11 @@ func TestTraceTaskRecords(t *testing.T) {
 				t.Logf("%d records in %d bytes", len(want), stdout.Len())
 				// Both forms of a task run as created: a TINY_TASK where
 				// its steps fit, an UNDEFERRED_TASK where they do not; and
-				// the begins of queued tasks in one word and in two.
+				// the begins of queued tasks in one word and in two, and
+				// their creations in one record and in two.
 				n := rawTypes(t, stdout.Bytes())
-				for _, typ := range []events.Type{events.TinyTask, events.UndeferredTask, events.TaskBeginOwn, events.TaskBegin} {
+				for _, typ := range []events.Type{events.TinyTask, events.UndeferredTask, events.TaskBeginOwn, events.TaskBegin,
+					events.CreateQueued, events.CreateEndLast} {
 					if n[typ] == 0 {
 						t.Errorf("%s: no %v record, want some (%v)", what, typ, n)
 					}
