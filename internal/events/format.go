@@ -216,7 +216,7 @@ var specs = [MaxType + 1]spec{
 	CreateQueued:     {"CREATE_QUEUED", 0, true},
 }
 
-// short reports whether t is a short task record of version 6.
+// short reports whether t is a short task record of version 6 or 7.
 func (t Type) short() bool { return t >= CreateBeginNext && t <= CreateQueued }
 
 // since returns the version of the format that introduced short type t.

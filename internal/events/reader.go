@@ -235,11 +235,12 @@ func (r *Reader) record() (rec Record, ok bool, err error) {
 	n := int(h>>6) & 3
 	region := uint32(h>>8) & 0xffffff
 	delta := h >> 32
-	switch typ { // steps in the header, whose others are given as a payload
+	var steps uint64 // the steps that TINY_TASK and CREATE_QUEUED hold in their header, as their long forms' payload
+	switch typ {
 	case TinyTask:
-		delta = h >> 32 & 0x3ff
+		delta, steps = h>>32&0x3ff, h>>42&0x3ff|h>>52<<32
 	case CreateQueued:
-		delta = h >> 32 & 0xfffff
+		delta, steps = h>>32&0xfffff, h>>52
 	}
 	if typ == 0 {
 		return rec, false, r.errf(at, "record of type 0 (zeroed or damaged block)")
@@ -252,12 +253,7 @@ func (r *Reader) record() (rec Record, ok bool, err error) {
 	if first && typ != Loc {
 		return rec, false, r.errf(at, "block starts with a %v record, not LOC", typ)
 	}
-	rec = Record{Type: typ, Region: region, N: n}
-	if typ == TinyTask && n == 0 {
-		rec.Args[0] = h>>42&0x3ff | h>>52<<32
-	} else if typ == CreateQueued && n == 0 {
-		rec.Args[0] = h >> 52
-	}
+	rec = Record{Type: typ, Region: region, N: n, Args: [3]uint64{steps}}
 	for i := 0; i < n; i++ {
 		if _, err := io.ReadFull(r.r, w[:]); err != nil {
 			return rec, false, r.errf(r.off, "file shrank while being read: %v", err)

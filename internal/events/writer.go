@@ -25,11 +25,11 @@ type Writer struct {
 	// short: the stream's version has the short task records (6), which
 	// the writer uses as the runtime does, with what they leave out as
 	// the block's records named it (Reader.created ...), and tiny the
-	// records of version 7 (TINY_TASK, TASK_BEGIN_OWN); createdAt,
-	// begunAt, ended and endedAt are where the block's last record ends
-	// if it can grow, as in libpomp (events.h: a CREATE_BEGIN_NEXT
-	// without payload, an UNDEFERRED_BEGIN, a TASK_END_LAST, an
-	// UNDEFERRED_END), or 0.
+	// records of version 7 (TINY_TASK, TASK_BEGIN_OWN, CREATE_QUEUED);
+	// createdAt, begunAt, ended and endedAt are where the block's last
+	// record ends if it can grow, as in libpomp (events.h: a
+	// CREATE_BEGIN_NEXT without payload, an UNDEFERRED_BEGIN, a
+	// TASK_END_LAST, an UNDEFERRED_END), or 0.
 	short, tiny                        bool
 	created, begun, parent             uint64
 	createdAt, begunAt, ended, endedAt int
