@@ -75,6 +75,10 @@ func (f *File) table() []int {
 // positions have looked at: tests check that it grows linearly.
 func (f *File) Steps() int { return f.steps }
 
+// Renumbered reports whether f has #line directives or GCC line markers,
+// which renumber the lines after them: those its parse has recorded.
+func (f *File) Renumbered() bool { return len(f.markers) > 0 }
+
 // LineCount is the number of physical lines (a final line without a
 // newline counts).
 func (f *File) LineCount() int {
