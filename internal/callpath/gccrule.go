@@ -58,20 +58,17 @@ func programNames(ps []*profile.Profile) (names []string, printable map[string]s
 }
 
 // fortranPrintables adds to printable GCC's printable names of the
-// Fortran procedures of f whose symbols are syms: a module procedure's
+// Fortran procedures among fns, the functions of f: a module procedure's
 // or an internal procedure's own name (spin for work_mod::spin, inner
-// for m::outer::inner, nested naming the latter: symbols.NestedNames),
-// and the main program's name in its source for gfortran's MAIN__, from
-// the debug information, or "" where there is none.
-func fortranPrintables(f *elf.File, syms []elf.Symbol, nested map[uint64]string, printable map[string]string) {
-	for _, s := range syms {
-		if elf.ST_TYPE(s.Info) != elf.STT_FUNC {
-			continue
-		}
-		if proc, ok := symbols.FortranProcedure(s.Name); ok {
-			printable[symbols.FuncName(s.Name, s.Value, nested)] = proc
-		} else if s.Name == "MAIN__" {
-			printable["MAIN__"] = mainProgramName(f, s.Value)
+// for m::outer::inner), and the main program's name in its source for
+// gfortran's MAIN__, from the debug information, or "" where there is
+// none.
+func fortranPrintables(f *elf.File, fns []symbols.Func, printable map[string]string) {
+	for _, fn := range fns {
+		if proc, ok := symbols.FortranProcedure(fn.Mangled); ok {
+			printable[fn.Name] = proc
+		} else if fn.Mangled == "MAIN__" {
+			printable["MAIN__"] = mainProgramName(f, fn.Addr)
 		}
 	}
 }
@@ -100,8 +97,9 @@ func mainProgramName(f *elf.File, addr uint64) string {
 	}
 }
 
-// instrumentedFunctions returns the demangled names of the functions of
-// ELF file name if it may call the hooks: it calls them defined
+// instrumentedFunctions returns the names of the functions of ELF file
+// name that a compiler may have instrumented (symbols.FileFunctions: not
+// Go's), as every view names them, if it may call the hooks: it calls them defined
 // elsewhere (a shared library built with --functions), or it holds
 // gopari's runtime (the program). The functions of another file (the C
 // library, which defines no-op hooks of its own, a file that is not ELF)
@@ -122,14 +120,12 @@ func instrumentedFunctions(name string, printable map[string]string) []string {
 	if !hooked {
 		return nil
 	}
-	nested := symbols.NestedNames(f, syms)
-	var out []string
-	for _, s := range append(syms, dyn...) {
-		if elf.ST_TYPE(s.Info) == elf.STT_FUNC && s.Section != elf.SHN_UNDEF {
-			out = append(out, symbols.FuncName(s.Name, s.Value, nested))
-		}
+	fns, _ := symbols.FileFunctions(f, false)
+	out := make([]string, len(fns))
+	for i, fn := range fns {
+		out[i] = fn.Name
 	}
-	fortranPrintables(f, syms, nested, printable)
+	fortranPrintables(f, fns, printable)
 	return out
 }
 

@@ -140,9 +140,12 @@ func TestGCCRulesInternal(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		syms, _ := f.Symbols()
+		fns, err := symbols.FileFunctions(f, false)
+		if err != nil {
+			t.Fatal(err)
+		}
 		printable := map[string]string{}
-		fortranPrintables(f, syms, symbols.NestedNames(f, syms), printable)
+		fortranPrintables(f, fns, printable)
 		f.Close()
 		if c.flag == "-g0" { // gfortran numbers internal procedures in its own order
 			for name := range printable {

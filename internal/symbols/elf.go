@@ -22,7 +22,7 @@ type elfFile struct {
 	rows    []lineRow // by address; nil until read
 	read    bool
 	// nested names gfortran's internal procedures by their entry
-	// address (NestedNames), read at the first lookup of one.
+	// address (internalNames), read at the first lookup of one.
 	nested     map[uint64]string
 	nestedRead bool
 }
@@ -244,7 +244,7 @@ func (ef *elfFile) lookup(v uint64, lines bool) Frame {
 			if isInternalProc(name) && !ef.nestedRead {
 				ef.nestedRead, ef.nested = true, nestedNames(ef.f)
 			}
-			fr = Frame{Func: FuncName(name, s.Value, ef.nested), Mangled: name, Known: true, Entry: s.Value} // a file address: resolve makes it the run's
+			fr = Frame{Func: funcName(name, s.Value, ef.nested), Mangled: name, Known: true, Entry: s.Value} // a file address: resolve makes it the run's
 		}
 	}
 	if !fr.Known || !lines {

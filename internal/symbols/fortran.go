@@ -11,23 +11,23 @@ import (
 // procedure's name, a dot and a number (inner.0). Their hosts are in the
 // debug information, and every view names them as flang's symbols do
 // (Demangle): m::outer::inner. The run's filter matches the same names
-// (Functions), and GCC's printable name of one is its own (inner).
+// (FileFunctions), and GCC's printable name of one is its own (inner).
 
-// FuncName is the name of the function whose symbol is symbol, at
+// funcName is the name of the function whose symbol is symbol, at
 // address addr of its file: nested's name for an internal procedure of
 // gfortran that nested names, otherwise the demangled symbol.
-func FuncName(symbol string, addr uint64, nested map[uint64]string) string {
+func funcName(symbol string, addr uint64, nested map[uint64]string) string {
 	if n, ok := nested[addr]; ok && isInternalProc(symbol) {
 		return n
 	}
 	return Demangle(symbol)
 }
 
-// NestedNames reads, from f's debug information, the names of the
-// internal procedures of its Fortran units (see FuncName) by entry
+// internalNames reads, from f's debug information, the names of the
+// internal procedures of its Fortran units (see funcName) by entry
 // address; nil when syms, f's symbols, hold no symbol of gfortran's
 // internal procedures, and then no debug information is read.
-func NestedNames(f *elf.File, syms []elf.Symbol) map[uint64]string {
+func internalNames(f *elf.File, syms []elf.Symbol) map[uint64]string {
 	for _, s := range syms {
 		if elf.ST_TYPE(s.Info) == elf.STT_FUNC && isInternalProc(s.Name) {
 			return nestedNames(f)

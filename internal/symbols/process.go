@@ -130,22 +130,33 @@ type Func struct {
 	Name, Mangled, File string
 }
 
-// Functions reads the function symbols of ELF file exe, but for Go's,
+// Functions reads the function symbols of ELF file exe (FileFunctions),
 // and the load bias of the executable mapped as the /proc/PID/maps file
 // maps shows: what a running program (the runtime's filter) reads of
-// itself. Source files
-// come from DWARF only withFiles: reading them takes tens of
-// milliseconds.
+// itself.
 func Functions(exe, maps string, withFiles bool) ([]Func, uint64, error) {
 	f, err := elf.Open(exe)
 	if err != nil {
 		return nil, 0, err
 	}
 	defer f.Close()
+	fns, err := FileFunctions(f, withFiles)
+	if err != nil {
+		return nil, 0, err
+	}
+	return fns, loadBias(f, exe, maps), nil
+}
+
+// FileFunctions reads the functions of f that a compiler may have
+// instrumented, from its symbol table (its dynamic one if it has none):
+// all but Go's, named as every view names them (funcName). Source files
+// come from DWARF only withFiles: reading them takes tens of
+// milliseconds.
+func FileFunctions(f *elf.File, withFiles bool) ([]Func, error) {
 	syms, err := f.Symbols()
 	if err != nil || len(syms) == 0 {
 		if syms, err = f.DynamicSymbols(); err != nil {
-			return nil, 0, err
+			return nil, err
 		}
 	}
 	var files map[uint64]string
@@ -164,15 +175,15 @@ func Functions(exe, maps string, withFiles bool) ([]Func, uint64, error) {
 			goEnd = s.Value
 		}
 	}
-	nested := NestedNames(f, syms)
+	nested := internalNames(f, syms)
 	var out []Func
 	for _, s := range syms {
 		if elf.ST_TYPE(s.Info) != elf.STT_FUNC || s.Value == 0 || (s.Value >= goText && s.Value < goEnd) {
 			continue
 		}
-		out = append(out, Func{Addr: s.Value, Name: FuncName(s.Name, s.Value, nested), Mangled: s.Name, File: files[s.Value]})
+		out = append(out, Func{Addr: s.Value, Name: funcName(s.Name, s.Value, nested), Mangled: s.Name, File: files[s.Value]})
 	}
-	return out, loadBias(f, exe, maps), nil
+	return out, nil
 }
 
 // dwarfFiles maps the entry addresses of the functions that DWARF

@@ -200,7 +200,7 @@ func Demangle(name string) string {
 // FortranProcedure returns the procedure's own name of a Fortran
 // module procedure's symbol (spin of __work_mod_MOD_spin, as gfortran
 // names it to -finstrument-functions-exclude-function-list), of a
-// gfortran internal procedure's (inner of inner.0, see FuncName), or of
+// gfortran internal procedure's (inner of inner.0, see funcName), or of
 // a flang procedure's, or reports false for any other symbol.
 func FortranProcedure(symbol string) (string, bool) {
 	if _, proc, rest, ok := fortranName(symbol); ok {
