@@ -35,7 +35,8 @@ enum {
 	                   4: CREATE_BEGIN's word 2, the creating loop iteration;
 	                   5: FUNC_ENTER, FUNC_EXIT and FUNC_ADOPT, the calls of functions built with --functions (trace mode);
 	                   6: the short task records, without the IDs that the block's earlier records name;
-	                   7: TINY_TASK, an UNDEFERRED_TASK of short steps in 8 bytes, TASK_BEGIN_OWN and CREATE_QUEUED */
+	                   7: TINY_TASK, an UNDEFERRED_TASK of short steps in 8 bytes, TASK_BEGIN_OWN, CREATE_QUEUED and
+	                      TASK_END_BEFORE */
 	EV_FILE_HEADER = 32, /* bytes */
 	EV_BLOCK_HEADER = 16
 };
@@ -120,7 +121,12 @@ enum {
 	 * of its task that follows it (a task queued), in one header: the
 	 * ticks to the begin in bits 32-51, from there to the end in bits
 	 * 52-63. */
-	EV_CREATE_QUEUED = 49
+	EV_CREATE_QUEUED = 49,
+	/* Version 7: a TASK_END of the task begun k before the last begun
+	 * one, of the same thread's IDs (a task that ends after its children
+	 * began), without payload: the ticks since the last record in bits
+	 * 32-51, k (1 to 4095) in bits 52-63. */
+	EV_TASK_END_BEFORE = 50
 };
 
 /* The records masks: which types a mode records. */
@@ -323,6 +329,13 @@ static inline __attribute__((always_inline)) void ev_task(pomp_evbuf *e, uint32_
 		}
 		p = ev_slot(e, index, ts, &d);
 		int last = id == e->begun;
+		uint64_t k = e->begun - id;
+		e->ended = 0;
+		if (!last && k - 1 < 4095 && !((e->begun ^ id) >> 32) && !(d >> 20)) {
+			/* Begun shortly before the last begun one: k says which. */
+			ev_commit(e, p, EV_TASK_END_BEFORE, region, ts, d | k << 20, 0);
+			return;
+		}
 		p[1] = id;
 		ev_commit(e, p, last ? EV_TASK_END_LAST : EV_TASK_END, region, ts, d, !last);
 		e->ended = last ? e->pos : 0;

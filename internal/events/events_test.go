@@ -143,7 +143,7 @@ func TestUnknownTypes(t *testing.T) {
 	var buf bytes.Buffer
 	w, _ := NewWriter(&buf, Header{}, 4096)
 	w.Loc(10, 0)
-	w.Put(50, 3, 11, 1, 2, 3)
+	w.Put(60, 3, 11, 1, 2, 3)
 	w.Put(TaskEnd, 4, 12, 99)
 	w.Close()
 	got, err := readAll(t, buf.Bytes())
@@ -454,16 +454,16 @@ func TestShortTaskRecords(t *testing.T) {
 	// 40 tiny tasks: 16 bytes each instead of 72; and 8 in version 7,
 	// all but the first (whose long CREATE_BEGIN names its ID), as one
 	// more whose steps just fit; each TASK_BEGIN_OWN 16 bytes instead of
-	// a TASK_BEGIN's 24, and the one queued task whose steps fit 8
-	// instead of 16.
+	// a TASK_BEGIN's 24, the one queued task whose steps fit 8 instead
+	// of 16, and each TASK_END_BEFORE 8 instead of a TASK_END's 16.
 	if sizes[5]-sizes[6] < 40*56 {
 		t.Errorf("version 6 takes %d bytes, version 5 %d: want at least %d fewer", sizes[6], sizes[5], 40*56)
 	}
 	b, _ := tasks(t, 7, 1<<20)
-	own, queued := rawCount(b, TaskBeginOwn), rawCount(b, CreateQueued)
-	if own == 0 || queued != 1 || sizes[6]-sizes[7] != 40*8+own*8+8 {
-		t.Errorf("version 7 takes %d bytes, version 6 %d, with %d TASK_BEGIN_OWN and %d CREATE_QUEUED: want %d fewer, some and 1",
-			sizes[7], sizes[6], own, queued, 40*8+own*8+8)
+	own, queued, before := rawCount(b, TaskBeginOwn), rawCount(b, CreateQueued), rawCount(b, TaskEndBefore)
+	if want := 40*8 + own*8 + 8 + before*8; own == 0 || queued != 1 || before == 0 || sizes[6]-sizes[7] != want {
+		t.Errorf("version 7 takes %d bytes, version 6 %d, with %d TASK_BEGIN_OWN, %d CREATE_QUEUED and %d TASK_END_BEFORE: want %d fewer, some, 1 and some",
+			sizes[7], sizes[6], own, queued, before, want)
 	}
 }
 
@@ -493,7 +493,7 @@ func TestShortRecordsAtBlockStart(t *testing.T) {
 			word(TaskEndCreated, 0, 2, 1), word(UndeferredTask, 1, 5, 2), u64(7<<32|3), word(UndeferredBegin, 1, 5, 1), u64(4),
 			word(UndeferredEnd, 1, 5, 1), u64(1<<32|1), word(TaskBeginParent, 1, 5, 1), u64(77),
 			u64(uint64(TinyTask)|6<<8|2<<32|3<<42|4<<52), word(TaskBeginOwn, 1, 5, 1), u64(7|2<<32),
-			u64(uint64(CreateQueued)|6<<8|2<<32|5<<52))...)
+			u64(uint64(CreateQueued)|6<<8|2<<32|5<<52), u64(uint64(TaskEndBefore)|6<<8|3<<32|2<<52))...)
 		got, err := readAll(t, b)
 		if err != nil {
 			t.Fatal(err)
@@ -505,11 +505,12 @@ func TestShortRecordsAtBlockStart(t *testing.T) {
 		"CREATE_BEGIN 1 [2 0 0] @505,TASK_BEGIN 2 [2 0 0] @508,TASK_END 1 [2 0 0] @515,CREATE_END 1 [2 0 0] @515," +
 		"CREATE_BEGIN 1 [3 0 0] @516,TASK_BEGIN 2 [3 0 0] @520," +
 		"CREATE_BEGIN 1 [4 0 0] @521,TASK_BEGIN 2 [4 0 0] @522,TASK_END 1 [4 0 0] @523,TASK_BEGIN 2 [77 0 0] @524"
-	// TINY_TASK, TASK_BEGIN_OWN and CREATE_QUEUED are types that version
-	// 6 did not know; TASK_BEGIN_OWN's ID takes its high half from the
-	// last created task's (5 here, high half 0).
+	// TINY_TASK, TASK_BEGIN_OWN, CREATE_QUEUED and TASK_END_BEFORE are
+	// types that version 6 did not know; TASK_BEGIN_OWN's ID takes its
+	// high half from the last created task's (5 here, high half 0), and
+	// TASK_END_BEFORE's task is begun less k (7 - 2).
 	tiny := ",CREATE_BEGIN 1 [5 0 0] @526,TASK_BEGIN 2 [5 0 0] @529,TASK_END 1 [5 0 0] @533,CREATE_END 1 [5 0 0] @533" +
-		",TASK_BEGIN 2 [7 5 0] @534,CREATE_BEGIN 1 [6 0 0] @536,CREATE_END 1 [6 0 0] @541"
+		",TASK_BEGIN 2 [7 5 0] @534,CREATE_BEGIN 1 [6 0 0] @536,CREATE_END 1 [6 0 0] @541,TASK_END 1 [5 0 0] @544"
 	for version, want := range map[uint16]string{6: want, 7: want + tiny} {
 		var s []string
 		for _, r := range rec(version) {

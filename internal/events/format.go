@@ -22,8 +22,8 @@ import "fmt"
 // (FUNC_ADOPT). Version 6: the task records in short, without the task
 // IDs that the block's earlier records name (see the short types below):
 // a tiny task takes 24 bytes instead of 72. Version 7: TINY_TASK, an
-// UNDEFERRED_TASK of short steps in one word, TASK_BEGIN_OWN and
-// CREATE_QUEUED.
+// UNDEFERRED_TASK of short steps in one word, TASK_BEGIN_OWN,
+// CREATE_QUEUED and TASK_END_BEFORE.
 const Version = 7
 
 // Magic strings of the file header and of every block.
@@ -119,6 +119,10 @@ const (
 	// bits 32-51 (the delta of other records), from there to the end in
 	// bits 52-63.
 	CreateQueued Type = 49
+	// Version 7: a TASK_END of the task begun k before the last begun
+	// one (begun - k, k from 1 to 4095), without payload: the ticks since
+	// the last record in bits 32-51, k in bits 52-63.
+	TaskEndBefore Type = 50
 )
 
 // MaxType is the largest type a 6-bit field holds.
@@ -214,10 +218,11 @@ var specs = [MaxType + 1]spec{
 	TinyTask:         {"TINY_TASK", 0, true},
 	TaskBeginOwn:     {"TASK_BEGIN_OWN", 1, true},
 	CreateQueued:     {"CREATE_QUEUED", 0, true},
+	TaskEndBefore:    {"TASK_END_BEFORE", 0, true},
 }
 
 // short reports whether t is a short task record of version 6 or 7.
-func (t Type) short() bool { return t >= CreateBeginNext && t <= CreateQueued }
+func (t Type) short() bool { return t >= CreateBeginNext && t <= TaskEndBefore }
 
 // since returns the version of the format that introduced short type t.
 func (t Type) since() int {
@@ -239,7 +244,7 @@ func (t Type) Stands() []Type {
 		return []Type{CreateEnd}
 	case TaskBeginLast, TaskBeginParent, TaskBeginOwn:
 		return []Type{TaskBegin}
-	case TaskEndLast:
+	case TaskEndLast, TaskEndBefore:
 		return []Type{TaskEnd}
 	case TaskEndCreated:
 		return []Type{TaskEnd, CreateEnd}

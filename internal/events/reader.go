@@ -235,11 +235,11 @@ func (r *Reader) record() (rec Record, ok bool, err error) {
 	n := int(h>>6) & 3
 	region := uint32(h>>8) & 0xffffff
 	delta := h >> 32
-	var steps uint64 // the steps that TINY_TASK and CREATE_QUEUED hold in their header, as their long forms' payload
+	var steps uint64 // what TINY_TASK, CREATE_QUEUED and TASK_END_BEFORE hold in their header above the delta
 	switch typ {
 	case TinyTask:
 		delta, steps = h>>32&0x3ff, h>>42&0x3ff|h>>52<<32
-	case CreateQueued:
+	case CreateQueued, TaskEndBefore:
 		delta, steps = h>>32&0xfffff, h>>52
 	}
 	if typ == 0 {
@@ -322,6 +322,8 @@ func (r *Reader) expand(rec Record) Record {
 		r.later(Record{Type: CreateEnd, Region: rec.Region, Time: rec.Time, N: 1, Args: [3]uint64{r.created}})
 	case UndeferredBegin, UndeferredEnd, UndeferredTask, TinyTask:
 		return r.undeferred(rec)
+	case TaskEndBefore:
+		return Record{Type: TaskEnd, Region: rec.Region, Time: rec.Time, N: 1, Args: [3]uint64{r.begun - rec.Args[0]}}
 	}
 	return withIDs(rec, TaskEnd, r.begun)
 }

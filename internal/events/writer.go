@@ -25,7 +25,8 @@ type Writer struct {
 	// short: the stream's version has the short task records (6), which
 	// the writer uses as the runtime does, with what they leave out as
 	// the block's records named it (Reader.created ...), and tiny the
-	// records of version 7 (TINY_TASK, TASK_BEGIN_OWN, CREATE_QUEUED);
+	// records of version 7 (TINY_TASK, TASK_BEGIN_OWN, CREATE_QUEUED,
+	// TASK_END_BEFORE);
 	// createdAt, begunAt, ended and endedAt are where the block's last
 	// record ends if it can grow, as in libpomp (events.h: a
 	// CREATE_BEGIN_NEXT without payload, an UNDEFERRED_BEGIN, a
@@ -112,10 +113,14 @@ func (w *Writer) put(typ Type, region uint32, t uint64, args ...uint64) {
 		w.records++
 		w.last = t
 	}
+	d := t - w.last
 	if w.short {
-		typ, args = w.shorten(typ, args)
+		typ, args = w.shorten(typ, args, d)
 	}
-	w.word(uint64(typ) | uint64(len(args))<<6 | uint64(region)<<8 | (t-w.last)<<32)
+	if typ == TaskEndBefore { // k in the header, above the delta's 20 bits
+		d, args = d|args[0]<<20, nil
+	}
+	w.word(uint64(typ) | uint64(len(args))<<6 | uint64(region)<<8 | d<<32)
 	for _, a := range args {
 		w.word(a)
 	}
@@ -177,7 +182,7 @@ func (w *Writer) grow(typ Type, region uint32, t uint64, args []uint64) bool {
 // shorten returns the short form of a task record (version 6) where the
 // block's earlier records name its IDs, as libpomp writes them
 // (pomprt/events.h, ev_task), and keeps what a reader will know.
-func (w *Writer) shorten(typ Type, args []uint64) (Type, []uint64) {
+func (w *Writer) shorten(typ Type, args []uint64, d uint64) (Type, []uint64) {
 	switch {
 	case typ == CreateBegin && len(args) >= 1:
 		id := args[0]
@@ -204,6 +209,8 @@ func (w *Writer) shorten(typ Type, args []uint64) (Type, []uint64) {
 		}
 	case typ == TaskEnd && len(args) == 1 && args[0] == w.begun:
 		return TaskEndLast, nil
+	case typ == TaskEnd && len(args) == 1 && w.tiny && w.begun-args[0]-1 < 4095 && (w.begun^args[0])>>32 == 0 && d < 1<<20:
+		return TaskEndBefore, []uint64{w.begun - args[0]}
 	}
 	return typ, args
 }

@@ -72,11 +72,12 @@ func TestTraceTaskRecords(t *testing.T) {
 				t.Logf("%d records in %d bytes", len(want), stdout.Len())
 				// Both forms of a task run as created: a TINY_TASK where
 				// its steps fit, an UNDEFERRED_TASK where they do not; and
-				// the begins of queued tasks in one word and in two, and
-				// their creations in one record and in two.
+				// the begins of queued tasks in one word and in two,
+				// their creations in one record and in two, and the ends
+				// of tasks begun before the last in one word and in two.
 				n := rawTypes(t, stdout.Bytes())
 				for _, typ := range []events.Type{events.TinyTask, events.UndeferredTask, events.TaskBeginOwn, events.TaskBegin,
-					events.CreateQueued, events.CreateEndLast} {
+					events.CreateQueued, events.CreateEndLast, events.TaskEndBefore, events.TaskEnd} {
 					if n[typ] == 0 {
 						t.Errorf("%s: no %v record, want some (%v)", what, typ, n)
 					}

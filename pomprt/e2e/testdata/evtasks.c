@@ -53,8 +53,8 @@ static unsigned rnd(unsigned n)
 	return (unsigned)(seed >> 33) % n;
 }
 
-/* tick advances the clock: mostly a little, now and then by about 2^10
- * or 2^12, by 2^32 or more, or backwards. */
+/* tick advances the clock: mostly a little, now and then by about 2^10,
+ * 2^12 or 2^20, by 2^32 or more, or backwards. */
 static uint64_t tick(void)
 {
 	unsigned r = rnd(100);
@@ -66,6 +66,8 @@ static uint64_t tick(void)
 		now += 1020 + rnd(8);
 	else if (r == 3)
 		now += 4090 + rnd(10);
+	else if (r == 4) /* about the edge of a TASK_END_BEFORE's delta */
+		now += (1u << 20) - 4 + rnd(8);
 	else
 		now += rnd(r < 10 ? 3 : 50);
 	return now;
