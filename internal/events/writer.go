@@ -115,10 +115,10 @@ func (w *Writer) put(typ Type, region uint32, t uint64, args ...uint64) {
 	}
 	d := t - w.last
 	if w.short {
-		typ, args = w.shorten(typ, args, d)
-	}
-	if typ == TaskEndBefore { // k in the header, above the delta's 20 bits
-		d, args = d|args[0]<<20, nil
+		long := typ
+		if typ, args = w.shorten(typ, args, d); typ == TaskEndBefore && long == TaskEnd {
+			d, args = d|args[0]<<20, nil // k in the header, above the delta's 20 bits
+		}
 	}
 	w.word(uint64(typ) | uint64(len(args))<<6 | uint64(region)<<8 | d<<32)
 	for _, a := range args {
