@@ -330,10 +330,10 @@ static inline __attribute__((always_inline)) void ev_task(pomp_evbuf *e, uint32_
 		p = ev_slot(e, index, ts, &d);
 		int last = id == e->begun;
 		uint64_t k = e->begun - id;
-		e->ended = 0;
 		if (!last && k - 1 < 4095 && !((e->begun ^ id) >> 32) && !(d >> 20)) {
 			/* Begun shortly before the last begun one: k says which. */
 			ev_commit(e, p, EV_TASK_END_BEFORE, region, ts, d | k << 20, 0);
+			e->ended = 0;
 			return;
 		}
 		p[1] = id;

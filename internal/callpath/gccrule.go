@@ -99,8 +99,8 @@ func mainProgramName(f *elf.File, addr uint64) string {
 
 // instrumentedFunctions returns the names of the functions of ELF file
 // name that a compiler may have instrumented (symbols.FileFunctions: not
-// Go's), as every view names them, if it may call the hooks: it calls them defined
-// elsewhere (a shared library built with --functions), or it holds
+// Go's), as every view names them, if it may call the hooks: it calls
+// them defined elsewhere (a shared library built with --functions), or it holds
 // gopari's runtime (the program). The functions of another file (the C
 // library, which defines no-op hooks of its own, a file that is not ELF)
 // never reach the run's filter, and GCC does not compile them.
